@@ -1,0 +1,1 @@
+"""An engine that plays Pokémon Red/Blue on PyBoy."""

@@ -1,0 +1,105 @@
+"""Decision-point detection: what the game waits for, from RAM plus the text on screen.
+
+RAM says where we are (in battle or not, window shown, input locked, walking); the visible text tells the
+menus apart, because Gen 1 reuses the same menu variables for every menu.
+"""
+
+from __future__ import annotations
+
+from engine.game.memory import LCDC, WY, MemoryImage
+from engine.game.models import DecisionPoint, ScreenKind
+from engine.game.ram import RamMap
+from engine.game.screen import CONTINUE_ARROW, CURSOR
+
+LCD_ON = 0x80
+WINDOW_HIDDEN_Y = 0x90
+IN_BATTLE = (1, 2)
+
+MENU_POINTS = frozenset(
+    {
+        DecisionPoint.START_MENU,
+        DecisionPoint.OTHER_MENU,
+        DecisionPoint.YES_NO_PROMPT,
+        DecisionPoint.TITLE_MENU,
+        DecisionPoint.BATTLE_MAIN_MENU,
+        DecisionPoint.BATTLE_MOVE_MENU,
+        DecisionPoint.BATTLE_PARTY_MENU,
+        DecisionPoint.BATTLE_NEXT_MON_PROMPT,
+        DecisionPoint.LEARN_MOVE_PROMPT,
+        DecisionPoint.FORGET_MOVE_MENU,
+        DecisionPoint.ABANDON_LEARNING_PROMPT,
+    }
+)
+
+_SCREEN_KIND = {
+    DecisionPoint.OVERWORLD_FREE: ScreenKind.OVERWORLD,
+    DecisionPoint.DIALOG_WAIT: ScreenKind.DIALOG,
+    DecisionPoint.EVOLUTION: ScreenKind.TRANSITION,
+    DecisionPoint.BUSY: ScreenKind.TRANSITION,
+}
+
+
+def _has_yes_no(lines: list[str]) -> bool:
+    words = {word.lstrip(CURSOR) for line in lines for word in line.split()}
+    return {"YES", "NO"} <= words
+
+
+def _has_cursor(lines: list[str]) -> bool:
+    return any(CURSOR in line for line in lines)
+
+
+def _battle_point(text: str, lines: list[str]) -> DecisionPoint:
+    if "Use next" in text or "Bring out which" in text:
+        return DecisionPoint.BATTLE_NEXT_MON_PROMPT
+    if "Choose a POKéMON" in text:
+        return DecisionPoint.BATTLE_PARTY_MENU
+    if "TYPE/" in text:
+        return DecisionPoint.BATTLE_MOVE_MENU
+    if _has_cursor(lines) and "FIGHT" in text and "RUN" in text:
+        return DecisionPoint.BATTLE_MAIN_MENU
+    if _has_yes_no(lines):
+        return DecisionPoint.YES_NO_PROMPT
+    return DecisionPoint.BATTLE_TEXT if lines else DecisionPoint.BUSY
+
+
+def _field_point(image: MemoryImage, ram: RamMap, text: str, lines: list[str]) -> DecisionPoint:
+    if "NEW GAME" in text or ("CONTINUE" in text and "OPTION" in text):
+        return DecisionPoint.TITLE_MENU
+    if {"SAVE", "OPTION", "EXIT"} <= {line.lstrip(CURSOR) for line in lines}:
+        return DecisionPoint.START_MENU
+    if _has_yes_no(lines):
+        return DecisionPoint.YES_NO_PROMPT
+    if lines:
+        if _has_cursor(lines) and CONTINUE_ARROW not in text:
+            return DecisionPoint.OTHER_MENU
+        return DecisionPoint.DIALOG_WAIT
+    window_hidden = image.u8(WY) >= WINDOW_HIDDEN_Y or image.u8(ram.hWY) >= WINDOW_HIDDEN_Y
+    idle = image.u8(ram.wJoyIgnore) == 0 and image.u8(ram.wWalkCounter) == 0
+    return DecisionPoint.OVERWORLD_FREE if window_hidden and idle else DecisionPoint.BUSY
+
+
+def detect_decision_point(image: MemoryImage, ram: RamMap, lines: list[str]) -> DecisionPoint:
+    if not image.u8(LCDC) & LCD_ON:
+        return DecisionPoint.BUSY
+    text = " ".join(lines)
+    if "is evolving" in text:
+        return DecisionPoint.EVOLUTION
+    if "NAME?" in text and ("lower case" in text or "UPPER CASE" in text):
+        return DecisionPoint.NAMING_SCREEN
+    if "make room for" in text and _has_yes_no(lines):
+        return DecisionPoint.LEARN_MOVE_PROMPT
+    if "Abandon learning" in text and _has_yes_no(lines):
+        return DecisionPoint.ABANDON_LEARNING_PROMPT
+    if "should be forgotten" in text:
+        return DecisionPoint.FORGET_MOVE_MENU
+    if image.u8(ram.wIsInBattle) in IN_BATTLE:
+        return _battle_point(text, lines)
+    return _field_point(image, ram, text, lines)
+
+
+def screen_kind(point: DecisionPoint, in_battle: bool) -> ScreenKind:
+    if point in _SCREEN_KIND:
+        return _SCREEN_KIND[point]
+    if in_battle:
+        return ScreenKind.BATTLE
+    return ScreenKind.MENU

@@ -1,0 +1,236 @@
+"""Decoders: a `MemoryImage` in, frozen models out. Pure functions, safe on any RAM (garbage in, bounded
+models out), so they also work on the title screen or a half-initialised state."""
+
+from __future__ import annotations
+
+from engine.game.charmap import decode_string
+from engine.game.memory import MemoryImage
+from engine.game.models import (
+    BagItem,
+    BattleMon,
+    BattleState,
+    MenuCursor,
+    MoveSlot,
+    Overworld,
+    PartyMon,
+    Progress,
+    Stats,
+    StatusName,
+)
+from engine.game.ram import RamMap
+from engine.game.tables import GameData
+
+NUM_MOVES = 4
+NAME_LENGTH = 11
+MAX_BAG_ITEMS = 20
+LIST_TERMINATOR = 0xFF
+BADGES = ("BOULDER", "CASCADE", "THUNDER", "RAINBOW", "SOUL", "MARSH", "VOLCANO", "EARTH")
+# SPRITE_FACING_* in pret constants/sprite_constants.asm
+FACING = {0x0: "down", 0x4: "up", 0x8: "left", 0xC: "right"}
+IN_BATTLE_KINDS = {1: "wild", 2: "trainer"}
+
+
+def decode_status(byte: int) -> StatusName:
+    """Non-volatile status byte: bits 0-2 sleep counter, then PSN, BRN, FRZ, PAR (pret constants)."""
+    if byte & 0x07:
+        return "SLP"
+    for bit, name in ((3, "PSN"), (4, "BRN"), (5, "FRZ"), (6, "PAR")):
+        if byte & (1 << bit):
+            return name  # type: ignore[return-value]
+    return "OK"
+
+
+def decode_moves(image: MemoryImage, moves_at: int, pp_at: int, data: GameData) -> tuple[MoveSlot, ...]:
+    slots = []
+    for index in range(NUM_MOVES):
+        move_id = image.u8(moves_at + index)
+        if move_id == 0:
+            continue
+        pp_byte = image.u8(pp_at + index)
+        slots.append(
+            MoveSlot(move_id=move_id, name=data.move_name(move_id), pp=pp_byte & 0x3F, pp_ups=pp_byte >> 6)
+        )
+    return tuple(slots)
+
+
+def _stats(image: MemoryImage, attack_at: int) -> Stats:
+    return Stats(
+        attack=image.u16be(attack_at),
+        defense=image.u16be(attack_at + 2),
+        speed=image.u16be(attack_at + 4),
+        special=image.u16be(attack_at + 6),
+    )
+
+
+def decode_party_mon(image: MemoryImage, ram: RamMap, data: GameData, slot: int) -> PartyMon:
+    o = ram.party
+    base = ram.wPartyMon1 + slot * o.size
+    status_byte = image.u8(base + o.status)
+    type1, type2 = image.u8(base + o.type1), image.u8(base + o.type2)
+    species_id = image.u8(base + o.species)
+    return PartyMon(
+        slot=slot,
+        species_id=species_id,
+        species_name=data.species_name(species_id),
+        nickname=decode_string(image.read(ram.wPartyMonNicks + slot * NAME_LENGTH, NAME_LENGTH)),
+        level=image.u8(base + o.level),
+        hp=image.u16be(base + o.hp),
+        max_hp=image.u16be(base + o.max_hp),
+        status=decode_status(status_byte),
+        status_byte=status_byte,
+        type1=type1,
+        type2=type2,
+        type1_name=data.type_name(type1),
+        type2_name=data.type_name(type2),
+        moves=decode_moves(image, base + o.moves, base + o.pp, data),
+        stats=_stats(image, base + o.attack),
+        ot_id=image.u16be(base + o.ot_id),
+        exp=int.from_bytes(image.read(base + o.exp, 3), "big"),
+        dvs=image.u16be(base + o.dvs),
+    )
+
+
+def decode_party(image: MemoryImage, ram: RamMap, data: GameData) -> tuple[PartyMon, ...]:
+    count = min(image.u8(ram.wPartyCount), ram.party_size)
+    return tuple(decode_party_mon(image, ram, data, slot) for slot in range(count))
+
+
+def decode_battle_mon(image: MemoryImage, ram: RamMap, data: GameData, base: int, nick_at: int) -> BattleMon | None:
+    """None before the side has sent a member out (species byte still 0)."""
+    o = ram.battle
+    species_id = image.u8(base + o.species)
+    if species_id == 0:
+        return None
+    status_byte = image.u8(base + o.status)
+    type1, type2 = image.u8(base + o.type1), image.u8(base + o.type2)
+    return BattleMon(
+        species_id=species_id,
+        species_name=data.species_name(species_id),
+        nickname=decode_string(image.read(nick_at, NAME_LENGTH)),
+        level=image.u8(base + o.level),
+        hp=image.u16be(base + o.hp),
+        max_hp=image.u16be(base + o.max_hp),
+        status=decode_status(status_byte),
+        status_byte=status_byte,
+        type1=type1,
+        type2=type2,
+        type1_name=data.type_name(type1),
+        type2_name=data.type_name(type2),
+        moves=decode_moves(image, base + o.moves, base + o.pp, data),
+        stats=_stats(image, base + o.attack),
+        party_pos=image.u8(base + o.party_pos),
+    )
+
+
+def decode_menu(image: MemoryImage, ram: RamMap) -> MenuCursor:
+    return MenuCursor(
+        item=image.u8(ram.wCurrentMenuItem),
+        top_x=image.u8(ram.wTopMenuItemX),
+        top_y=image.u8(ram.wTopMenuItemY),
+        max_item=image.u8(ram.wMaxMenuItem),
+    )
+
+
+def decode_battle(
+    image: MemoryImage,
+    ram: RamMap,
+    data: GameData,
+    *,
+    menu_active: bool,
+    move_menu_active: bool,
+) -> BattleState | None:
+    """None outside battle. Menu fields are filled only while a menu is actually waiting."""
+    kind = IN_BATTLE_KINDS.get(image.u8(ram.wIsInBattle))
+    if kind is None:
+        return None
+    trainer = kind == "trainer"
+    trainer_class = image.u8(ram.wTrainerClass) if trainer else None
+    enemy_count = min(image.u8(ram.wEnemyPartyCount), ram.party_size) if trainer else None
+    species = tuple(image.read(ram.wEnemyPartySpecies, enemy_count)) if enemy_count else ()
+    menu = decode_menu(image, ram) if menu_active else None
+    return BattleState(
+        kind=kind,
+        battle_type=image.u8(ram.wBattleType),
+        cur_opponent=image.u8(ram.wCurOpponent),
+        trainer_class=trainer_class,
+        trainer_class_name=_trainer_class_name(data, trainer_class),
+        trainer_number=image.u8(ram.wTrainerNo) if trainer else None,
+        player_active_slot=image.u8(ram.wPlayerMonNumber),
+        player=decode_battle_mon(image, ram, data, ram.wBattleMon, ram.wBattleMonNick),
+        enemy=decode_battle_mon(image, ram, data, ram.wEnemyMon, ram.wEnemyMonNick),
+        enemy_party_count=enemy_count,
+        enemy_party_species=species,
+        enemy_party_species_names=tuple(data.species_name(s) for s in species),
+        enemy_party_pos=image.u8(ram.wEnemyMonPartyPos) if trainer else None,
+        menu=menu,
+        # The regular move menu's first row is the box border, so item 1 is move slot 0.
+        move_cursor=menu.item - 1 if (menu is not None and move_menu_active) else None,
+    )
+
+
+def _trainer_class_name(data: GameData, trainer_class: int | None) -> str | None:
+    if trainer_class is None:
+        return None
+    found = data.trainer_classes.get(trainer_class)
+    return found.name if found else None
+
+
+def decode_overworld(image: MemoryImage, ram: RamMap, data: GameData) -> Overworld:
+    map_id = image.u8(ram.wCurMap)
+    found = data.maps.get(map_id)
+    facing = FACING.get(image.u8(ram.wSpritePlayerStateData1FacingDirection), "unknown")
+    return Overworld(
+        map_id=map_id,
+        map_name=found.name if found else None,
+        x=image.u8(ram.wXCoord),
+        y=image.u8(ram.wYCoord),
+        facing=facing,  # type: ignore[arg-type]
+    )
+
+
+def decode_bcd(raw: bytes) -> int:
+    value = 0
+    for byte in raw:
+        value = value * 100 + (byte >> 4) * 10 + (byte & 0x0F)
+    return value
+
+
+def _count_bits(raw: bytes) -> int:
+    return sum(bin(byte).count("1") for byte in raw)
+
+
+def decode_progress(image: MemoryImage, ram: RamMap) -> Progress:
+    badges = image.u8(ram.wObtainedBadges)
+    hours = image.u8(ram.wPlayTimeHours)
+    minutes = image.u8(ram.wPlayTimeMinutes)
+    seconds = image.u8(ram.wPlayTimeSeconds)
+    return Progress(
+        badges=badges,
+        badge_names=tuple(name for bit, name in enumerate(BADGES) if badges & (1 << bit)),
+        money=decode_bcd(image.read(ram.wPlayerMoney, 3)),
+        pokedex_owned=_count_bits(image.read(ram.wPokedexOwned, ram.pokedex_bytes)),
+        pokedex_seen=_count_bits(image.read(ram.wPokedexSeen, ram.pokedex_bytes)),
+        play_time=f"{hours}:{minutes:02d}:{seconds:02d}",
+    )
+
+
+def decode_bag(image: MemoryImage, ram: RamMap, data: GameData) -> tuple[BagItem, ...]:
+    count = min(image.u8(ram.wNumBagItems), MAX_BAG_ITEMS)
+    items = []
+    for index in range(count):
+        item_id = image.u8(ram.wBagItems + 2 * index)
+        if item_id == LIST_TERMINATOR:
+            break
+        found = data.items.get(item_id)
+        items.append(
+            BagItem(
+                item_id=item_id,
+                name=found.name if found else None,
+                quantity=image.u8(ram.wBagItems + 2 * index + 1),
+            )
+        )
+    return tuple(items)
+
+
+def decode_name(image: MemoryImage, address: int) -> str:
+    return decode_string(image.read(address, NAME_LENGTH))

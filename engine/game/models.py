@@ -1,0 +1,169 @@
+"""Decoded game state: frozen pydantic models, the only shape game facts take outside `engine.game`."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+
+class Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class DecisionPoint(StrEnum):
+    """What the game is waiting for right now."""
+
+    OVERWORLD_FREE = "overworld_free"
+    DIALOG_WAIT = "dialog_wait"
+    START_MENU = "start_menu"
+    OTHER_MENU = "other_menu"
+    YES_NO_PROMPT = "yes_no_prompt"
+    TITLE_MENU = "title_menu"
+    NAMING_SCREEN = "naming_screen"
+    BATTLE_MAIN_MENU = "battle_main_menu"
+    BATTLE_MOVE_MENU = "battle_move_menu"
+    BATTLE_PARTY_MENU = "battle_party_menu"
+    BATTLE_NEXT_MON_PROMPT = "battle_next_mon_prompt"
+    BATTLE_TEXT = "battle_text"
+    LEARN_MOVE_PROMPT = "learn_move_prompt"
+    FORGET_MOVE_MENU = "forget_move_menu"
+    ABANDON_LEARNING_PROMPT = "abandon_learning_prompt"
+    EVOLUTION = "evolution"
+    BUSY = "busy"
+
+
+class ScreenKind(StrEnum):
+    OVERWORLD = "overworld"
+    DIALOG = "dialog"
+    MENU = "menu"
+    BATTLE = "battle"
+    TRANSITION = "transition"
+
+
+StatusName = Literal["OK", "SLP", "PSN", "BRN", "FRZ", "PAR"]
+
+
+class MoveSlot(Frozen):
+    move_id: int
+    name: str | None
+    pp: int
+    pp_ups: int
+
+
+class Stats(Frozen):
+    attack: int
+    defense: int
+    speed: int
+    special: int
+
+
+class PartyMon(Frozen):
+    slot: int
+    species_id: int
+    species_name: str | None
+    nickname: str
+    level: int
+    hp: int
+    max_hp: int
+    status: StatusName
+    status_byte: int
+    type1: int
+    type2: int
+    type1_name: str | None
+    type2_name: str | None
+    moves: tuple[MoveSlot, ...]
+    stats: Stats
+    ot_id: int
+    exp: int
+    dvs: int
+
+
+class BattleMon(Frozen):
+    """A battle_struct: the active member as the battle code sees it (stat stages not applied)."""
+
+    species_id: int
+    species_name: str | None
+    nickname: str
+    level: int
+    hp: int
+    max_hp: int
+    status: StatusName
+    status_byte: int
+    type1: int
+    type2: int
+    type1_name: str | None
+    type2_name: str | None
+    moves: tuple[MoveSlot, ...]
+    stats: Stats
+    party_pos: int
+
+
+class MenuCursor(Frozen):
+    item: int
+    top_x: int
+    top_y: int
+    max_item: int
+
+
+class BattleState(Frozen):
+    kind: Literal["wild", "trainer"]
+    battle_type: int
+    cur_opponent: int
+    trainer_class: int | None
+    trainer_class_name: str | None
+    trainer_number: int | None
+    player_active_slot: int
+    player: BattleMon | None
+    enemy: BattleMon | None
+    enemy_party_count: int | None
+    enemy_party_species: tuple[int, ...]
+    enemy_party_species_names: tuple[str | None, ...]
+    enemy_party_pos: int | None
+    menu: MenuCursor | None
+    move_cursor: int | None
+
+
+class Overworld(Frozen):
+    map_id: int
+    map_name: str | None
+    x: int
+    y: int
+    facing: Literal["down", "up", "left", "right", "unknown"]
+
+
+class Progress(Frozen):
+    badges: int
+    badge_names: tuple[str, ...]
+    money: int
+    pokedex_owned: int
+    pokedex_seen: int
+    play_time: str
+
+
+class BagItem(Frozen):
+    item_id: int
+    name: str | None
+    quantity: int
+
+
+class ScreenView(Frozen):
+    kind: ScreenKind
+    text: tuple[str, ...]
+    continue_arrow_visible: bool
+
+
+class GameState(Frozen):
+    """Everything `engine inspect` shows, decoded from one memory image."""
+
+    decision_point: DecisionPoint
+    screen: ScreenView
+    player_name: str
+    rival_name: str
+    party: tuple[PartyMon, ...]
+    battle: BattleState | None
+    menu: MenuCursor | None
+    overworld: Overworld
+    progress: Progress
+    bag: tuple[BagItem, ...]

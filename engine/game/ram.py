@@ -1,0 +1,207 @@
+"""RAM addresses of Pokémon Red/Blue, named by their pret/pokered symbols (pokered.sym, bank 00).
+
+Red and Blue share one WRAM/HRAM layout; Yellow does not and needs its own map before it can be
+supported. Struct offsets follow `macros/ram.asm` (box_struct, party_struct, battle_struct).
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict
+
+from engine.emulator.rom import Game
+
+
+class PartyStructOffsets(BaseModel):
+    """party_struct = box_struct + level and computed stats; 0x2C bytes."""
+
+    model_config = ConfigDict(frozen=True)
+
+    species: int = 0x00
+    hp: int = 0x01
+    box_level: int = 0x03
+    status: int = 0x04
+    type1: int = 0x05
+    type2: int = 0x06
+    catch_rate: int = 0x07
+    moves: int = 0x08
+    ot_id: int = 0x0C
+    exp: int = 0x0E
+    dvs: int = 0x1B
+    pp: int = 0x1D
+    level: int = 0x21
+    max_hp: int = 0x22
+    attack: int = 0x24
+    defense: int = 0x26
+    speed: int = 0x28
+    special: int = 0x2A
+    size: int = 0x2C
+
+
+class BattleStructOffsets(BaseModel):
+    """battle_struct: the copy of the active member that battle code works on; 0x1D bytes."""
+
+    model_config = ConfigDict(frozen=True)
+
+    species: int = 0x00
+    hp: int = 0x01
+    party_pos: int = 0x03
+    status: int = 0x04
+    type1: int = 0x05
+    type2: int = 0x06
+    catch_rate: int = 0x07
+    moves: int = 0x08
+    dvs: int = 0x0C
+    level: int = 0x0E
+    max_hp: int = 0x0F
+    attack: int = 0x11
+    defense: int = 0x13
+    speed: int = 0x15
+    special: int = 0x17
+    pp: int = 0x19
+
+
+class RamMap(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    # Party
+    wPartyCount: int
+    wPartySpecies: int
+    wPartyMon1: int
+    wPartyMonOT: int
+    wPartyMonNicks: int
+    # Battle
+    wIsInBattle: int
+    wCurOpponent: int
+    wBattleType: int
+    wTrainerClass: int
+    wTrainerNo: int
+    wPlayerMonNumber: int
+    wBattleMon: int
+    wBattleMonNick: int
+    wEnemyMon: int
+    wEnemyMonNick: int
+    wEnemyMonPartyPos: int
+    wEnemyPartyCount: int
+    wEnemyPartySpecies: int
+    wEnemyMons: int
+    wPlayerBattleStatus1: int
+    wEnemyBattleStatus1: int
+    wPlayerMonStatMods: int
+    wEnemyMonStatMods: int
+    wBattleResult: int
+    # Menus
+    wTopMenuItemY: int
+    wTopMenuItemX: int
+    wCurrentMenuItem: int
+    wMaxMenuItem: int
+    wMenuWatchedKeys: int
+    wLastMenuItem: int
+    wListMenuID: int
+    wPartyMenuTypeOrMessageID: int
+    wTextBoxID: int
+    wJoyIgnore: int
+    wEvolutionOccurred: int
+    # Overworld and progress
+    wCurMap: int
+    wYCoord: int
+    wXCoord: int
+    wSpritePlayerStateData1FacingDirection: int
+    wWalkCounter: int
+    wCurMapTileset: int
+    wCurMapHeight: int
+    wCurMapWidth: int
+    wPlayerName: int
+    wRivalName: int
+    wPlayerID: int
+    wPlayerMoney: int
+    wObtainedBadges: int
+    wOptions: int
+    wPokedexOwned: int
+    wPokedexSeen: int
+    wNumBagItems: int
+    wBagItems: int
+    wPlayTimeHours: int
+    wPlayTimeMinutes: int
+    wPlayTimeSeconds: int
+    wStatusFlags5: int
+    # HRAM
+    hJoyHeld: int
+    hWY: int
+    hLoadedROMBank: int
+    # ROM tables used to check that a save state belongs to the cartridge
+    MapHeaderPointers: int
+    MapHeaderBanks: int
+
+    party: PartyStructOffsets = PartyStructOffsets()
+    battle: BattleStructOffsets = BattleStructOffsets()
+    party_size: int = 6
+    nickname_length: int = 11
+    pokedex_bytes: int = 19
+
+
+RED_BLUE = RamMap(
+    wPartyCount=0xD163,
+    wPartySpecies=0xD164,
+    wPartyMon1=0xD16B,
+    wPartyMonOT=0xD273,
+    wPartyMonNicks=0xD2B5,
+    wIsInBattle=0xD057,
+    wCurOpponent=0xD059,
+    wBattleType=0xD05A,
+    wTrainerClass=0xD031,
+    wTrainerNo=0xD05D,
+    wPlayerMonNumber=0xCC2F,
+    wBattleMon=0xD014,
+    wBattleMonNick=0xD009,
+    wEnemyMon=0xCFE5,
+    wEnemyMonNick=0xCFDA,
+    wEnemyMonPartyPos=0xCFE8,
+    wEnemyPartyCount=0xD89C,
+    wEnemyPartySpecies=0xD89D,
+    wEnemyMons=0xD8A4,
+    wPlayerBattleStatus1=0xD062,
+    wEnemyBattleStatus1=0xD067,
+    wPlayerMonStatMods=0xCD1A,
+    wEnemyMonStatMods=0xCD2E,
+    wBattleResult=0xCF0B,
+    wTopMenuItemY=0xCC24,
+    wTopMenuItemX=0xCC25,
+    wCurrentMenuItem=0xCC26,
+    wMaxMenuItem=0xCC28,
+    wMenuWatchedKeys=0xCC29,
+    wLastMenuItem=0xCC2A,
+    wListMenuID=0xCF94,
+    wPartyMenuTypeOrMessageID=0xD07D,
+    wTextBoxID=0xD125,
+    wJoyIgnore=0xCD6B,
+    wEvolutionOccurred=0xD121,
+    wCurMap=0xD35E,
+    wYCoord=0xD361,
+    wXCoord=0xD362,
+    wSpritePlayerStateData1FacingDirection=0xC109,
+    wWalkCounter=0xCFC5,
+    wCurMapTileset=0xD367,
+    wCurMapHeight=0xD368,
+    wCurMapWidth=0xD369,
+    wPlayerName=0xD158,
+    wRivalName=0xD34A,
+    wPlayerID=0xD359,
+    wPlayerMoney=0xD347,
+    wObtainedBadges=0xD356,
+    wOptions=0xD355,
+    wPokedexOwned=0xD2F7,
+    wPokedexSeen=0xD30A,
+    wNumBagItems=0xD31D,
+    wBagItems=0xD31E,
+    wPlayTimeHours=0xDA41,
+    wPlayTimeMinutes=0xDA43,
+    wPlayTimeSeconds=0xDA44,
+    wStatusFlags5=0xD730,
+    hJoyHeld=0xFFB4,
+    hWY=0xFFB0,
+    hLoadedROMBank=0xFFB8,
+    MapHeaderPointers=0x01AE,
+    MapHeaderBanks=0x3 * 0x4000 + (0x423D - 0x4000),
+)
+
+RAM_MAPS: dict[Game, RamMap] = {Game.RED: RED_BLUE, Game.BLUE: RED_BLUE}

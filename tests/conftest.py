@@ -1,0 +1,57 @@
+"""Shared test set-up: fixture locations and a guard that fails any test reaching beyond loopback."""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+import socket
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+GEN1_FIXTURES = Path(os.environ.get("ENGINE_GEN1_FIXTURES", REPO_ROOT.parent / "shared" / "fixtures" / "gen1"))
+
+
+def _is_local(address: object) -> bool:
+    if not isinstance(address, tuple):
+        return True  # AF_UNIX paths
+    host = str(address[0])
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+@pytest.fixture(autouse=True)
+def no_internet(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    real_connect = socket.socket.connect
+    real_connect_ex = socket.socket.connect_ex
+
+    def guarded_connect(self: socket.socket, address: object) -> None:
+        if not _is_local(address):
+            raise AssertionError(f"test tried to reach the network: {address!r}")
+        return real_connect(self, address)
+
+    def guarded_connect_ex(self: socket.socket, address: object) -> int:
+        if not _is_local(address):
+            raise AssertionError(f"test tried to reach the network: {address!r}")
+        return real_connect_ex(self, address)
+
+    monkeypatch.setattr(socket.socket, "connect", guarded_connect)
+    monkeypatch.setattr(socket.socket, "connect_ex", guarded_connect_ex)
+    yield
+
+
+def gen1_fixture_dirs() -> list[Path]:
+    if not GEN1_FIXTURES.is_dir():
+        raise RuntimeError(
+            f"the Gen 1 fixtures are missing at {GEN1_FIXTURES}; set ENGINE_GEN1_FIXTURES to their folder"
+        )
+    return sorted(path for path in GEN1_FIXTURES.iterdir() if (path / "truth.json").is_file())
+
+
+ROM_PATH = os.environ.get("POKEMON_ROM")
