@@ -95,8 +95,8 @@ def identify(data: bytes) -> RomIdentity:
     return RomIdentity(game=game, header=header)
 
 
-def load_rom(path: Path) -> tuple[bytes, RomIdentity]:
-    """Read and identify a cartridge image from disk."""
+def read_rom_file(path: Path) -> bytes:
+    """Read a cartridge image from disk with user-facing errors."""
     if not path.exists():
         raise RomError(f"ROM file not found: {path}")
     if not path.is_file():
@@ -105,4 +105,4 @@ def load_rom(path: Path) -> tuple[bytes, RomIdentity]:
         data = path.read_bytes()
     except OSError as exc:
         raise RomError(f"cannot read ROM file {path}: {exc.strerror}") from exc
-    return data, identify(data)
+    return data

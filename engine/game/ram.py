@@ -107,9 +107,7 @@ class RamMap(BaseModel):
     wXCoord: int
     wSpritePlayerStateData1FacingDirection: int
     wWalkCounter: int
-    wCurMapTileset: int
-    wCurMapHeight: int
-    wCurMapWidth: int
+    wCurMapHeader: int
     wPlayerName: int
     wRivalName: int
     wPlayerID: int
@@ -128,7 +126,7 @@ class RamMap(BaseModel):
     hJoyHeld: int
     hWY: int
     hLoadedROMBank: int
-    # ROM tables used to check that a save state belongs to the cartridge
+    # ROM tables (as offsets into the cartridge image) that check a save state belongs to the cartridge
     MapHeaderPointers: int
     MapHeaderBanks: int
 
@@ -180,9 +178,7 @@ RED_BLUE = RamMap(
     wXCoord=0xD362,
     wSpritePlayerStateData1FacingDirection=0xC109,
     wWalkCounter=0xCFC5,
-    wCurMapTileset=0xD367,
-    wCurMapHeight=0xD368,
-    wCurMapWidth=0xD369,
+    wCurMapHeader=0xD367,
     wPlayerName=0xD158,
     wRivalName=0xD34A,
     wPlayerID=0xD359,

@@ -1,0 +1,112 @@
+"""The `engine` console script."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from engine import __version__
+from engine.errors import UserInputError
+
+log = logging.getLogger("engine")
+
+
+def _existing_dir(value: str) -> Path:
+    path = Path(value)
+    if not path.is_dir():
+        raise argparse.ArgumentTypeError(f"not a directory: {value}")
+    return path
+
+
+def _non_negative(value: str) -> int:
+    try:
+        number = int(value)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"not a whole number: {value}") from exc
+    if number < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more: {value}")
+    return number
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="engine",
+        description="An actor-model engine that plays Pokémon Red/Blue on the PyBoy emulator. "
+        "Bring your own cartridge image (ROM).",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    inspect = commands.add_parser(
+        "inspect",
+        help="print the decoded game state as JSON",
+        description="Decode the game state (decision point, party, battle, overworld, progress, bag and "
+        "on-screen text) and print it as JSON on stdout. Reads a ROM plus optional save state, or a RAM "
+        "capture folder (wram.bin, hram.bin, tilemaps.bin, io.json).",
+    )
+    source = inspect.add_mutually_exclusive_group(required=True)
+    source.add_argument("--rom", type=Path, help="cartridge image of Pokémon Red or Blue")
+    source.add_argument("--capture", type=_existing_dir, help="a RAM/tile-map capture folder instead of a ROM")
+    inspect.add_argument("--state", type=Path, help="PyBoy save state made with the same ROM")
+    inspect.add_argument(
+        "--frames",
+        type=_non_negative,
+        default=0,
+        help="frames to run before decoding (default 0; a fresh boot needs ~300 to show anything)",
+    )
+    inspect.add_argument("--config", type=Path, help="YAML config overlaying configs/default.yaml")
+    return parser
+
+
+def _inspect(args: argparse.Namespace) -> int:
+    from engine.config import load_config
+    from engine.game.capture import load_capture
+    from engine.game.ram import RED_BLUE
+    from engine.game.state import decode_state
+
+    if args.capture is not None:
+        if args.state is not None:
+            raise UserInputError("--state needs --rom, not --capture")
+        state = decode_state(load_capture(args.capture), RED_BLUE)
+    else:
+        from engine.emulator.session import EmulatorSession
+
+        config = load_config(args.config)
+        with EmulatorSession(
+            args.rom, hold_frames=config.emulator.hold_frames, release_frames=config.emulator.release_frames
+        ) as session:
+            if args.state is not None:
+                session.load_state_file(args.state)
+            session.tick(args.frames)
+            state = decode_state(session.memory_image(), session.ram_map)
+    json.dump(state.model_dump(mode="json"), sys.stdout, indent=2, ensure_ascii=False)
+    sys.stdout.write("\n")
+    return 0
+
+
+COMMANDS = {"inspect": _inspect}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(message)s", stream=sys.stderr)
+    try:
+        return COMMANDS[args.command](args)
+    except UserInputError as exc:
+        print(f"engine: error: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        # The reader went away (e.g. `engine inspect ... | head`): not an error of ours.
+        sys.stderr.close()
+        return 0
+    except KeyboardInterrupt:
+        print("engine: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,262 @@
+"""A headless, unthrottled PyBoy session with the few verbs the engine needs.
+
+Frame-stepping loops (`run_until`) run here, next to the emulator, so that no caller ever pays one
+round trip per frame.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import logging
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+from types import TracebackType
+from typing import Protocol
+
+import numpy as np
+
+from engine.emulator.buttons import Button
+from engine.emulator.errors import EmulatorError, FrameBudgetExceeded, SaveStateError
+from engine.emulator.rom import Game, identify, read_header, read_rom_file
+from engine.emulator.state_check import check_state_belongs
+from engine.game.memory import DECODER_REGIONS, MemoryImage
+from engine.game.ram import RAM_MAPS, RamMap
+
+with warnings.catch_warnings():
+    # pysdl2 announces which SDL binaries it found; headless sessions never open a window.
+    warnings.simplefilter("ignore", UserWarning)
+    from pyboy import PyBoy
+    from pyboy.utils import WindowEvent
+
+log = logging.getLogger(__name__)
+
+# What decides the picture on a DMG: tile data and maps, sprite attributes, LCD control/scroll/palettes.
+PICTURE_REGIONS = ((0x8000, 0xA000), (0xFE00, 0xFEA0), (0xFF40, 0xFF4C))
+_PRESS = {
+    Button.A: WindowEvent.PRESS_BUTTON_A,
+    Button.B: WindowEvent.PRESS_BUTTON_B,
+    Button.START: WindowEvent.PRESS_BUTTON_START,
+    Button.SELECT: WindowEvent.PRESS_BUTTON_SELECT,
+    Button.UP: WindowEvent.PRESS_ARROW_UP,
+    Button.DOWN: WindowEvent.PRESS_ARROW_DOWN,
+    Button.LEFT: WindowEvent.PRESS_ARROW_LEFT,
+    Button.RIGHT: WindowEvent.PRESS_ARROW_RIGHT,
+}
+_RELEASE = {
+    Button.A: WindowEvent.RELEASE_BUTTON_A,
+    Button.B: WindowEvent.RELEASE_BUTTON_B,
+    Button.START: WindowEvent.RELEASE_BUTTON_START,
+    Button.SELECT: WindowEvent.RELEASE_BUTTON_SELECT,
+    Button.UP: WindowEvent.RELEASE_ARROW_UP,
+    Button.DOWN: WindowEvent.RELEASE_ARROW_DOWN,
+    Button.LEFT: WindowEvent.RELEASE_ARROW_LEFT,
+    Button.RIGHT: WindowEvent.RELEASE_ARROW_RIGHT,
+}
+
+
+# Cartridge header byte 0x149 -> external RAM size (Pan Docs, "0149 - RAM Size").
+_RAM_SIZES = {0: 0, 1: 0, 2: 0x2000, 3: 0x8000, 4: 0x20000, 5: 0x10000}
+
+
+def battery_ram_size(rom: bytes) -> int:
+    return _RAM_SIZES.get(rom[0x149], 0)
+
+
+class LiveMemory(Protocol):
+    """What a `run_until` predicate may look at: single reads straight from the emulator."""
+
+    def __getitem__(self, address: int) -> int: ...
+
+
+Predicate = Callable[[LiveMemory], bool]
+
+
+class EmulatorSession:
+    """Owns one PyBoy instance. Not thread-safe; one owner at a time (an actor, or the local engine)."""
+
+    def __init__(
+        self,
+        rom_path: Path,
+        *,
+        hold_frames: int = 4,
+        release_frames: int = 4,
+        game: Game | None = None,
+    ) -> None:
+        """Open a cartridge. `game` skips identification by title and assumes that game's RAM layout,
+        for ROM hacks that keep Red/Blue's layout and for generated test cartridges."""
+        self.rom_path = Path(rom_path)
+        rom_bytes = read_rom_file(self.rom_path)
+        self.game = game if game is not None else identify(rom_bytes).game
+        if game is not None:
+            read_header(rom_bytes)  # still refuse anything that is not a Game Boy ROM
+        self.ram_map: RamMap = RAM_MAPS[self.game]
+        self.hold_frames = hold_frames
+        self.release_frames = release_frames
+        self._rom = rom_bytes
+        self._frame = 0
+        # An explicit, blank battery RAM keeps PyBoy from reading or writing a .ram file beside the ROM:
+        # in-game saves live in save states and checkpoints instead.
+        self._pyboy = PyBoy(
+            str(self.rom_path),
+            window="null",
+            sound_emulated=False,
+            ram_file=io.BytesIO(bytes(battery_ram_size(rom_bytes))),
+            log_level="ERROR",
+        )
+        self._pyboy.set_emulation_speed(0)
+
+    # -- lifecycle -----------------------------------------------------------------------------
+    def close(self) -> None:
+        if self._pyboy is not None:
+            self._pyboy.stop(save=False)
+            self._pyboy = None  # type: ignore[assignment]
+
+    def __enter__(self) -> EmulatorSession:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+    @property
+    def pyboy(self) -> PyBoy:
+        """The underlying emulator, for tools that need more than these verbs (scenario builders)."""
+        if self._pyboy is None:
+            raise EmulatorError("the emulator session is closed")
+        return self._pyboy
+
+    # -- time --------------------------------------------------------------------------------------
+    @property
+    def frame(self) -> int:
+        """Frames emulated by this session since it was opened (loading a state does not reset it)."""
+        return self._frame
+
+    def tick(self, frames: int = 1) -> None:
+        if frames <= 0:
+            return
+        self.pyboy.tick(frames, False, False)
+        self._frame += frames
+
+    def run_until(self, predicate: Predicate, max_frames: int, *, check_every: int = 1) -> int:
+        """Step frames until `predicate(memory)` holds; return the frames stepped.
+
+        The predicate is checked before the first frame, so a condition that already holds costs
+        nothing. Raises FrameBudgetExceeded after `max_frames` without success.
+        """
+        pyboy = self.pyboy
+        memory = pyboy.memory
+        step = max(1, check_every)
+        stepped = 0
+        while not predicate(memory):
+            if stepped >= max_frames:
+                raise FrameBudgetExceeded(max_frames, self._frame)
+            count = min(step, max_frames - stepped)
+            pyboy.tick(count, False, False)
+            stepped += count
+            self._frame += count
+        return stepped
+
+    # -- input -------------------------------------------------------------------------------------
+    def press(self, button: Button, *, hold_frames: int | None = None, release_frames: int | None = None) -> None:
+        """Hold a button for a few frames, then let go and wait a few frames (one clean press)."""
+        hold = self.hold_frames if hold_frames is None else hold_frames
+        release = self.release_frames if release_frames is None else release_frames
+        self.hold(button)
+        self.tick(max(1, hold))
+        self.release(button)
+        self.tick(release)
+
+    def hold(self, button: Button) -> None:
+        self.pyboy.send_input(_PRESS[Button(button)])
+
+    def release(self, button: Button) -> None:
+        self.pyboy.send_input(_RELEASE[Button(button)])
+
+    # -- memory ------------------------------------------------------------------------------------
+    def read_u8(self, address: int) -> int:
+        return int(self.pyboy.memory[address])
+
+    def read(self, address: int, length: int) -> bytes:
+        return bytes(self.pyboy.memory[address : address + length])
+
+    def write_u8(self, address: int, value: int) -> None:
+        """For scenario builders and tests; the engine itself only reads."""
+        self.pyboy.memory[address] = value
+
+    def memory_image(self) -> MemoryImage:
+        """Copy the regions decoders need into an immutable image (one call per decision)."""
+        return MemoryImage.from_regions(
+            (start, self.read(start, end - start)) for start, end in DECODER_REGIONS
+        )
+
+    # -- picture -----------------------------------------------------------------------------------
+    def frame_hash(self) -> str:
+        """A cheap fingerprint of the picture: equal hashes mean an identical screen.
+
+        It hashes what decides the picture (tile data, tile maps, sprites, LCD registers) rather than
+        pixels, so it is exact without rendering every frame.
+        """
+        digest = hashlib.blake2b(digest_size=8)
+        for start, end in PICTURE_REGIONS:
+            digest.update(self.read(start, end - start))
+        return digest.hexdigest()
+
+    def render_frame(self) -> np.ndarray:
+        """Step one frame with rendering on and return it as an RGB array (144, 160, 3), a copy.
+
+        Frames are not rendered while fast-forwarding; look at the screen where the game waits for
+        input, where one more frame changes nothing.
+        """
+        self.pyboy.tick(1, True, False)
+        self._frame += 1
+        return np.array(self.pyboy.screen.ndarray[:, :, :3], copy=True)
+
+    # -- save states -------------------------------------------------------------------------------
+    def save_state(self) -> bytes:
+        buffer = io.BytesIO()
+        self.pyboy.save_state(buffer)
+        return buffer.getvalue()
+
+    def load_state(self, data: bytes) -> None:
+        """Load a PyBoy save state; refuse one that is truncated or made with another cartridge.
+
+        On refusal the session keeps the state it had before the call.
+        """
+        before = self.save_state()
+        try:
+            self._load_checked(data)
+        except SaveStateError:
+            self._restore(before)
+            raise
+
+    def _load_checked(self, data: bytes) -> None:
+        buffer = io.BytesIO(data)
+        try:
+            self.pyboy.load_state(buffer)
+        except Exception as exc:  # PyBoy raises plain exceptions on malformed input
+            raise SaveStateError(f"the save state is unreadable or truncated ({exc})") from exc
+        if buffer.tell() != len(data):
+            raise SaveStateError(
+                f"the save state does not fit this cartridge ({len(data) - buffer.tell()} bytes left over)"
+            )
+        check_state_belongs(self.memory_image(), self._rom, self.ram_map)
+
+    def _restore(self, data: bytes) -> None:
+        self.pyboy.load_state(io.BytesIO(data))
+
+    def load_state_file(self, path: Path) -> None:
+        try:
+            data = Path(path).read_bytes()
+        except FileNotFoundError as exc:
+            raise SaveStateError(f"save state not found: {path}") from exc
+        except OSError as exc:
+            raise SaveStateError(f"cannot read save state {path}: {exc.strerror}") from exc
+        if not data:
+            raise SaveStateError(f"the save state {path} is empty")
+        try:
+            self.load_state(data)
+        except SaveStateError as exc:
+            raise SaveStateError(f"{path}: {exc}") from exc
