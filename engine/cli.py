@@ -50,7 +50,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     source = inspect.add_mutually_exclusive_group(required=True)
     source.add_argument("--rom", type=Path, help="cartridge image of Pokémon Red or Blue")
-    source.add_argument("--capture", type=_existing_dir, help="a RAM/tile-map capture folder instead of a ROM")
+    source.add_argument(
+        "--capture", type=_existing_dir, help="a RAM/tile-map capture folder instead of a ROM"
+    )
     inspect.add_argument("--state", type=Path, help="PyBoy save state made with the same ROM")
     inspect.add_argument(
         "--frames",
@@ -73,12 +75,10 @@ def _inspect(args: argparse.Namespace) -> int:
             raise UserInputError("--state needs --rom, not --capture")
         state = decode_state(load_capture(args.capture), RED_BLUE)
     else:
-        from engine.emulator.session import EmulatorSession
+        from engine.emulator.session import open_session
 
         config = load_config(args.config)
-        with EmulatorSession(
-            args.rom, hold_frames=config.emulator.hold_frames, release_frames=config.emulator.release_frames
-        ) as session:
+        with open_session(args.rom, config.emulator) as session:
             if args.state is not None:
                 session.load_state_file(args.state)
             session.tick(args.frames)

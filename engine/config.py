@@ -26,6 +26,7 @@ class Section(BaseModel):
 class EmulatorConfig(Section):
     hold_frames: int = Field(4, ge=1, le=60)
     release_frames: int = Field(4, ge=0, le=60)
+    check_every_frames: int = Field(2, ge=1, le=60)
     max_wait_frames: int = Field(3600, ge=60, le=216000)
 
 

@@ -11,7 +11,9 @@ from pathlib import Path
 import pytest
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-GEN1_FIXTURES = Path(os.environ.get("ENGINE_GEN1_FIXTURES", REPO_ROOT.parent / "shared" / "fixtures" / "gen1"))
+GEN1_FIXTURES = Path(
+    os.environ.get("ENGINE_GEN1_FIXTURES", REPO_ROOT.parent / "shared" / "fixtures" / "gen1")
+)
 
 
 def _is_local(address: object) -> bool:

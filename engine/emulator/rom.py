@@ -58,9 +58,7 @@ def header_checksum(data: bytes) -> int:
 def read_header(data: bytes) -> RomHeader:
     """Parse and validate a Game Boy cartridge header; raise RomError if this is not a Game Boy ROM."""
     if len(data) < HEADER_END or len(data) % ROM_BANK_SIZE:
-        raise RomError(
-            f"not a Game Boy ROM: {len(data)} bytes (a cartridge image is a multiple of 16 KiB)"
-        )
+        raise RomError(f"not a Game Boy ROM: {len(data)} bytes (a cartridge image is a multiple of 16 KiB)")
     expected = header_checksum(data)
     if data[HEADER_CHECKSUM_AT] != expected:
         raise RomError("not a Game Boy ROM: the cartridge header checksum does not match")
@@ -84,9 +82,7 @@ def identify(data: bytes) -> RomIdentity:
         raise RomError(f"{KNOWN_UNSUPPORTED[header.title]}; supported: {SUPPORTED_DESCRIPTION}")
     game = SUPPORTED_TITLES.get(header.title)
     if game is None:
-        raise RomError(
-            f"unsupported game {header.title!r}; supported: {SUPPORTED_DESCRIPTION}"
-        )
+        raise RomError(f"unsupported game {header.title!r}; supported: {SUPPORTED_DESCRIPTION}")
     if header.destination == 0:
         raise RomError(
             f"{header.title!r} is the Japanese release, whose RAM layout differs; "

@@ -55,7 +55,7 @@ def _battle_point(text: str, lines: list[str]) -> DecisionPoint:
         return DecisionPoint.BATTLE_PARTY_MENU
     if "TYPE/" in text:
         return DecisionPoint.BATTLE_MOVE_MENU
-    if _has_cursor(lines) and "FIGHT" in text and "RUN" in text:
+    if "FIGHT" in text and "PKMN" in text and "RUN" in text:
         return DecisionPoint.BATTLE_MAIN_MENU
     if _has_yes_no(lines):
         return DecisionPoint.YES_NO_PROMPT

@@ -95,7 +95,9 @@ def decode_party(image: MemoryImage, ram: RamMap, data: GameData) -> tuple[Party
     return tuple(decode_party_mon(image, ram, data, slot) for slot in range(count))
 
 
-def decode_battle_mon(image: MemoryImage, ram: RamMap, data: GameData, base: int, nick_at: int) -> BattleMon | None:
+def decode_battle_mon(
+    image: MemoryImage, ram: RamMap, data: GameData, base: int, nick_at: int
+) -> BattleMon | None:
     """None before the side has sent a member out (species byte still 0)."""
     o = ram.battle
     species_id = image.u8(base + o.species)

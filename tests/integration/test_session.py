@@ -29,10 +29,19 @@ def test_tick_advances_the_frame_counter_and_the_game(session: EmulatorSession) 
 
 
 def test_run_until_stops_when_the_predicate_holds(session: EmulatorSession) -> None:
-    target = (session.read_u8(FRAME_COUNTER_AT) + 40) % 256
-    stepped = session.run_until(lambda memory: memory[FRAME_COUNTER_AT] == target, max_frames=100)
-    assert stepped == 40
+    target = (session.read_u8(FRAME_COUNTER_AT) + 41) % 256
+    stepped = session.run_until(
+        lambda memory: memory[FRAME_COUNTER_AT] == target, max_frames=100, check_every=1
+    )
+    assert stepped == 41
     assert session.read_u8(FRAME_COUNTER_AT) == target
+
+
+def test_run_until_with_coarser_checks_stops_at_most_one_interval_late(session: EmulatorSession) -> None:
+    start = session.read_u8(FRAME_COUNTER_AT)
+    stepped = session.run_until(lambda memory: (memory[FRAME_COUNTER_AT] - start) % 256 >= 41, max_frames=100)
+    assert session.check_every == 2
+    assert stepped == 42
 
 
 def test_run_until_checks_before_stepping(session: EmulatorSession) -> None:
@@ -115,7 +124,7 @@ def test_state_of_another_cartridge_shape_is_refused(session: EmulatorSession, t
     with EmulatorSession(other_rom, game=Game.RED) as other:
         other.tick(120)
         foreign = other.save_state()
-    with pytest.raises(SaveStateError, match="does not fit|unreadable"):
+    with pytest.raises(SaveStateError, match=r"does not fit|unreadable"):
         session.load_state(foreign)
 
 

@@ -22,21 +22,45 @@ def _program() -> bytes:
     setup = bytes(
         [
             0xF3,  # di
-            0x31, 0xFE, 0xFF,  # ld sp, $FFFE
-            0x3E, 0x91, 0xE0, 0x40,  # ld a, $91 ; ldh [rLCDC], a
-            0x3E, 0x01, 0xE0, 0xFF,  # ld a, 1 ; ldh [rIE], a  (VBlank only)
-            0xAF, 0xE0, 0x0F,  # xor a ; ldh [rIF], a
+            0x31,
+            0xFE,
+            0xFF,  # ld sp, $FFFE
+            0x3E,
+            0x91,
+            0xE0,
+            0x40,  # ld a, $91 ; ldh [rLCDC], a
+            0x3E,
+            0x01,
+            0xE0,
+            0xFF,  # ld a, 1 ; ldh [rIE], a  (VBlank only)
+            0xAF,
+            0xE0,
+            0x0F,  # xor a ; ldh [rIF], a
             0xFB,  # ei
         ]
     )
     loop = bytes(
         [
-            0x76, 0x00,  # halt ; nop
-            0x3E, 0x10, 0xE0, 0x00,  # ld a, $10 ; ldh [rP1], a  (select action buttons)
-            0xF0, 0x00, 0xF0, 0x00,  # ldh a, [rP1] twice to let the lines settle
-            0x2F, 0xE6, 0x0F,  # cpl ; and $0F
-            0xE0, JOYPAD_AT & 0xFF,  # ldh [JOYPAD_AT], a
-            0xF0, FRAME_COUNTER_AT & 0xFF, 0x3C, 0xE0, FRAME_COUNTER_AT & 0xFF,  # counter += 1
+            0x76,
+            0x00,  # halt ; nop
+            0x3E,
+            0x10,
+            0xE0,
+            0x00,  # ld a, $10 ; ldh [rP1], a  (select action buttons)
+            0xF0,
+            0x00,
+            0xF0,
+            0x00,  # ldh a, [rP1] twice to let the lines settle
+            0x2F,
+            0xE6,
+            0x0F,  # cpl ; and $0F
+            0xE0,
+            JOYPAD_AT & 0xFF,  # ldh [JOYPAD_AT], a
+            0xF0,
+            FRAME_COUNTER_AT & 0xFF,
+            0x3C,
+            0xE0,
+            FRAME_COUNTER_AT & 0xFF,  # counter += 1
         ]
     )
     jump_back = bytes([0x18, (-(len(loop) + 2)) & 0xFF])  # jr to the start of the loop

@@ -1,0 +1,30 @@
+# Set-up is part of every target: a fresh clone needs only Python 3.11+, make and git.
+PYTHON ?= python3
+VENV := .venv
+STAMP := $(VENV)/.installed
+ROM ?=
+
+.PHONY: run test lint setup clean
+
+$(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed (found " + sys.version.split()[0] + "); set PYTHON=python3.11")'
+	$(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(VENV)/bin/python -m pip install --quiet -e '.[dev]'
+	@touch $(STAMP)
+
+setup: $(STAMP)
+
+run: $(STAMP)
+	@if [ -z "$(ROM)" ]; then echo "usage: make run ROM=path/to/pokemon_red.gb" >&2; exit 2; fi
+	$(VENV)/bin/engine inspect --rom "$(ROM)" --frames 600
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check engine tests benchmarks
+	$(VENV)/bin/ruff format --check engine tests benchmarks
+
+test: lint
+	$(VENV)/bin/python -m pytest
+
+clean:
+	rm -rf $(VENV) *.egg-info .pytest_cache .ruff_cache

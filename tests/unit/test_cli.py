@@ -1,0 +1,120 @@
+"""`engine` command line: help texts, inspect on captures, one-line errors for bad input."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine.cli import main
+from tests.conftest import GEN1_FIXTURES
+from tests.support.romgen import write_rom
+
+
+def run_cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main(args)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def assert_one_line_error(code: int, err: str, *fragments: str) -> None:
+    assert code == 2
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("engine: error: ")
+    for fragment in fragments:
+        assert fragment in lines[0]
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("command", [[], ["inspect"]])
+def test_help_describes_every_command(command: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main([*command, "--help"])
+    assert exited.value.code == 0
+    out = capsys.readouterr().out
+    assert "usage: engine" in out
+    assert "inspect" in out
+
+
+def test_inspect_capture_prints_the_decoded_state(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run_cli(["inspect", "--capture", str(GEN1_FIXTURES / "red_wild_main_menu")], capsys)
+    assert code == 0
+    state = json.loads(out)
+    assert state["decision_point"] == "battle_main_menu"
+    assert state["battle"]["enemy"]["species_name"] == "PIDGEY"
+    assert state["party"][0]["species_name"] == "SQUIRTLE"
+
+
+def test_missing_rom(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run_cli(["inspect", "--rom", str(tmp_path / "nope.gb")], capsys)
+    assert_one_line_error(code, err, "ROM file not found")
+
+
+def test_file_that_is_not_a_rom(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    text = tmp_path / "notes.gb"
+    text.write_text("hello")
+    code, _, err = run_cli(["inspect", "--rom", str(text)], capsys)
+    assert_one_line_error(code, err, "not a Game Boy ROM")
+
+
+def test_rom_with_a_broken_header(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rom = bytearray((write_rom(tmp_path)).read_bytes())
+    rom[0x14D] ^= 0xFF
+    broken = tmp_path / "broken.gb"
+    broken.write_bytes(rom)
+    code, _, err = run_cli(["inspect", "--rom", str(broken)], capsys)
+    assert_one_line_error(code, err, "header checksum")
+
+
+@pytest.mark.parametrize(
+    ("title", "destination", "fragment"),
+    [
+        (b"TETRIS", 1, "unsupported game 'TETRIS'"),
+        (b"POKEMON YELLOW", 1, "Yellow"),
+        (b"POKEMON RED", 0, "Japanese"),
+    ],
+)
+def test_unsupported_games_name_the_supported_ones(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], title: bytes, destination: int, fragment: str
+) -> None:
+    rom = write_rom(tmp_path, title=title, destination=destination)
+    code, _, err = run_cli(["inspect", "--rom", str(rom)], capsys)
+    assert_one_line_error(code, err, fragment, "Pokémon Red and Pokémon Blue")
+
+
+def test_invalid_config_names_the_key(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    config = tmp_path / "bad.yaml"
+    config.write_text("emulator:\n  hold_frames: 0\n")
+    rom = write_rom(tmp_path, title=b"POKEMON RED")
+    code, _, err = run_cli(["inspect", "--rom", str(rom), "--config", str(config)], capsys)
+    assert_one_line_error(code, err, "emulator.hold_frames")
+
+
+def test_state_flag_needs_a_rom(capsys: pytest.CaptureFixture[str]) -> None:
+    capture = str(GEN1_FIXTURES / "red_wild_main_menu")
+    code, _, err = run_cli(["inspect", "--capture", capture, "--state", "x.state"], capsys)
+    assert_one_line_error(code, err, "--state needs --rom")
+
+
+def test_truncated_state_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rom = write_rom(tmp_path, title=b"POKEMON RED")
+    state = tmp_path / "cut.state"
+    state.write_bytes(b"\x0a" * 100)
+    code, _, err = run_cli(["inspect", "--rom", str(rom), "--state", str(state)], capsys)
+    assert_one_line_error(code, err, str(state), "save state")
+
+
+def test_installed_script_prints_no_traceback(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "engine.cli", "inspect", "--rom", str(tmp_path / "missing.gb")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 2
+    assert result.stderr.strip() == f"engine: error: ROM file not found: {tmp_path / 'missing.gb'}"

@@ -1,0 +1,58 @@
+"""Config: defaults, the documented default.yaml, overlays and error messages naming the key."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from engine.config import ConfigError, EngineConfig, load_config
+from tests.conftest import REPO_ROOT
+
+
+def test_documented_defaults_equal_the_built_in_defaults() -> None:
+    documented = yaml.safe_load((REPO_ROOT / "configs" / "default.yaml").read_text())
+    assert documented == EngineConfig().model_dump()
+
+
+def test_no_file_means_defaults() -> None:
+    assert load_config(None) == EngineConfig()
+
+
+def test_a_file_overlays_only_its_keys(tmp_path: Path) -> None:
+    path = tmp_path / "mine.yaml"
+    path.write_text("player:\n  player_name: ASH\n")
+    config = load_config(path)
+    assert config.player.player_name == "ASH"
+    assert config.player.rival_name == EngineConfig().player.rival_name
+    assert config.emulator == EngineConfig().emulator
+
+
+@pytest.mark.parametrize(
+    ("text", "fragment"),
+    [
+        ("emulator:\n  hold_frames: -1\n", "emulator.hold_frames"),
+        ("emulator:\n  hold_fames: 3\n", "emulator.hold_fames: unknown key"),
+        ("player:\n  player_name: ash\n", "player.player_name"),
+        ("- just\n- a list\n", "mapping"),
+        ("emulator: [unclosed\n", "not valid YAML"),
+    ],
+)
+def test_bad_values_name_the_key(tmp_path: Path, text: str, fragment: str) -> None:
+    path = tmp_path / "bad.yaml"
+    path.write_text(text)
+    with pytest.raises(ConfigError) as raised:
+        load_config(path)
+    assert fragment in str(raised.value)
+
+
+def test_missing_file(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="not found"):
+        load_config(tmp_path / "absent.yaml")
+
+
+def test_config_is_frozen() -> None:
+    config = EngineConfig()
+    with pytest.raises(ValueError):
+        config.emulator.hold_frames = 9  # type: ignore[misc]
