@@ -3,7 +3,8 @@
     .venv/bin/python -m benchmarks.throughput --rom ROM [--frames 20000] [--rounds 5]
 
 Without --rom it runs the tiny cartridge the tests generate (an idle loop: much faster than a game).
-From a fresh boot it first plays through the intro so the game is doing real work.
+Both runs alternate in one session, after a warm-up from power-on (the game's intro is playing then,
+so the CPU is doing real work); medians over the rounds are printed.
 """
 
 from __future__ import annotations
