@@ -52,7 +52,12 @@ def screen_glyphs() -> dict[int, str]:
     two-tile "HP:" label is handled by the screen reader because tile 0x71 alone is not text.
     """
     table = _decode_table()
-    glyphs = {byte: table[byte] for byte in range(0x80, 0x100) if byte in table}
+    glyphs = {
+        byte: table[byte]
+        for byte in range(0x80, 0x100)
+        if byte in table and not (table[byte].startswith("<") and table[byte].endswith(">"))
+    }
+    glyphs[0xF2] = "."  # <DOT>, the decimal point glyph
     glyphs[SPACE_TILE] = " "
     glyphs[0x6E] = ":L"
     return glyphs

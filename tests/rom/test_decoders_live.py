@@ -11,7 +11,7 @@ from engine.emulator.buttons import Button
 from engine.emulator.session import EmulatorSession
 from engine.game.charmap import decode_string
 from engine.game.models import DecisionPoint as D
-from tests.support.scenarios import advance_to, set_party, state_of
+from tests.support.scenarios import advance_to, boot_to_name_menu, set_party, state_of
 
 TEAM = [("SQUIRTLE", 13), ("PIKACHU", 12), ("GEODUDE", 15), ("GASTLY", 20), ("PIDGEOTTO", 22), ("MEW", 30)]
 WRAPPER_FIELDS = (
@@ -158,3 +158,12 @@ def test_inspect_reads_a_real_save_state(game: EmulatorSession, rom_path: Path, 
     assert decoded["decision_point"] == "battle_main_menu"
     assert decoded["battle"]["enemy"]["species_name"] == "WEEDLE"
     assert decoded["party"][0]["species_name"] == "CHARMANDER"
+
+
+def test_new_name_opens_the_naming_screen(rom_path: Path) -> None:
+    with EmulatorSession(rom_path) as session:
+        boot_to_name_menu(session)
+        session.press(Button.A)  # the cursor starts on NEW NAME
+        state = advance_to(session, {D.NAMING_SCREEN}, max_steps=50)
+    assert state.screen.text[0] == "YOUR NAME?"
+    assert "▶A B C D E F G H I" in state.screen.text

@@ -3,7 +3,7 @@ game wrapper to set up parties and start battles. Needs POKEMON_ROM; used by tes
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from engine.emulator.buttons import Button
@@ -28,19 +28,26 @@ def _map_loaded(session: EmulatorSession) -> bool:
     return any(session.read(session.ram_map.wCurMapHeader, 3))
 
 
-def boot_to_overworld(session: EmulatorSession, max_steps: int = 1500) -> list[DecisionPoint]:
-    """From power-on through title, new game, intro and the two name menus (preset names) to the
-    bedroom. Returns the decision points seen on the way."""
+def _is_name_menu(state: GameState) -> bool:
+    return state.decision_point is DecisionPoint.OTHER_MENU and any(
+        "NEW NAME" in t for t in state.screen.text
+    )
+
+
+def boot_until(
+    session: EmulatorSession, done: Callable[[GameState], bool], max_steps: int = 1500
+) -> list[DecisionPoint]:
+    """From power-on through title, new game and intro (preset names on the name menus) until `done`.
+    Returns the decision points seen on the way."""
     seen: list[DecisionPoint] = []
     for _ in range(max_steps):
         state = state_of(session)
         point = state.decision_point
         if not seen or seen[-1] is not point:
             seen.append(point)
-        arrived = point is DecisionPoint.OVERWORLD_FREE and state.overworld.map_name == BEDROOM
-        if arrived and _map_loaded(session):
+        if done(state):
             return seen
-        if point is DecisionPoint.OTHER_MENU and any("NEW NAME" in line for line in state.screen.text):
+        if _is_name_menu(state):
             session.press(Button.DOWN)
             session.press(Button.A)
         elif point is DecisionPoint.BUSY and _map_loaded(session):
@@ -50,7 +57,19 @@ def boot_to_overworld(session: EmulatorSession, max_steps: int = 1500) -> list[D
         else:
             session.press(Button.A)
         session.tick(WAIT_FRAMES)
-    raise AssertionError(f"did not reach the overworld; saw {[p.value for p in seen]}")
+    raise AssertionError(f"condition never met; saw {[p.value for p in seen]}")
+
+
+def boot_to_overworld(session: EmulatorSession) -> list[DecisionPoint]:
+    def in_bedroom(state: GameState) -> bool:
+        arrived = state.decision_point is DecisionPoint.OVERWORLD_FREE and state.overworld.map_name == BEDROOM
+        return arrived and _map_loaded(session)
+
+    return boot_until(session, in_bedroom)
+
+
+def boot_to_name_menu(session: EmulatorSession) -> list[DecisionPoint]:
+    return boot_until(session, _is_name_menu)
 
 
 def make_mon(species: str, level: int, *, ot_id: int, moves: Iterable[str] | None = None) -> dict[str, Any]:
