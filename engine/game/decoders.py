@@ -3,6 +3,8 @@ models out), so they also work on the title screen or a half-initialised state."
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.game.charmap import decode_string
 from engine.game.memory import MemoryImage
 from engine.game.models import (
@@ -17,7 +19,7 @@ from engine.game.models import (
     Stats,
     StatusName,
 )
-from engine.game.ram import RamMap
+from engine.game.ram import BattleStructOffsets, PartyStructOffsets, RamMap
 from engine.game.tables import GameData
 
 NUM_MOVES = 4
@@ -62,31 +64,44 @@ def _stats(image: MemoryImage, attack_at: int) -> Stats:
     )
 
 
+def _mon_fields(
+    image: MemoryImage,
+    data: GameData,
+    base: int,
+    offsets: PartyStructOffsets | BattleStructOffsets,
+    nick_at: int,
+) -> dict[str, Any]:
+    """The fields party_struct and battle_struct share (at different offsets)."""
+    status_byte = image.u8(base + offsets.status)
+    type1, type2 = image.u8(base + offsets.type1), image.u8(base + offsets.type2)
+    species_id = image.u8(base + offsets.species)
+    return {
+        "species_id": species_id,
+        "species_name": data.species_name(species_id),
+        "nickname": decode_string(image.read(nick_at, NAME_LENGTH)),
+        "level": image.u8(base + offsets.level),
+        "hp": image.u16be(base + offsets.hp),
+        "max_hp": image.u16be(base + offsets.max_hp),
+        "status": decode_status(status_byte),
+        "status_byte": status_byte,
+        "type1": type1,
+        "type2": type2,
+        "type1_name": data.type_name(type1),
+        "type2_name": data.type_name(type2),
+        "moves": decode_moves(image, base + offsets.moves, base + offsets.pp, data),
+        "stats": _stats(image, base + offsets.attack),
+        "dvs": image.u16be(base + offsets.dvs),
+    }
+
+
 def decode_party_mon(image: MemoryImage, ram: RamMap, data: GameData, slot: int) -> PartyMon:
-    o = ram.party
-    base = ram.wPartyMon1 + slot * o.size
-    status_byte = image.u8(base + o.status)
-    type1, type2 = image.u8(base + o.type1), image.u8(base + o.type2)
-    species_id = image.u8(base + o.species)
+    offsets = ram.party
+    base = ram.wPartyMon1 + slot * offsets.size
     return PartyMon(
+        **_mon_fields(image, data, base, offsets, ram.wPartyMonNicks + slot * NAME_LENGTH),
         slot=slot,
-        species_id=species_id,
-        species_name=data.species_name(species_id),
-        nickname=decode_string(image.read(ram.wPartyMonNicks + slot * NAME_LENGTH, NAME_LENGTH)),
-        level=image.u8(base + o.level),
-        hp=image.u16be(base + o.hp),
-        max_hp=image.u16be(base + o.max_hp),
-        status=decode_status(status_byte),
-        status_byte=status_byte,
-        type1=type1,
-        type2=type2,
-        type1_name=data.type_name(type1),
-        type2_name=data.type_name(type2),
-        moves=decode_moves(image, base + o.moves, base + o.pp, data),
-        stats=_stats(image, base + o.attack),
-        ot_id=image.u16be(base + o.ot_id),
-        exp=int.from_bytes(image.read(base + o.exp, 3), "big"),
-        dvs=image.u16be(base + o.dvs),
+        ot_id=image.u16be(base + offsets.ot_id),
+        exp=int.from_bytes(image.read(base + offsets.exp, 3), "big"),
     )
 
 
@@ -99,29 +114,10 @@ def decode_battle_mon(
     image: MemoryImage, ram: RamMap, data: GameData, base: int, nick_at: int
 ) -> BattleMon | None:
     """None before the side has sent a member out (species byte still 0)."""
-    o = ram.battle
-    species_id = image.u8(base + o.species)
-    if species_id == 0:
+    if image.u8(base + ram.battle.species) == 0:
         return None
-    status_byte = image.u8(base + o.status)
-    type1, type2 = image.u8(base + o.type1), image.u8(base + o.type2)
-    return BattleMon(
-        species_id=species_id,
-        species_name=data.species_name(species_id),
-        nickname=decode_string(image.read(nick_at, NAME_LENGTH)),
-        level=image.u8(base + o.level),
-        hp=image.u16be(base + o.hp),
-        max_hp=image.u16be(base + o.max_hp),
-        status=decode_status(status_byte),
-        status_byte=status_byte,
-        type1=type1,
-        type2=type2,
-        type1_name=data.type_name(type1),
-        type2_name=data.type_name(type2),
-        moves=decode_moves(image, base + o.moves, base + o.pp, data),
-        stats=_stats(image, base + o.attack),
-        party_pos=image.u8(base + o.party_pos),
-    )
+    fields = _mon_fields(image, data, base, ram.battle, nick_at)
+    return BattleMon(**fields, party_pos=image.u8(base + ram.battle.party_pos))
 
 
 def decode_menu(image: MemoryImage, ram: RamMap) -> MenuCursor:

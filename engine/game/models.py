@@ -59,8 +59,9 @@ class Stats(Frozen):
     special: int
 
 
-class PartyMon(Frozen):
-    slot: int
+class Mon(Frozen):
+    """What party and battle structs have in common."""
+
     species_id: int
     species_name: str | None
     nickname: str
@@ -75,28 +76,18 @@ class PartyMon(Frozen):
     type2_name: str | None
     moves: tuple[MoveSlot, ...]
     stats: Stats
-    ot_id: int
-    exp: int
     dvs: int
 
 
-class BattleMon(Frozen):
+class PartyMon(Mon):
+    slot: int
+    ot_id: int
+    exp: int
+
+
+class BattleMon(Mon):
     """A battle_struct: the active member as the battle code sees it (stat stages not applied)."""
 
-    species_id: int
-    species_name: str | None
-    nickname: str
-    level: int
-    hp: int
-    max_hp: int
-    status: StatusName
-    status_byte: int
-    type1: int
-    type2: int
-    type1_name: str | None
-    type2_name: str | None
-    moves: tuple[MoveSlot, ...]
-    stats: Stats
     party_pos: int
 
 

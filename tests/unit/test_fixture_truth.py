@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from engine.game.capture import load_capture
-from engine.game.models import BattleMon, DecisionPoint, GameState, MoveSlot, PartyMon
+from engine.game.models import BattleState, DecisionPoint, GameState, Mon, MoveSlot
 from engine.game.ram import RED_BLUE
 from engine.game.state import decode_state
 from tests.conftest import gen1_fixture_dirs
@@ -39,7 +39,7 @@ def _moves_as_truth(moves: tuple[MoveSlot, ...]) -> dict[str, list[Any]]:
     }
 
 
-def _mon_as_truth(mon: PartyMon | BattleMon) -> dict[str, Any]:
+def _mon_as_truth(mon: Mon) -> dict[str, Any]:
     return {
         "species_id": mon.species_id,
         "species_name": mon.species_name,
@@ -113,13 +113,21 @@ def test_battle_header(decoded: tuple[GameState, dict[str, Any]]) -> None:
     assert battle.player_active_slot == truth["battle"]["player_active_slot"]
 
 
-def test_battle_sides(decoded: tuple[GameState, dict[str, Any]]) -> None:
+def _battle_pair(decoded: tuple[GameState, dict[str, Any]]) -> tuple[BattleState, dict[str, Any]] | None:
+    """The decoded battle with its truth, or None after checking that neither side is in battle."""
     state, truth = decoded
     if truth["battle"] is None:
         assert state.battle is None
+        return None
+    assert state.battle is not None
+    return state.battle, truth["battle"]
+
+
+def test_battle_sides(decoded: tuple[GameState, dict[str, Any]]) -> None:
+    pair = _battle_pair(decoded)
+    if pair is None:
         return
-    battle, expected = state.battle, truth["battle"]
-    assert battle is not None
+    battle, expected = pair
     for side in ("player", "enemy"):
         mon = getattr(battle, side)
         if expected[side]["species_id"] == 0:
@@ -131,12 +139,10 @@ def test_battle_sides(decoded: tuple[GameState, dict[str, Any]]) -> None:
 
 
 def test_enemy_party(decoded: tuple[GameState, dict[str, Any]]) -> None:
-    state, truth = decoded
-    if truth["battle"] is None:
-        assert state.battle is None
+    pair = _battle_pair(decoded)
+    if pair is None:
         return
-    battle, expected = state.battle, truth["battle"]
-    assert battle is not None
+    battle, expected = pair
     assert battle.enemy_party_count == expected.get("enemy_party_count")
     assert list(battle.enemy_party_species) == expected.get("enemy_party_species", [])
     assert list(battle.enemy_party_species_names) == expected.get("enemy_party_species_names", [])
