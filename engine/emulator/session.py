@@ -19,7 +19,7 @@ import numpy as np
 
 from engine.config import EmulatorConfig
 from engine.emulator.buttons import Button
-from engine.emulator.errors import EmulatorError, FrameBudgetExceeded, SaveStateError
+from engine.emulator.errors import EmulatorError, FrameBudgetExceeded, RomError, SaveStateError
 from engine.emulator.rom import Game, identify, read_header, read_rom_file
 from engine.emulator.state_check import check_state_belongs
 from engine.game.memory import DECODER_REGIONS, MemoryImage
@@ -29,7 +29,7 @@ with warnings.catch_warnings():
     # pysdl2 announces which SDL binaries it found; headless sessions never open a window.
     warnings.simplefilter("ignore", UserWarning)
     from pyboy import PyBoy
-    from pyboy.utils import WindowEvent
+    from pyboy.utils import PyBoyException, WindowEvent
 
 log = logging.getLogger(__name__)
 
@@ -101,13 +101,16 @@ class EmulatorSession:
         self._frame = 0
         # An explicit, blank battery RAM keeps PyBoy from reading or writing a .ram file beside the ROM:
         # in-game saves live in save states and checkpoints instead.
-        self._pyboy = PyBoy(
-            str(self.rom_path),
-            window="null",
-            sound_emulated=False,
-            ram_file=io.BytesIO(bytes(battery_ram_size(rom_bytes))),
-            log_level="ERROR",
-        )
+        try:
+            self._pyboy = PyBoy(
+                str(self.rom_path),
+                window="null",
+                sound_emulated=False,
+                ram_file=io.BytesIO(bytes(battery_ram_size(rom_bytes))),
+                log_level="ERROR",
+            )
+        except PyBoyException as exc:
+            raise RomError(f"the emulator cannot load {self.rom_path}: {exc}") from exc
         self._pyboy.set_emulation_speed(0)
 
     # -- lifecycle -----------------------------------------------------------------------------

@@ -118,3 +118,9 @@ def test_installed_script_prints_no_traceback(tmp_path: Path) -> None:
     )
     assert result.returncode == 2
     assert result.stderr.strip() == f"engine: error: ROM file not found: {tmp_path / 'missing.gb'}"
+
+
+def test_cartridge_the_emulator_cannot_load(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rom = write_rom(tmp_path, title=b"POKEMON RED", cartridge_type=0xFC)  # a camera cartridge: no mapper
+    code, _, err = run_cli(["inspect", "--rom", str(rom)], capsys)
+    assert_one_line_error(code, err, "the emulator cannot load")
