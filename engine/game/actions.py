@@ -1,0 +1,113 @@
+"""High-level battle actions and the legal set offered at each decision point.
+
+A policy (rule-based or a model) only ever chooses from `legal_actions(state)`; choices the game would
+refuse (a move with 0 PP, a fainted or active member, running from a trainer) are never offered.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from engine.game.models import DecisionPoint, Frozen, GameState, PartyMon
+
+
+class UseMove(Frozen):
+    kind: Literal["use_move"] = "use_move"
+    slot: int = Field(ge=0, le=3)
+
+
+class Struggle(Frozen):
+    """FIGHT with no PP left in any move: the game uses STRUGGLE by itself."""
+
+    kind: Literal["struggle"] = "struggle"
+
+
+class SwitchTo(Frozen):
+    kind: Literal["switch"] = "switch"
+    slot: int = Field(ge=0, le=5)
+
+
+class Run(Frozen):
+    kind: Literal["run"] = "run"
+
+
+class SendNext(Frozen):
+    """After a faint: which member comes out."""
+
+    kind: Literal["send_next"] = "send_next"
+    slot: int = Field(ge=0, le=5)
+
+
+class LearnMove(Frozen):
+    """Learn the offered move by forgetting `forget_slot`, or keep the old moves (None)."""
+
+    kind: Literal["learn_move"] = "learn_move"
+    forget_slot: int | None = Field(default=None, ge=0, le=3)
+
+
+class Evolve(Frozen):
+    kind: Literal["evolve"] = "evolve"
+    allow: bool = True
+
+
+BattleAction = Annotated[
+    UseMove | Struggle | SwitchTo | Run | SendNext | LearnMove | Evolve, Field(discriminator="kind")
+]
+
+
+def describe(action: BattleAction, state: GameState) -> str:
+    """A short label a person (or a model) can read, e.g. 'use BUBBLE' or 'switch to PIKACHU'."""
+    party = {mon.slot: mon for mon in state.party}
+    if isinstance(action, UseMove):
+        player = state.battle.player if state.battle else None
+        moves = player.moves if player else ()
+        name = moves[action.slot].name if action.slot < len(moves) else f"move {action.slot + 1}"
+        return f"use {name}"
+    if isinstance(action, SwitchTo | SendNext):
+        verb = "switch to" if isinstance(action, SwitchTo) else "send out"
+        return f"{verb} {party[action.slot].nickname if action.slot in party else action.slot}"
+    if isinstance(action, LearnMove):
+        return "keep the old moves" if action.forget_slot is None else f"forget move {action.forget_slot + 1}"
+    if isinstance(action, Evolve):
+        return "let it evolve" if action.allow else "stop the evolution"
+    return action.kind.replace("_", " ")
+
+
+def _can_fight(mon: PartyMon) -> bool:
+    return mon.hp > 0
+
+
+def _bench(state: GameState) -> list[PartyMon]:
+    active = state.battle.player_active_slot if state.battle else -1
+    return [mon for mon in state.party if mon.slot != active and _can_fight(mon)]
+
+
+def _menu_actions(state: GameState) -> list[BattleAction]:
+    battle = state.battle
+    if battle is None or battle.player is None:
+        return []
+    usable = [UseMove(slot=i) for i, move in enumerate(battle.player.moves) if move.pp > 0]
+    actions: list[BattleAction] = [*usable] if usable else [Struggle()]
+    actions += [SwitchTo(slot=mon.slot) for mon in _bench(state)]
+    if battle.kind == "wild":
+        actions.append(Run())
+    return actions
+
+
+def legal_actions(state: GameState) -> list[BattleAction]:
+    """Every action the game accepts at the current decision point; empty where nothing is to choose."""
+    point = state.decision_point
+    if point in (DecisionPoint.BATTLE_MAIN_MENU, DecisionPoint.BATTLE_MOVE_MENU):
+        return _menu_actions(state)
+    if point is DecisionPoint.BATTLE_NEXT_MON_PROMPT:
+        actions: list[BattleAction] = [SendNext(slot=mon.slot) for mon in _bench(state)]
+        if state.battle is not None and state.battle.kind == "wild":
+            actions.append(Run())
+        return actions
+    if point is DecisionPoint.LEARN_MOVE_PROMPT:
+        return [LearnMove(forget_slot=None)] + [LearnMove(forget_slot=slot) for slot in range(4)]
+    if point is DecisionPoint.EVOLUTION:
+        return [Evolve(allow=True), Evolve(allow=False)]
+    return []

@@ -1,0 +1,239 @@
+"""The free model tier: picks among the legal actions with the Gen 1 damage calculator."""
+
+from __future__ import annotations
+
+import re
+from enum import StrEnum
+
+from engine.game.actions import (
+    BattleAction,
+    Evolve,
+    LearnMove,
+    Run,
+    SendNext,
+    Struggle,
+    SwitchTo,
+    UseMove,
+    describe,
+    legal_actions,
+)
+from engine.game.damage import Combatant, expected_damage, ko_probability, type_effectiveness
+from engine.game.models import BattleMon, BattleState, Frozen, GameState, Mon
+from engine.game.tables import Move, game_data
+
+HP_BAR_PIXELS = 48  # the battle HUD's HP bar is 6 tiles of 8 pixels
+# A bench member must beat the active one by this factor in expected damage before we pay a turn
+# to switch, and the active member must be badly matched.
+SWITCH_ADVANTAGE = 2.0
+BAD_MATCHUP_THREAT = 2.0
+KO_WEIGHT = 100.0
+STATUS_MOVE_VALUE = 10.0
+
+
+class Fairness(StrEnum):
+    """What a policy may see: what a human sees on screen, or everything in RAM."""
+
+    VISIBLE_ONLY = "visible_only"
+    FULL_RAM = "full_ram"
+
+
+class ActionDecision(Frozen):
+    action: BattleAction
+    reason: str
+
+
+class EnemyView(Frozen):
+    combatant: Combatant
+    hp: int
+
+
+def hp_bar_fraction(hp: int, max_hp: int) -> float:
+    """What the HP bar shows: whole pixels of a 48-pixel bar (as the game draws it)."""
+    if max_hp <= 0:
+        return 0.0
+    pixels = hp * HP_BAR_PIXELS // max_hp
+    if hp > 0 and pixels == 0:
+        pixels = 1  # the game never shows an empty bar for a member that still has HP
+    return pixels / HP_BAR_PIXELS
+
+
+def combatant_of(mon: Mon) -> Combatant:
+    species = game_data().species_by_index.get(mon.species_id)
+    return Combatant(
+        level=max(1, mon.level),
+        max_hp=max(1, mon.max_hp),
+        attack=max(1, mon.stats.attack),
+        defense=max(1, mon.stats.defense),
+        speed=max(1, mon.stats.speed),
+        special=max(1, mon.stats.special),
+        type1=mon.type1_name or "NORMAL",
+        type2=mon.type2_name or "NORMAL",
+        base_speed=species.base.speed if species else 50,
+    )
+
+
+def enemy_view(enemy: BattleMon, fairness: Fairness) -> EnemyView:
+    """The enemy as the policy may know it. visible_only: species, level and the HP bar; the stats
+    are estimated from base stats."""
+    if fairness is Fairness.FULL_RAM or enemy.species_name is None:
+        return EnemyView(combatant=combatant_of(enemy), hp=enemy.hp)
+    estimate = Combatant.estimate(enemy.species_name, max(1, enemy.level))
+    shown = hp_bar_fraction(enemy.hp, enemy.max_hp)
+    return EnemyView(combatant=estimate, hp=max(1 if enemy.hp > 0 else 0, round(shown * estimate.max_hp)))
+
+
+def _move(move_id: int) -> Move | None:
+    return game_data().moves_by_id.get(move_id)
+
+
+def move_score(attacker: Combatant, enemy: EnemyView, move: Move) -> tuple[float, float, float]:
+    """(score, expected damage, KO chance) of one use."""
+    if move.power == 0 and move.effect not in ("SPECIAL_DAMAGE_EFFECT", "SUPER_FANG_EFFECT", "OHKO_EFFECT"):
+        return 0.0, 0.0, 0.0
+    hp = max(1, enemy.hp)
+    damage = expected_damage(attacker, enemy.combatant, move, defender_hp=hp)
+    ko = ko_probability(attacker, enemy.combatant, move, hp)
+    return ko * KO_WEIGHT + damage, damage, ko
+
+
+def threat_to(defender: Combatant, enemy: EnemyView) -> float:
+    """How hard the enemy's own types hit us; its moves are not visible, its STAB types are."""
+    own = {enemy.combatant.type1, enemy.combatant.type2}
+    return max(type_effectiveness(t, defender.type1, defender.type2) for t in own)
+
+
+def best_damage(mon: Mon, enemy: EnemyView) -> float:
+    attacker = combatant_of(mon)
+    scores = [
+        move_score(attacker, enemy, m)[1] for slot in mon.moves if slot.pp > 0 and (m := _move(slot.move_id))
+    ]
+    return max(scores, default=0.0)
+
+
+class RuleBasedPolicy:
+    def __init__(self, fairness: Fairness = Fairness.VISIBLE_ONLY) -> None:
+        self.fairness = fairness
+
+    def decide(self, state: GameState, legal: list[BattleAction] | None = None) -> ActionDecision | None:
+        legal = legal_actions(state) if legal is None else legal
+        if not legal:
+            return None
+        first = legal[0]
+        if isinstance(first, LearnMove):
+            return self._learn(state)
+        if isinstance(first, Evolve):
+            return ActionDecision(action=Evolve(allow=True), reason="evolution makes it stronger")
+        if isinstance(first, SendNext | Run) and state.battle is not None and state.battle.enemy is not None:
+            senders = [a for a in legal if isinstance(a, SendNext)]
+            if senders:
+                return self._send_next(state, state.battle, senders)
+        if state.battle is None or state.battle.enemy is None or state.battle.player is None:
+            return ActionDecision(action=first, reason="nothing visible to weigh")
+        return self._fight_or_switch(state, state.battle, legal)
+
+    # -- choices -----------------------------------------------------------------------------------
+    def _fight_or_switch(
+        self, state: GameState, battle: BattleState, legal: list[BattleAction]
+    ) -> ActionDecision:
+        assert battle.player is not None and battle.enemy is not None
+        enemy = enemy_view(battle.enemy, self.fairness)
+        attacker = combatant_of(battle.player)
+        moves = [a for a in legal if isinstance(a, UseMove)]
+        if not moves:
+            struggle = next((a for a in legal if isinstance(a, Struggle)), legal[0])
+            return ActionDecision(action=struggle, reason="no PP left")
+        scored = []
+        for action in moves:
+            move = _move(battle.player.moves[action.slot].move_id)
+            scored.append((move_score(attacker, enemy, move) if move else (0.0, 0.0, 0.0), action, move))
+        (_, damage, ko), best, best_move = max(scored, key=lambda item: item[0][0])
+        switch = self._switch_candidate(state, battle, enemy, damage, legal)
+        if switch is not None:
+            return switch
+        name = best_move.name if best_move else "?"
+        return ActionDecision(
+            action=best,
+            reason=f"{name}: ~{damage:.0f} of ~{enemy.hp} HP expected, {ko:.0%} KO chance",
+        )
+
+    def _switch_candidate(
+        self,
+        state: GameState,
+        battle: BattleState,
+        enemy: EnemyView,
+        active_damage: float,
+        legal: list[BattleAction],
+    ) -> ActionDecision | None:
+        assert battle.player is not None
+        if threat_to(combatant_of(battle.player), enemy) < BAD_MATCHUP_THREAT:
+            return None
+        party = {mon.slot: mon for mon in state.party}
+        options = [(best_damage(party[a.slot], enemy), a) for a in legal if isinstance(a, SwitchTo)]
+        safe = [
+            (d, a) for d, a in options if threat_to(combatant_of(party[a.slot]), enemy) < BAD_MATCHUP_THREAT
+        ]
+        if not safe:
+            return None
+        damage, action = max(safe, key=lambda item: item[0])
+        if damage < SWITCH_ADVANTAGE * max(active_damage, 1.0):
+            return None
+        return ActionDecision(
+            action=action,
+            reason=f"{describe(action, state)}: badly matched now, ~{damage:.0f} damage a turn instead of "
+            f"~{active_damage:.0f}",
+        )
+
+    def _send_next(self, state: GameState, battle: BattleState, senders: list[SendNext]) -> ActionDecision:
+        assert battle.enemy is not None
+        enemy = enemy_view(battle.enemy, self.fairness)
+        party = {mon.slot: mon for mon in state.party}
+
+        def value(action: SendNext) -> float:
+            mon = party[action.slot]
+            return best_damage(mon, enemy) / threat_to(combatant_of(mon), enemy) if mon.hp else 0.0
+
+        choice = max(senders, key=value)
+        return ActionDecision(action=choice, reason=f"{describe(choice, state)}: best matchup left")
+
+    def _learn(self, state: GameState) -> ActionDecision:
+        learner = _learner(state)
+        offered = _offered_move(state)
+        if learner is None or offered is None:
+            return ActionDecision(
+                action=LearnMove(forget_slot=None), reason="cannot tell which move is offered"
+            )
+        values = [_move_value(learner, _move(slot.move_id)) for slot in learner.moves]
+        weakest = min(range(len(values)), key=values.__getitem__)
+        if _move_value(learner, offered) <= values[weakest]:
+            return ActionDecision(
+                action=LearnMove(forget_slot=None), reason=f"{offered.name} is not stronger"
+            )
+        old = learner.moves[weakest].name
+        return ActionDecision(
+            action=LearnMove(forget_slot=weakest), reason=f"{offered.name} replaces the weaker {old}"
+        )
+
+
+def _move_value(mon: Mon, move: Move | None) -> float:
+    """Rough worth of knowing a move: power × accuracy, with STAB and a floor for status moves."""
+    if move is None:
+        return 0.0
+    if move.power == 0:
+        return STATUS_MOVE_VALUE
+    stab = 1.5 if move.type in (mon.type1_name, mon.type2_name) else 1.0
+    return move.power * move.accuracy / 100 * stab
+
+
+def _learner(state: GameState) -> Mon | None:
+    if state.battle is not None and state.battle.player is not None:
+        return state.party[state.battle.player_active_slot] if state.party else state.battle.player
+    return state.party[0] if state.party else None
+
+
+def _offered_move(state: GameState) -> Move | None:
+    """The game names the move in its prompt ('... to make room for BUBBLE?')."""
+    found = re.search(r"room for (.+?)\?", " ".join(state.screen.text))
+    if not found:
+        return None
+    by_display = {m.display_name: m for m in game_data().moves_by_id.values()}
+    return by_display.get(found.group(1).strip())
