@@ -99,6 +99,7 @@ class EmulatorSession:
         self.check_every = check_every
         self._rom = rom_bytes
         self._frame = 0
+        self._last_call_frame: dict[tuple[int, int], int] = {}
         # An explicit, blank battery RAM keeps PyBoy from reading or writing a .ram file beside the ROM:
         # in-game saves live in save states and checkpoints instead.
         try:
@@ -186,6 +187,24 @@ class EmulatorSession:
 
     def release(self, button: Button) -> None:
         self.pyboy.send_input(_RELEASE[Button(button)])
+
+    # -- code hooks --------------------------------------------------------------------------------
+    def track_calls(self, bank: int, address: int) -> None:
+        """Record the emulator frame whenever the game executes `bank:address` (a PyBoy hook: it fires
+        inside fast-forwarding, so watching a routine costs no extra round trips)."""
+        key = (bank, address)
+        if key in self._last_call_frame:
+            return
+        self._last_call_frame[key] = -1
+        self.pyboy.hook_register(bank, address, self._record_call, key)
+
+    def _record_call(self, key: tuple[int, int]) -> None:
+        self._last_call_frame[key] = self.pyboy.frame_count
+
+    def frames_since_call(self, bank: int, address: int) -> int | None:
+        """Frames since the tracked routine last ran; None if it has not run since tracking began."""
+        last = self._last_call_frame[(bank, address)]
+        return None if last < 0 else self.pyboy.frame_count - last
 
     # -- memory ------------------------------------------------------------------------------------
     def read_u8(self, address: int) -> int:

@@ -49,7 +49,10 @@ def _has_cursor(lines: list[str]) -> bool:
 
 
 def _battle_point(text: str, lines: list[str]) -> DecisionPoint:
-    if "Use next" in text or "Bring out which" in text:
+    if "Use next" in text:
+        # Still printing until the YES/NO box is up; a press before that would be lost.
+        return DecisionPoint.BATTLE_NEXT_MON_PROMPT if _has_yes_no(lines) else DecisionPoint.BATTLE_TEXT
+    if "Bring out which" in text:
         return DecisionPoint.BATTLE_NEXT_MON_PROMPT
     if "Choose a POKéMON" in text:
         return DecisionPoint.BATTLE_PARTY_MENU

@@ -89,6 +89,8 @@ class RamMap(BaseModel):
     wPlayerMonStatMods: int
     wEnemyMonStatMods: int
     wBattleResult: int
+    # Screen
+    wTileMap: int
     # Menus
     wTopMenuItemY: int
     wTopMenuItemX: int
@@ -126,6 +128,8 @@ class RamMap(BaseModel):
     hJoyHeld: int
     hWY: int
     hLoadedROMBank: int
+    # Home-bank routine that every text box and menu calls each frame while it waits for a button
+    JoypadLowSensitivity: int
     # ROM tables (as offsets into the cartridge image) that check a save state belongs to the cartridge
     MapHeaderPointers: int
     MapHeaderBanks: int
@@ -162,6 +166,7 @@ RED_BLUE = RamMap(
     wPlayerMonStatMods=0xCD1A,
     wEnemyMonStatMods=0xCD2E,
     wBattleResult=0xCF0B,
+    wTileMap=0xC3A0,
     wTopMenuItemY=0xCC24,
     wTopMenuItemX=0xCC25,
     wCurrentMenuItem=0xCC26,
@@ -196,6 +201,7 @@ RED_BLUE = RamMap(
     hJoyHeld=0xFFB4,
     hWY=0xFFB0,
     hLoadedROMBank=0xFFB8,
+    JoypadLowSensitivity=0x3831,
     MapHeaderPointers=0x01AE,
     MapHeaderBanks=0x3 * 0x4000 + (0x423D - 0x4000),
 )

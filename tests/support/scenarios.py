@@ -104,9 +104,36 @@ def make_mon(species: str, level: int, *, ot_id: int, moves: Iterable[str] | Non
     }
 
 
-def set_party(session: EmulatorSession, members: list[tuple[str, int]]) -> None:
+def set_party(
+    session: EmulatorSession, members: list[tuple[str, int]] | list[tuple[str, int, list[str]]]
+) -> None:
+    """Members as (species, level) or (species, level, moves)."""
     player_id = int.from_bytes(session.read(session.ram_map.wPlayerID, 2), "big")
-    session.pyboy.game_wrapper.set_party([make_mon(name, level, ot_id=player_id) for name, level in members])
+    records = [make_mon(m[0], m[1], ot_id=player_id, moves=m[2] if len(m) > 2 else None) for m in members]
+    session.pyboy.game_wrapper.set_party(records)
+
+
+def set_party_hp(session: EmulatorSession, slot: int, hp: int) -> None:
+    address = session.ram_map.wPartyMon1 + slot * session.ram_map.party.size + session.ram_map.party.hp
+    session.write_u8(address, hp >> 8)
+    session.write_u8(address + 1, hp & 0xFF)
+
+
+def set_party_exp(session: EmulatorSession, slot: int, exp: int) -> None:
+    address = session.ram_map.wPartyMon1 + slot * session.ram_map.party.size + session.ram_map.party.exp
+    for offset, value in enumerate(exp.to_bytes(3, "big")):
+        session.write_u8(address + offset, value)
+
+
+def start_battle(session: EmulatorSession, opponent: str, level_or_number: int) -> None:
+    """A trainer class (e.g. BROCK, 1) or a wild species (e.g. PIDGEY, 5); waits until it begins."""
+    wrapper = session.pyboy.game_wrapper
+    if opponent in {c.name for c in game_data().trainer_classes.values()}:
+        wrapper.start_trainer_battle(opponent, level_or_number)
+    else:
+        wrapper.start_wild_battle(opponent, level_or_number)
+    in_battle = session.ram_map.wIsInBattle
+    session.run_until(lambda memory: memory[in_battle] != 0, 600)
 
 
 def advance_to(

@@ -1,0 +1,93 @@
+"""Play one battle to its end: decide at each choice point, execute, repeat."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Literal, Protocol
+
+from engine.game.actions import BattleAction, describe, legal_actions
+from engine.game.executor import BattleExecutor
+from engine.game.models import BattleState, DecisionPoint, Frozen, GameState
+
+Outcome = Literal["victory", "defeat", "flee", "draw"]
+RAN_OR_CAUGHT = 2  # wBattleResult (pret ram/wram.asm: 0 win, 1 lose, 2 draw, set to 2 by running)
+
+
+class Decision(Protocol):
+    action: BattleAction
+    reason: str
+
+
+class Policy(Protocol):
+    def decide(self, state: GameState, legal: list[BattleAction] | None = None) -> Decision | None: ...
+
+
+class DecisionRecord(Frozen):
+    point: DecisionPoint
+    action: str
+    reason: str
+
+
+class BattleResult(Frozen):
+    outcome: Outcome
+    battle_type: Literal["wild", "trainer"]
+    opponent: str
+    decisions: tuple[DecisionRecord, ...]
+    frames: int
+
+
+def _opponent(battle: BattleState) -> str:
+    if battle.kind == "trainer":
+        return f"{battle.trainer_class_name} #{battle.trainer_number}"
+    return battle.enemy.species_name or "?" if battle.enemy else "?"
+
+
+def _outcome(final: GameState, battle_result: int) -> Outcome:
+    """From the last in-battle look at both sides and wBattleResult (2 after running or a catch)."""
+    battle = final.battle
+    assert battle is not None
+    we_are_down = all(mon.hp == 0 for mon in final.party)
+    enemy_down = battle.enemy is not None and battle.enemy.hp == 0
+    if battle.kind == "trainer" and enemy_down and battle.enemy_party_count is not None:
+        enemy_down = battle.enemy_party_pos == battle.enemy_party_count - 1
+    if we_are_down:
+        return "draw" if enemy_down else "defeat"
+    if enemy_down:
+        return "victory"
+    return "flee" if battle_result == RAN_OR_CAUGHT else "draw"
+
+
+def play_battle(
+    executor: BattleExecutor,
+    policy: Policy,
+    *,
+    max_decisions: int = 200,
+    on_decision: Callable[[DecisionRecord], None] | None = None,
+) -> BattleResult:
+    """From inside a battle (or the moment one starts) to the overworld afterwards."""
+    start_frame = executor.session.frame
+    executor.last_in_battle = None
+    state = executor.advance()
+    records: list[DecisionRecord] = []
+    while state.decision_point is not DecisionPoint.OVERWORLD_FREE and len(records) < max_decisions:
+        decision = policy.decide(state, legal_actions(state))
+        if decision is None:
+            raise RuntimeError(f"no legal action at {state.decision_point.value}")
+        record = DecisionRecord(
+            point=state.decision_point, action=describe(decision.action, state), reason=decision.reason
+        )
+        records.append(record)
+        if on_decision is not None:
+            on_decision(record)
+        state = executor.execute(decision.action)
+    final = executor.last_in_battle
+    if final is None or final.battle is None:
+        raise RuntimeError("no battle happened")
+    result = executor.session.read_u8(executor.session.ram_map.wBattleResult)
+    return BattleResult(
+        outcome=_outcome(final, result),
+        battle_type=final.battle.kind,
+        opponent=_opponent(final.battle),
+        decisions=tuple(records),
+        frames=executor.session.frame - start_frame,
+    )

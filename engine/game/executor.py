@@ -1,0 +1,201 @@
+"""The closed-loop battle executor: one high-level action in, button presses out, RAM checked after
+every press, back when the game next needs a decision or the battle is over.
+
+It never loops forever: every wait has a frame budget, and running out raises `ExecutionError` carrying
+the decision point, the last inputs and a frame hash, so the caller can recover or report.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from engine.emulator.buttons import Button
+from engine.emulator.errors import FrameBudgetExceeded
+from engine.emulator.session import EmulatorSession, LiveMemory
+from engine.errors import EngineError
+from engine.game.actions import BattleAction, Evolve, LearnMove, Run, SendNext, Struggle, SwitchTo, UseMove
+from engine.game.models import DecisionPoint as D
+from engine.game.models import GameState
+from engine.game.navigation import MainMenuItem, next_list_press, next_main_menu_press, next_move_menu_press
+from engine.game.state import decode_state
+
+# Points where the game waits for a choice the executor cannot make by itself.
+CHOICE_POINTS = frozenset(
+    {D.BATTLE_MAIN_MENU, D.BATTLE_NEXT_MON_PROMPT, D.LEARN_MOVE_PROMPT, D.EVOLUTION, D.OVERWORLD_FREE}
+)
+TEXT_ROWS = slice(12 * 20, 18 * 20)  # the text box: the bottom six rows of wTileMap
+MAX_CURSOR_PRESSES = 8
+CONFIRM_FRAMES = 30
+STILL_TEXT_FRAMES = 64
+INPUT_POLL_FRAMES = 2
+TEXT_POINTS = frozenset({D.BATTLE_TEXT, D.DIALOG_WAIT})
+YES, NO = 0, 1
+
+
+class ExecutionError(EngineError):
+    """The game did not reach the expected point within the frame budget."""
+
+    def __init__(self, message: str, point: D, last_inputs: list[str], frame_hash: str) -> None:
+        super().__init__(f"{message} (at {point.value}, last inputs {last_inputs}, frame {frame_hash})")
+        self.point = point
+        self.last_inputs = last_inputs
+        self.frame_hash = frame_hash
+
+
+class BattleExecutor:
+    def __init__(self, session: EmulatorSession, max_wait_frames: int = 3600) -> None:
+        self.session = session
+        self.max_wait_frames = max_wait_frames
+        self.inputs: deque[str] = deque(maxlen=12)
+        self.last_in_battle: GameState | None = None
+        self._poll = (0, session.ram_map.JoypadLowSensitivity)
+        session.track_calls(*self._poll)
+
+    def input_wanted(self) -> bool:
+        """The game polled the joypad for a button press within the last frames."""
+        since = self.session.frames_since_call(*self._poll)
+        return since is not None and since <= INPUT_POLL_FRAMES
+
+    # -- observing and waiting ---------------------------------------------------------------------
+    def state(self) -> GameState:
+        state = decode_state(self.session.memory_image(), self.session.ram_map)
+        if state.battle is not None:
+            self.last_in_battle = state  # the final look at both sides, for the battle's outcome
+        return state
+
+    def _press(self, button: Button) -> None:
+        self.inputs.append(button.value)
+        self.session.press(button)
+
+    def _fail(self, message: str) -> ExecutionError:
+        return ExecutionError(
+            message, self.state().decision_point, list(self.inputs), self.session.frame_hash()
+        )
+
+    def _wait_for_change(self, budget: int, *, watch_polls: bool = True) -> int:
+        """Cheap wait until the text rows of the game's screen buffer change or (with `watch_polls`) the
+        game polls for a button; only those bytes and a hook's frame number are read meanwhile.
+        Always steps at least one check interval, so a caller's loop makes progress."""
+        start = self.session.ram_map.wTileMap
+        text = slice(start + TEXT_ROWS.start, start + TEXT_ROWS.stop)
+        before = self.session.read(text.start, text.stop - text.start)
+        self.session.tick(self.session.check_every)
+
+        def changed(memory: LiveMemory) -> bool:
+            return (watch_polls and self.input_wanted()) or bytes(memory[text]) != before
+
+        try:
+            stepped = self.session.run_until(changed, budget)
+        except FrameBudgetExceeded:
+            stepped = budget
+        return stepped + self.session.check_every
+
+    def wait_for(
+        self, targets: frozenset[D] | set[D], *, advance_text: bool = True, stop_at_choices: bool = False
+    ) -> GameState:
+        """Advance battle text (A on the ▼ arrow) until one of `targets` is reached (or any choice point
+        with `stop_at_choices`)."""
+        spent = 0
+        while spent <= self.max_wait_frames:
+            state = self.state()
+            if state.decision_point in targets or (stop_at_choices and state.decision_point in CHOICE_POINTS):
+                return state
+            if advance_text and self.input_wanted() and state.decision_point in TEXT_POINTS:
+                self._press(Button.A)
+                spent += self.session.hold_frames + self.session.release_frames
+                continue
+            if advance_text and self.input_wanted() and state.decision_point is D.YES_NO_PROMPT:
+                # "Will RED change POKéMON?" between trainer members: keep the active one.
+                self._press(Button.B)
+                spent += self.session.hold_frames + self.session.release_frames
+                continue
+            prompts = TEXT_POINTS | {D.YES_NO_PROMPT}
+            spent += self._wait_for_change(
+                STILL_TEXT_FRAMES, watch_polls=advance_text and state.decision_point in prompts
+            )
+        raise self._fail(f"never reached {sorted(t.value for t in targets)}")
+
+    def advance(self) -> GameState:
+        """Until the game needs a choice (or the battle is over)."""
+        return self.wait_for(CHOICE_POINTS, stop_at_choices=True)
+
+    # -- cursor work -------------------------------------------------------------------------------
+    def _main_menu_to(self, item: MainMenuItem) -> None:
+        for _ in range(MAX_CURSOR_PRESSES):
+            state = self.wait_for({D.BATTLE_MAIN_MENU})
+            menu = state.battle.menu if state.battle else None
+            if menu is None:
+                raise self._fail("no battle menu cursor")
+            press = next_main_menu_press(menu, item)
+            if press is None:
+                if self._confirm(D.BATTLE_MAIN_MENU):
+                    return
+                continue
+            self._press(press)
+        raise self._fail(f"main menu cursor never reached {item}")
+
+    def _confirm(self, point: D) -> bool:
+        """Press A and check the game took it: the screen leaves `point`. A press made while a menu is
+        still being drawn is dropped by the game; the caller then tries again."""
+        self._press(Button.A)
+        self._wait_for_change(CONFIRM_FRAMES)
+        return self.state().decision_point is not point
+
+    def _list_to(self, point: D, target: int, *, move_menu: bool = False) -> None:
+        for _ in range(MAX_CURSOR_PRESSES):
+            state = self.wait_for({point}, advance_text=False)
+            menu = (state.battle.menu if state.battle else None) or state.menu
+            if state.decision_point is not point or menu is None:
+                raise self._fail(f"expected {point.value}")
+            press = next_move_menu_press(menu, target) if move_menu else next_list_press(menu.item, target)
+            if press is None:
+                if self._confirm(point):
+                    return
+                continue
+            self._press(press)
+        raise self._fail(f"cursor never reached item {target} in {point.value}")
+
+    # -- actions -----------------------------------------------------------------------------------
+    def execute(self, action: BattleAction) -> GameState:
+        if isinstance(action, UseMove):
+            self._main_menu_to(MainMenuItem.FIGHT)
+            self._list_to(D.BATTLE_MOVE_MENU, action.slot, move_menu=True)
+        elif isinstance(action, Struggle):
+            self._main_menu_to(MainMenuItem.FIGHT)
+        elif isinstance(action, Run):
+            self._run()
+        elif isinstance(action, SwitchTo):
+            self._main_menu_to(MainMenuItem.PKMN)
+            self._list_to(D.BATTLE_PARTY_MENU, action.slot)
+            self._press(Button.A)  # SWITCH, the first entry of the submenu
+        elif isinstance(action, SendNext):
+            self._send_next(action.slot)
+        elif isinstance(action, LearnMove):
+            self._learn(action.forget_slot)
+        elif isinstance(action, Evolve):
+            if not action.allow:
+                self._press(Button.B)
+            return self.wait_for(CHOICE_POINTS - {D.EVOLUTION}, stop_at_choices=False)
+        return self.advance()
+
+    def _run(self) -> None:
+        state = self.state()
+        if state.decision_point is D.BATTLE_NEXT_MON_PROMPT:
+            self._list_to(D.BATTLE_NEXT_MON_PROMPT, NO)
+            return
+        self._main_menu_to(MainMenuItem.RUN)
+
+    def _send_next(self, slot: int) -> None:
+        state = self.state()
+        if any("Use next" in line for line in state.screen.text):
+            self._list_to(D.BATTLE_NEXT_MON_PROMPT, YES)
+            self.wait_for({D.BATTLE_NEXT_MON_PROMPT}, advance_text=False)
+        self._list_to(D.BATTLE_NEXT_MON_PROMPT, slot)
+
+    def _learn(self, forget_slot: int | None) -> None:
+        if forget_slot is None:
+            self._list_to(D.LEARN_MOVE_PROMPT, NO)
+            self._list_to(D.ABANDON_LEARNING_PROMPT, YES)
+            return
+        self._list_to(D.LEARN_MOVE_PROMPT, YES)
+        self._list_to(D.FORGET_MOVE_MENU, forget_slot)
