@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Literal, Protocol
 
+from engine.errors import EngineError
 from engine.game.actions import BattleAction, describe, legal_actions
 from engine.game.executor import BattleExecutor
 from engine.game.models import BattleState, DecisionPoint, Frozen, GameState
@@ -20,6 +21,10 @@ class Decision(Protocol):
 
 class Policy(Protocol):
     def decide(self, state: GameState, legal: list[BattleAction] | None = None) -> Decision | None: ...
+
+
+class BattleError(EngineError):
+    """A battle could not be played: no legal action where one was needed, or no battle at all."""
 
 
 class DecisionRecord(Frozen):
@@ -39,7 +44,9 @@ class BattleResult(Frozen):
 def _opponent(battle: BattleState) -> str:
     if battle.kind == "trainer":
         return f"{battle.trainer_class_name} #{battle.trainer_number}"
-    return battle.enemy.species_name or "?" if battle.enemy else "?"
+    if battle.enemy is None:
+        return "?"
+    return battle.enemy.species_name or "?"
 
 
 def _outcome(final: GameState, battle_result: int) -> Outcome:
@@ -72,7 +79,7 @@ def play_battle(
     while state.decision_point is not DecisionPoint.OVERWORLD_FREE and len(records) < max_decisions:
         decision = policy.decide(state, legal_actions(state))
         if decision is None:
-            raise RuntimeError(f"no legal action at {state.decision_point.value}")
+            raise BattleError(f"no legal action at {state.decision_point.value}")
         record = DecisionRecord(
             point=state.decision_point, action=describe(decision.action, state), reason=decision.reason
         )
@@ -82,7 +89,7 @@ def play_battle(
         state = executor.execute(decision.action)
     final = executor.last_in_battle
     if final is None or final.battle is None:
-        raise RuntimeError("no battle happened")
+        raise BattleError("no battle happened")
     result = executor.session.read_u8(executor.session.ram_map.wBattleResult)
     return BattleResult(
         outcome=_outcome(final, result),

@@ -93,8 +93,8 @@ class BattleExecutor:
     def wait_for(
         self, targets: frozenset[D] | set[D], *, advance_text: bool = True, stop_at_choices: bool = False
     ) -> GameState:
-        """Advance battle text (A on the ▼ arrow) until one of `targets` is reached (or any choice point
-        with `stop_at_choices`)."""
+        """Advance battle text (A whenever the game polls for a button on a text screen) until one of
+        `targets` is reached (or any choice point with `stop_at_choices`)."""
         spent = 0
         while spent <= self.max_wait_frames:
             state = self.state()
@@ -128,18 +128,20 @@ class BattleExecutor:
                 raise self._fail("no battle menu cursor")
             press = next_main_menu_press(menu, item)
             if press is None:
-                if self._confirm(D.BATTLE_MAIN_MENU):
+                if self._confirm(state):
                     return
                 continue
             self._press(press)
         raise self._fail(f"main menu cursor never reached {item}")
 
-    def _confirm(self, point: D) -> bool:
-        """Press A and check the game took it: the screen leaves `point`. A press made while a menu is
-        still being drawn is dropped by the game; the caller then tries again."""
+    def _confirm(self, before: GameState) -> bool:
+        """Press A and check the game took it: the screen changes. A press made while a menu is still
+        being drawn is dropped by the game; the caller then tries again. (The decision point alone is
+        not enough: YES on "Use next POKéMON?" opens another BATTLE_NEXT_MON_PROMPT.)"""
         self._press(Button.A)
-        self._wait_for_change(CONFIRM_FRAMES)
-        return self.state().decision_point is not point
+        self._wait_for_change(CONFIRM_FRAMES, watch_polls=False)
+        after = self.state()
+        return (after.decision_point, after.screen.text) != (before.decision_point, before.screen.text)
 
     def _list_to(self, point: D, target: int, *, move_menu: bool = False) -> None:
         for _ in range(MAX_CURSOR_PRESSES):
@@ -149,7 +151,7 @@ class BattleExecutor:
                 raise self._fail(f"expected {point.value}")
             press = next_move_menu_press(menu, target) if move_menu else next_list_press(menu.item, target)
             if press is None:
-                if self._confirm(point):
+                if self._confirm(state):
                     return
                 continue
             self._press(press)

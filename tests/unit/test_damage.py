@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from statistics import fmean
 
 import pytest
@@ -18,8 +17,9 @@ from engine.game.damage import (
     type_effectiveness,
 )
 from engine.game.tables import game_data
+from tests.conftest import GEN1_FIXTURES
 
-BROCK_FIXTURE = Path("/work/shared/fixtures/gen1/red_brock_super_effective_text/truth.json")
+BROCK_FIXTURE = GEN1_FIXTURES / "red_brock_super_effective_text" / "truth.json"
 
 
 def move(name: str):
@@ -215,7 +215,6 @@ def test_critical_hit_chance_follows_critical_hit_test():
     assert critical_hit_chance(persian_speed, move("SEISMIC_TOSS")) == 0.0
 
 
-@pytest.mark.skipif(not BROCK_FIXTURE.exists(), reason="shared Gen 1 fixture not present")
 def test_consistent_with_brock_fixture():
     """The fixture shows WARTORTLE's BUBBLE taking BROCK's GEODUDE (max HP 33) to 0 in one hit."""
     truth = json.loads(BROCK_FIXTURE.read_text(encoding="utf-8"))
