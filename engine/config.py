@@ -33,6 +33,7 @@ class EmulatorConfig(Section):
 class PlayerConfig(Section):
     player_name: str = Field("RED", min_length=1, max_length=7, pattern=r"^[A-Z]+$")
     rival_name: str = Field("BLUE", min_length=1, max_length=7, pattern=r"^[A-Z]+$")
+    fast_options: bool = True
 
 
 class LoggingConfig(Section):
