@@ -61,7 +61,39 @@ def build_parser() -> argparse.ArgumentParser:
         help="frames to run before decoding (default 0; a fresh boot needs ~300 to show anything)",
     )
     inspect.add_argument("--config", type=Path, help="YAML config overlaying configs/default.yaml")
+    _add_run_parser(commands)
     return parser
+
+
+def _positive(value: str) -> int:
+    number = _non_negative(value)
+    if number == 0:
+        raise argparse.ArgumentTypeError(f"must be 1 or more: {value}")
+    return number
+
+
+def _add_run_parser(commands: argparse._SubParsersAction) -> None:
+    run = commands.add_parser(
+        "run",
+        help="play the game: battles with the battle policy, exploring in between",
+        description="Play from power-on (or from --state): new game and names, then battles whenever they "
+        "happen and exploration in between. Progress goes to stderr and runs/<run id>/run.log; the summary "
+        "JSON to runs/<run id>/summary.json (and --summary FILE). Ctrl-C stops cleanly.",
+    )
+    run.add_argument("--rom", type=Path, required=True, help="cartridge image of Pokémon Red or Blue")
+    run.add_argument("--state", type=Path, help="PyBoy save state made with the same ROM")
+    run.add_argument("--config", type=Path, help="YAML config overlaying configs/default.yaml")
+    run.add_argument("--local", action="store_true", help="run every role in this process")
+    run.add_argument("--max-battles", type=_positive, help="stop once this many battles have ended")
+    run.add_argument("--max-decisions", type=_positive, help="stop after this many decisions")
+    run.add_argument("--summary", type=Path, help="also write the summary JSON to this file")
+    run.add_argument(
+        "--data-dir",
+        type=Path,
+        default=Path("."),
+        help="holds checkpoints/, runs/<run id>/ and memory/ (default: the current directory)",
+    )
+    run.add_argument("--seed", type=_non_negative, default=0, help="seed of the exploring walk (default 0)")
 
 
 def _inspect(args: argparse.Namespace) -> int:
@@ -88,7 +120,15 @@ def _inspect(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = {"inspect": _inspect}
+def _run(args: argparse.Namespace) -> int:
+    from engine.config import load_config
+    from engine.runtime.launch import run_engine
+
+    config = load_config(args.config)
+    return run_engine(config, args)
+
+
+COMMANDS = {"inspect": _inspect, "run": _run}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,4 +1,9 @@
-"""Play one battle to its end: decide at each choice point, execute, repeat."""
+"""Play one battle to its end: decide at each choice point, execute, repeat.
+
+Outcomes follow the game's own bookkeeping. A catch ends the battle with wBattleResult 2, as running away
+does (no EXP, the enemy leaves unbeaten), so its outcome is "flee"; `BattleResult.caught` names the
+species caught, which is how a catch is told apart from an escape.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +16,9 @@ from engine.game.executor import BattleExecutor
 from engine.game.models import BattleState, DecisionPoint, Frozen, GameState
 
 Outcome = Literal["victory", "defeat", "flee", "draw"]
-RAN_OR_CAUGHT = 2  # wBattleResult (pret ram/wram.asm: 0 win, 1 lose, 2 draw, set to 2 by running)
+# wBattleResult (pret ram/wram.asm: 0 win, 1 lose, 2 draw; set to 2 by running and by a catch,
+# engine/battle/core.asm UseBagItem.returnAfterCapturingMon)
+RAN_OR_CAUGHT = 2
 
 
 class Decision(Protocol):
@@ -39,9 +46,10 @@ class BattleResult(Frozen):
     opponent: str
     decisions: tuple[DecisionRecord, ...]
     frames: int
+    caught: str | None = None  # the species caught with a ball (outcome "flee"), if any
 
 
-def _opponent(battle: BattleState) -> str:
+def opponent_name(battle: BattleState) -> str:
     if battle.kind == "trainer":
         return f"{battle.trainer_class_name} #{battle.trainer_number}"
     if battle.enemy is None:
@@ -49,7 +57,7 @@ def _opponent(battle: BattleState) -> str:
     return battle.enemy.species_name or "?"
 
 
-def _outcome(final: GameState, battle_result: int) -> Outcome:
+def battle_outcome(final: GameState, battle_result: int) -> Outcome:
     """From the last in-battle look at both sides and wBattleResult (2 after running or a catch)."""
     battle = final.battle
     assert battle is not None
@@ -74,6 +82,7 @@ def play_battle(
     """From inside a battle (or the moment one starts) to the overworld afterwards."""
     start_frame = executor.session.frame
     executor.last_in_battle = None
+    executor.caught_species = None
     state = executor.advance()
     records: list[DecisionRecord] = []
     while state.decision_point is not DecisionPoint.OVERWORLD_FREE and len(records) < max_decisions:
@@ -92,9 +101,10 @@ def play_battle(
         raise BattleError("no battle happened")
     result = executor.session.read_u8(executor.session.ram_map.wBattleResult)
     return BattleResult(
-        outcome=_outcome(final, result),
+        outcome=battle_outcome(final, result),
         battle_type=final.battle.kind,
-        opponent=_opponent(final.battle),
+        opponent=opponent_name(final.battle),
         decisions=tuple(records),
         frames=executor.session.frame - start_frame,
+        caught=executor.caught_species,
     )

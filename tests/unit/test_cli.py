@@ -124,3 +124,53 @@ def test_cartridge_the_emulator_cannot_load(tmp_path: Path, capsys: pytest.Captu
     rom = write_rom(tmp_path, title=b"POKEMON RED", cartridge_type=0xFC)  # a camera cartridge: no mapper
     code, _, err = run_cli(["inspect", "--rom", str(rom)], capsys)
     assert_one_line_error(code, err, "the emulator cannot load")
+
+
+def test_run_help_lists_every_flag(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["run", "--help"])
+    out = capsys.readouterr().out
+    for flag in (
+        "--rom",
+        "--state",
+        "--config",
+        "--local",
+        "--max-battles",
+        "--max-decisions",
+        "--summary",
+        "--data-dir",
+    ):
+        assert flag in out
+
+
+@pytest.mark.parametrize(
+    ("extra", "fragment"),
+    [
+        (["--state", "missing.state"], "save state not found"),
+        (["--summary", "no/such/folder/s.json"], "does not exist"),
+    ],
+)
+def test_run_refuses_bad_paths_before_playing(
+    extra: list[str],
+    fragment: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    rom = write_rom(tmp_path)
+    code, _, err = run_cli(["run", "--rom", str(rom), "--local", *extra], capsys)
+    assert_one_line_error(code, err, fragment)
+    assert not (tmp_path / "runs").exists()
+
+
+def test_run_refuses_a_missing_rom(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run_cli(["run", "--rom", str(tmp_path / "nope.gb"), "--data-dir", str(tmp_path)], capsys)
+    assert_one_line_error(code, err, "ROM not found")
+
+
+def test_run_refuses_a_zero_battle_limit(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["run", "--rom", "x.gb", "--max-battles", "0"])
+    assert exited.value.code == 2
+    assert "must be 1 or more" in capsys.readouterr().err

@@ -1,0 +1,87 @@
+"""Where a run keeps its files under the data directory.
+
+DATA_DIR/checkpoints/           checkpoints of every run
+DATA_DIR/memory/                lessons learned (shared by runs)
+DATA_DIR/runs/<run id>/         summary.json, run.log, decisions.jsonl, battles/<battle id>.json
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from engine.errors import UserInputError
+
+
+def new_run_id(now: datetime | None = None) -> str:
+    """Sortable by start time, unique enough for one machine: 20261122-101500-3fa9."""
+    stamp = (now or datetime.now(UTC)).strftime("%Y%m%d-%H%M%S")
+    return f"{stamp}-{secrets.token_hex(2)}"
+
+
+@dataclass(frozen=True)
+class RunPaths:
+    data_dir: Path
+    run_id: str
+
+    @property
+    def checkpoints(self) -> Path:
+        return self.data_dir / "checkpoints"
+
+    @property
+    def memory(self) -> Path:
+        return self.data_dir / "memory"
+
+    @property
+    def run_dir(self) -> Path:
+        return self.data_dir / "runs" / self.run_id
+
+    @property
+    def battles(self) -> Path:
+        return self.run_dir / "battles"
+
+    @property
+    def summary(self) -> Path:
+        return self.run_dir / "summary.json"
+
+    @property
+    def log(self) -> Path:
+        return self.run_dir / "run.log"
+
+    @property
+    def decisions(self) -> Path:
+        return self.run_dir / "decisions.jsonl"
+
+    def battle_log(self, battle_id: str) -> Path:
+        return self.battles / f"{battle_id}.json"
+
+    def create(self) -> None:
+        if self.data_dir.exists() and not self.data_dir.is_dir():
+            raise UserInputError(f"--data-dir {self.data_dir} is a file, not a directory")
+        try:
+            for folder in (self.checkpoints, self.memory, self.battles):
+                folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise UserInputError(f"cannot create the data directory {self.data_dir}: {exc.strerror}") from exc
+
+
+def write_json_atomic(path: Path, data: Any) -> None:
+    """Readers see the old file or the new one, never half of one."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(f".{path.name}.tmp")
+    with temporary.open("w", encoding="utf-8") as handle:
+        json.dump(data, handle, indent=2, ensure_ascii=False)
+        handle.write("\n")
+        handle.flush()
+        os.fsync(handle.fileno())
+    temporary.replace(path)
+
+
+def append_json_line(path: Path, data: Any) -> None:
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write(json.dumps(data, ensure_ascii=False) + "\n")

@@ -1,0 +1,44 @@
+"""The run summary: what `--summary FILE` and `runs/<run id>/summary.json` hold."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from engine.game.battle import DecisionRecord, Outcome
+from engine.game.models import Frozen
+
+StopReason = Literal["max_battles", "max_decisions", "interrupted", "error"]
+
+
+class BattleSummary(Frozen):
+    battle_id: str
+    outcome: Outcome
+    battle_type: Literal["wild", "trainer"]
+    opponent: str
+    turns: int  # choices made at the battle's main menu: one per turn the player took
+    decisions: int
+    frames: int
+    wall_seconds: float
+
+
+class BattleLog(Frozen):
+    """One battle's record under runs/<run id>/battles/."""
+
+    summary: BattleSummary
+    run_id: str
+    start_frame: int
+    decisions: tuple[DecisionRecord, ...]
+
+
+class RunSummary(Frozen):
+    run_id: str
+    game: str
+    stopped: StopReason
+    error: str | None = None
+    battles: tuple[BattleSummary, ...]
+    decisions: int  # every choice a policy made: battle decisions plus overworld steps
+    overworld_steps: int
+    llm_calls: int
+    cost_usd: float
+    frames: int
+    wall_seconds: float
