@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from engine.game.charmap import screen_glyphs
 from engine.game.memory import LCDC, SCX, SCY, WX, WY, MemoryImage
@@ -25,31 +26,48 @@ CONTINUE_ARROW = "▼"
 TileGrid = tuple[tuple[int, ...], ...]
 
 
+@lru_cache(maxsize=512)
+def _map_columns(scroll_x: int) -> tuple[int, ...]:
+    """Which of the 32 map columns each of the 20 screen columns shows."""
+    return tuple(((column * 8 + scroll_x) // 8) % MAP_SIZE for column in range(SCREEN_COLUMNS))
+
+
+@lru_cache(maxsize=512)
+def _window_columns(window_x: int) -> tuple[tuple[int, int], ...]:
+    """(screen column, window column) for the screen columns the window covers."""
+    return tuple(
+        (column, (column * 8 - window_x) // 8) for column in range(SCREEN_COLUMNS) if column * 8 >= window_x
+    )
+
+
 def visible_tiles(image: MemoryImage) -> TileGrid:
-    """The 20x18 tile indices the player sees: background scrolled by SCX/SCY, window over it."""
-    lcdc = image.u8(LCDC)
-    scx, scy = image.u8(SCX), image.u8(SCY)
-    window_x, window_y = image.u8(WX) - 7, image.u8(WY)
+    """The 20x18 tile indices the player sees: background scrolled by SCX/SCY, window over it.
+
+    Called at every look at the screen, so it works on whole map rows rather than one byte at a time."""
+    data = image.to_bytes()
+    lcdc = data[LCDC]
+    scx, scy = data[SCX], data[SCY]
+    window_x, window_y = data[WX] - 7, data[WY]
     window_on = bool(lcdc & LCDC_WINDOW_ON)
     bg_map = BG_MAP_1 if lcdc & LCDC_BG_MAP_HIGH else BG_MAP_0
     window_map = BG_MAP_1 if lcdc & LCDC_WINDOW_MAP_HIGH else BG_MAP_0
+    columns = _map_columns(scx)
+    covered = _window_columns(window_x) if window_on else ()
     rows = []
     for row in range(SCREEN_ROWS):
         y = row * 8
-        tiles = []
-        for column in range(SCREEN_COLUMNS):
-            x = column * 8
-            if window_on and y >= window_y and x >= window_x:
-                tile_x, tile_y, base = (x - window_x) // 8, (y - window_y) // 8, window_map
-            else:
-                tile_x = ((x + scx) // 8) % MAP_SIZE
-                tile_y = ((y + scy) // 8) % MAP_SIZE
-                base = bg_map
-            tiles.append(image.u8(base + tile_y * MAP_SIZE + tile_x))
+        start = bg_map + ((y + scy) // 8) % MAP_SIZE * MAP_SIZE
+        line = data[start : start + MAP_SIZE]
+        tiles = [line[column] for column in columns]
+        if covered and y >= window_y:
+            window_start = window_map + (y - window_y) // 8 * MAP_SIZE
+            for column, window_column in covered:
+                tiles[column] = data[window_start + window_column]
         rows.append(tuple(tiles))
     return tuple(rows)
 
 
+@lru_cache(maxsize=4096)
 def row_text(tiles: tuple[int, ...]) -> str:
     """Decode one tile row; non-text tiles read as blanks, runs of blanks collapse to one space."""
     glyphs = screen_glyphs()
