@@ -101,6 +101,13 @@ class RamMap(BaseModel):
     wListMenuID: int
     wPartyMenuTypeOrMessageID: int
     wTextBoxID: int
+    # Naming screen and OPTION menu (engine/menus/naming_screen.asm, engine/menus/main_menu.asm)
+    wStringBuffer: int
+    wNamingScreenType: int  # shares its byte with wPartyMenuTypeOrMessageID (a union in ram/wram.asm)
+    wAlphabetCase: int
+    wOptionsTextSpeedCursorX: int
+    wOptionsBattleAnimCursorX: int
+    wOptionsBattleStyleCursorX: int
     wJoyIgnore: int
     wEvolutionOccurred: int
     # Overworld and progress
@@ -130,6 +137,10 @@ class RamMap(BaseModel):
     hLoadedROMBank: int
     # Home-bank routine that every text box and menu calls each frame while it waits for a button
     JoypadLowSensitivity: int
+    # Home-bank routine only the overworld loop calls each frame: the player can walk or open the menu
+    JoypadOverworld: int
+    # Home-bank routine only the intro film and the title screen call while they wait for A or START
+    CheckForUserInterruption: int
     # ROM tables (as offsets into the cartridge image) that check a save state belongs to the cartridge
     MapHeaderPointers: int
     MapHeaderBanks: int
@@ -176,6 +187,12 @@ RED_BLUE = RamMap(
     wListMenuID=0xCF94,
     wPartyMenuTypeOrMessageID=0xD07D,
     wTextBoxID=0xD125,
+    wStringBuffer=0xCF4B,
+    wNamingScreenType=0xD07D,
+    wAlphabetCase=0xCEEB,
+    wOptionsTextSpeedCursorX=0xCD3D,
+    wOptionsBattleAnimCursorX=0xCD3E,
+    wOptionsBattleStyleCursorX=0xCD3F,
     wJoyIgnore=0xCD6B,
     wEvolutionOccurred=0xD121,
     wCurMap=0xD35E,
@@ -202,6 +219,8 @@ RED_BLUE = RamMap(
     hWY=0xFFB0,
     hLoadedROMBank=0xFFB8,
     JoypadLowSensitivity=0x3831,
+    JoypadOverworld=0x0F4D,
+    CheckForUserInterruption=0x12F8,
     MapHeaderPointers=0x01AE,
     MapHeaderBanks=0x3 * 0x4000 + (0x423D - 0x4000),
 )
