@@ -51,25 +51,22 @@ def test_a_battle_from_a_save_state(game: EmulatorSession, rom_path: Path, tmp_p
     assert json.loads((run_dir / "summary.json").read_text(encoding="utf-8")) == summary
 
 
-def test_exploring_finds_battles(game: EmulatorSession, rom_path: Path, tmp_path: Path) -> None:
-    """From the bedroom the walk leaves the house, meets the rival in the lab and wild Pokémon on Route 1."""
-    set_party(game, [("SQUIRTLE", 8)])
-    code, summary, _ = run(
-        [
-            "--rom",
-            str(rom_path),
-            "--state",
-            str(save(game, tmp_path)),
-            "--max-battles",
-            "2",
-            "--max-decisions",
-            "5000",
-        ],
-        tmp_path,
+def test_a_new_game_finds_and_wins_its_first_battles(rom_path: Path, tmp_path: Path) -> None:
+    """From power-on with no party: the walk leaves the house, takes a starter from Oak's table, beats the
+    rival in the lab and meets a wild Pokémon on Route 1."""
+    code, summary, run_dir = run(
+        ["--rom", str(rom_path), "--max-battles", "2", "--max-decisions", "8000"], tmp_path
     )
     assert code == 0 and summary["stopped"] == "max_battles"
-    assert [b["outcome"] for b in summary["battles"]] == ["victory", "victory"]
+    rival, wild = summary["battles"]
+    assert (rival["battle_type"], rival["opponent"].split()[0], rival["outcome"]) == (
+        "trainer",
+        "RIVAL1",
+        "victory",
+    )
+    assert (wild["battle_type"], wild["outcome"]) == ("wild", "victory")
     assert summary["overworld_steps"] > 0
+    assert len(list((run_dir / "battles").iterdir())) == 2
 
 
 @pytest.mark.parametrize("flag", ["--max-battles", "--max-decisions"])
