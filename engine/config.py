@@ -7,7 +7,7 @@ keeps the two equal). A user's `--config FILE` only needs the keys it changes.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -36,6 +36,19 @@ class PlayerConfig(Section):
     fast_options: bool = True
 
 
+class CheckpointConfig(Section):
+    interval_seconds: float = Field(300.0, ge=1.0, le=86400.0)
+
+
+class RuntimeConfig(Section):
+    namespace: str = Field("engine", min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.-]+$")
+
+
+class TelemetryConfig(Section):
+    exporter: Literal["none", "console", "otlp"] = "none"
+    otlp_endpoint: str = "http://localhost:4317"
+
+
 class LoggingConfig(Section):
     level: str = Field("INFO", pattern=r"^(DEBUG|INFO|WARNING|ERROR)$")
 
@@ -43,6 +56,9 @@ class LoggingConfig(Section):
 class EngineConfig(Section):
     emulator: EmulatorConfig = EmulatorConfig()
     player: PlayerConfig = PlayerConfig()
+    checkpoint: CheckpointConfig = CheckpointConfig()
+    runtime: RuntimeConfig = RuntimeConfig()
+    telemetry: TelemetryConfig = TelemetryConfig()
     logging: LoggingConfig = LoggingConfig()
 
 

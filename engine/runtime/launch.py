@@ -8,8 +8,9 @@ from pathlib import Path
 
 from engine.config import EngineConfig
 from engine.errors import UserInputError
+from engine.runtime.conductor import RunOptions
 from engine.runtime.layout import RunPaths, new_run_id, write_json_atomic
-from engine.runtime.local import LocalRun, RunOptions
+from engine.runtime.local import run_local
 from engine.runtime.summary import RunSummary
 
 log = logging.getLogger("engine.run")
@@ -59,7 +60,7 @@ def run_engine(config: EngineConfig, args: argparse.Namespace) -> int:
             max_decisions=args.max_decisions,
             seed=args.seed,
         )
-        summary = LocalRun(config, options, paths).run()
+        summary = run_local(config, options, paths)
         if args.summary is not None:
             write_json_atomic(args.summary, summary.model_dump(mode="json"))
         log.info(

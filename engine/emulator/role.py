@@ -1,0 +1,96 @@
+"""The Emulator role: owns PyBoy and does the mechanics (intro, battle executor, overworld steps).
+
+Every verb runs its frames here, next to the emulator, and answers with decoded models, so a caller in
+another process pays one round trip per decision, never one per frame.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from engine.config import EmulatorConfig, PlayerConfig
+from engine.emulator.session import EmulatorSession, open_session
+from engine.game.actions import BattleAction
+from engine.game.executor import BattleExecutor
+from engine.game.intro import IntroReport, reach_overworld
+from engine.game.memory import DECODER_REGIONS
+from engine.game.models import GameState
+from engine.game.overworld import OverworldDriver, StepOutcome
+from engine.messages import Frame, NavChoice, RoleReport, StepReport
+
+
+class EmulatorRole:
+    def __init__(self, rom: Path, emulator: EmulatorConfig, player: PlayerConfig) -> None:
+        self.player = player
+        self.session: EmulatorSession = open_session(rom, emulator)
+        self.executor = BattleExecutor(self.session, emulator.max_wait_frames)
+        self.driver = OverworldDriver(self.session)
+        self.intro_lines: list[str] = []
+
+    def game_name(self) -> str:
+        return self.session.game.value
+
+    def take_intro_lines(self) -> list[str]:
+        lines, self.intro_lines = self.intro_lines, []
+        return lines
+
+    def start(self, state: bytes | None) -> IntroReport | None:
+        """Load a save state if given, then play the intro (or only set the options) until the player can
+        walk. A state saved inside a battle is left as it is: the battle comes first. None then."""
+        if state is not None:
+            self.session.load_state(state)
+        if self.driver.in_battle():
+            return None
+        return reach_overworld(self.session, self.player, on_step=self.intro_lines.append)
+
+    # -- looking -----------------------------------------------------------------------------------
+    def frame(self) -> Frame:
+        regions = tuple((start, self.session.read(start, end - start)) for start, end in DECODER_REGIONS)
+        digest = hashlib.blake2b(b"".join(chunk for _, chunk in regions), digest_size=8).hexdigest()
+        return Frame(number=self.session.frame, digest=digest, regions=regions)
+
+    def in_battle(self) -> bool:
+        return self.driver.in_battle()
+
+    def frame_count(self) -> int:
+        return self.session.frame
+
+    def battle_result(self) -> int:
+        return self.session.read_u8(self.session.ram_map.wBattleResult)
+
+    def last_in_battle(self) -> GameState | None:
+        return self.executor.last_in_battle
+
+    # -- acting ------------------------------------------------------------------------------------
+    def advance(self) -> GameState:
+        """In a battle: until the next choice, or the free overworld once it is over."""
+        return self.executor.advance()
+
+    def begin_battle(self, first_look: GameState) -> None:
+        self.executor.last_in_battle = first_look
+
+    def execute(self, action: BattleAction) -> GameState:
+        return self.executor.execute(action)
+
+    def settle(self) -> GameState:
+        """Out of battle: clear dialog and menus until the player can walk (or a battle starts)."""
+        return self.driver.settle()
+
+    def walk(self, choice: NavChoice) -> StepReport:
+        if choice.direction is None:
+            self.driver.interact()
+            outcome = StepOutcome.INTERRUPTED
+        else:
+            outcome = self.driver.step(choice.direction)
+        return StepReport(outcome=outcome, state=self.driver.state())
+
+    # -- snapshots ---------------------------------------------------------------------------------
+    def save_state(self) -> bytes:
+        return self.session.save_state()
+
+    def report(self) -> RoleReport:
+        return RoleReport(role="emulator", healthy=True, counters={"frames": self.session.frame})
+
+    def close(self) -> None:
+        self.session.close()

@@ -1,0 +1,124 @@
+"""Messages that cross a role boundary: frozen, kind-tagged pydantic models (extra fields refused).
+
+The same models flow whether the roles are plain objects in one process (`--local`) or Ray actors, so a
+test of the local path is a test of what the actors exchange.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from engine.game.actions import BattleAction
+from engine.game.models import Frozen, GameState
+from engine.game.overworld import Direction, StepOutcome
+
+Tier = Literal["rule_based", "acting", "thinking"]
+Phase = Literal["starting", "running", "stopping", "stopped", "failed"]
+
+
+class Frame(Frozen):
+    """What the emulator hands to Vision: the RAM regions decoders read, and a fingerprint of them."""
+
+    kind: Literal["frame"] = "frame"
+    number: int
+    digest: str  # of the regions below: equal digests mean nothing a decoder reads has changed
+    regions: tuple[tuple[int, bytes], ...]
+
+
+class Perception(Frozen):
+    kind: Literal["perception"] = "perception"
+    frame: int
+    digest: str
+    state: GameState
+    reused: bool = False  # the differential gate saw an unchanged frame and reused the last decode
+
+
+class EventName(StrEnum):
+    BATTLE_START = "battle_start"
+    NEW_ENEMY = "new_enemy"
+    HP_LOW = "hp_low"
+    STUCK = "stuck"
+    HEARTBEAT = "heartbeat"
+    BATTLE_END = "battle_end"
+    NEW_MAP = "new_map"
+    BADGE = "badge"
+
+
+class GameEvent(Frozen):
+    kind: Literal["event"] = "event"
+    name: EventName
+    frame: int
+    detail: str
+
+
+class Directive(Frozen):
+    """The Strategist's standing orders, until its next trigger."""
+
+    kind: Literal["directive"] = "directive"
+    objective: str
+    priorities: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()
+    trigger: EventName
+    frame: int
+    tier: Tier = "rule_based"
+
+
+class BattleChoice(Frozen):
+    kind: Literal["battle_choice"] = "battle_choice"
+    action: BattleAction
+    label: str  # what a person reads, e.g. "use BUBBLE"
+    reason: str
+    tier: Tier = "rule_based"
+
+
+class NavChoice(Frozen):
+    kind: Literal["nav_choice"] = "nav_choice"
+    move: Literal["step", "interact"]
+    direction: Direction | None = None
+    reason: str
+    tier: Tier = "rule_based"
+
+
+Choice = Annotated[BattleChoice | NavChoice, Field(discriminator="kind")]
+
+
+class StepReport(Frozen):
+    kind: Literal["step_report"] = "step_report"
+    outcome: StepOutcome
+    state: GameState
+
+
+class BattleRecord(Frozen):
+    """One finished battle, as Reflection receives it."""
+
+    kind: Literal["battle_record"] = "battle_record"
+    battle_id: str
+    outcome: str
+    opponent: str
+    log_path: str  # the battle log JSON under the run's data directory
+
+
+class RoleReport(Frozen):
+    """What any role says about itself when asked (health, counters)."""
+
+    kind: Literal["role_report"] = "role_report"
+    role: str
+    healthy: bool
+    counters: dict[str, float] = Field(default_factory=dict)
+    detail: str = ""
+
+
+class RunStatus(Frozen):
+    kind: Literal["run_status"] = "run_status"
+    run_id: str
+    state: Phase
+    game: str
+    where: str  # the current battle, or the map and position
+    battles: int
+    decisions: int
+    frames: int
+    seconds_since_checkpoint: float | None
+    roles: tuple[RoleReport, ...] = ()

@@ -1,0 +1,1 @@
+"""Journey memory: badges, team snapshots, battles won and lost, notable events."""

@@ -1,0 +1,120 @@
+"""The Observer role: turns the stream of perceptions into events and keeps the journey's memory."""
+
+from __future__ import annotations
+
+from collections import Counter, deque
+from typing import Any
+
+from engine.game.models import GameState
+from engine.messages import EventName, GameEvent, Perception, RoleReport
+
+HP_LOW_FRACTION = 0.25
+STUCK_AFTER_LOOKS = 300  # overworld looks without a new tile
+HEARTBEAT_LOOKS = 500
+NOTABLE_KEPT = 200
+
+
+def _active_hp_fraction(state: GameState) -> float | None:
+    battle = state.battle
+    if battle is None or battle.player is None or battle.player.max_hp <= 0:
+        return None
+    return battle.player.hp / battle.player.max_hp
+
+
+def _enemy_key(state: GameState) -> tuple[int, int] | None:
+    battle = state.battle
+    if battle is None or battle.enemy is None:
+        return None
+    return (battle.enemy.species_id, battle.enemy_party_pos or 0)
+
+
+class Observer:
+    def __init__(self) -> None:
+        self.looks = 0
+        self.outcomes: Counter[str] = Counter()
+        self.badges = 0
+        self.maps_seen: set[int] = set()
+        self.tiles_seen: set[tuple[int, int, int]] = set()
+        self.last_new_tile_look = 0
+        self.stuck_reported = False
+        self.notable: deque[GameEvent] = deque(maxlen=NOTABLE_KEPT)
+        self.team: list[str] = []
+        self.previous: GameState | None = None
+
+    def observe(self, perception: Perception) -> list[GameEvent]:
+        state, frame = perception.state, perception.frame
+        self.looks += 1
+        events = [*self._battle_events(state, frame), *self._world_events(state, frame)]
+        if self.looks % HEARTBEAT_LOOKS == 0:
+            events.append(GameEvent(name=EventName.HEARTBEAT, frame=frame, detail=f"{self.looks} looks"))
+        self.previous = state
+        self.notable.extend(event for event in events if event.name is not EventName.HEARTBEAT)
+        return events
+
+    def _battle_events(self, state: GameState, frame: int) -> list[GameEvent]:
+        before = self.previous
+        events: list[GameEvent] = []
+        if state.battle is None:
+            return events
+        if before is None or before.battle is None:
+            enemy = state.battle.enemy
+            name = enemy.species_name if enemy is not None else "?"
+            events.append(
+                GameEvent(name=EventName.BATTLE_START, frame=frame, detail=f"{state.battle.kind} vs {name}")
+            )
+        elif _enemy_key(state) != _enemy_key(before) and state.battle.enemy is not None:
+            detail = f"{state.battle.enemy.species_name} L{state.battle.enemy.level}"
+            events.append(GameEvent(name=EventName.NEW_ENEMY, frame=frame, detail=detail))
+        now, then = _active_hp_fraction(state), _active_hp_fraction(before) if before else None
+        if now is not None and 0 < now < HP_LOW_FRACTION and (then is None or then >= HP_LOW_FRACTION):
+            events.append(GameEvent(name=EventName.HP_LOW, frame=frame, detail=f"active member at {now:.0%}"))
+        return events
+
+    def _world_events(self, state: GameState, frame: int) -> list[GameEvent]:
+        events: list[GameEvent] = []
+        where = state.overworld
+        if state.battle is None:
+            tile = (where.map_id, where.x, where.y)
+            if tile not in self.tiles_seen:
+                self.tiles_seen.add(tile)
+                self.last_new_tile_look, self.stuck_reported = self.looks, False
+            elif self.looks - self.last_new_tile_look > STUCK_AFTER_LOOKS and not self.stuck_reported:
+                self.stuck_reported = True
+                events.append(
+                    GameEvent(
+                        name=EventName.STUCK, frame=frame, detail=f"no new ground on map {where.map_id}"
+                    )
+                )
+        if where.map_id not in self.maps_seen:
+            self.maps_seen.add(where.map_id)
+            events.append(
+                GameEvent(name=EventName.NEW_MAP, frame=frame, detail=where.map_name or str(where.map_id))
+            )
+        if state.progress.badges > self.badges:
+            self.badges = state.progress.badges
+            events.append(GameEvent(name=EventName.BADGE, frame=frame, detail=f"{self.badges} badges"))
+        return events
+
+    def battle_ended(self, outcome: str, opponent: str, frame: int, party: list[str]) -> GameEvent:
+        self.outcomes[outcome] += 1
+        self.team = party
+        event = GameEvent(name=EventName.BATTLE_END, frame=frame, detail=f"{outcome} vs {opponent}")
+        self.notable.append(event)
+        self.previous = None
+        return event
+
+    def snapshot(self) -> dict[str, Any]:
+        """The journey as JSON-ready data: persisted with the run and (later) in checkpoints."""
+        return {
+            "looks": self.looks,
+            "badges": self.badges,
+            "battles": dict(self.outcomes),
+            "maps_seen": sorted(self.maps_seen),
+            "tiles_seen": len(self.tiles_seen),
+            "team": self.team,
+            "notable_events": [event.model_dump(mode="json") for event in self.notable],
+        }
+
+    def report(self) -> RoleReport:
+        counters = {"looks": float(self.looks), "battles": float(sum(self.outcomes.values()))}
+        return RoleReport(role="observer", healthy=True, counters=counters)

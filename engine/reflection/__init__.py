@@ -1,0 +1,1 @@
+"""Reflection on finished battles."""

@@ -1,0 +1,1 @@
+"""Resilience: checkpoints and their timer."""

@@ -1,0 +1,283 @@
+"""The conductor: runs the decision cycle over the seven roles and owns the run (start, limits, summary).
+
+One cycle: in a battle, advance to the next choice, look (Emulator → Vision → Observer, and the
+Strategist when an event fired), let the Tactician choose, execute; out of battle, clear the overworld and
+take one step the Tactician chose. Limits are checked between cycles, so a run always stops at a clean
+boundary, and the summary is written however the run ends. The roles are reached through handles, so the
+same code drives plain objects (`--local`) and Ray actors.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass, fields
+from pathlib import Path
+
+from engine.actors.handles import RoleHandle
+from engine.errors import EngineError, UserInputError
+from engine.game.battle import DecisionRecord
+from engine.game.models import DecisionPoint, GameState
+from engine.messages import (
+    BattleChoice,
+    BattleRecord,
+    Directive,
+    NavChoice,
+    Perception,
+    Phase,
+    RoleReport,
+    RunStatus,
+    StepReport,
+)
+from engine.runtime.battles import BattleTracker
+from engine.runtime.layout import RunPaths, append_json_line, write_json_atomic
+from engine.runtime.summary import BattleSummary, RunSummary, StopReason
+
+log = logging.getLogger("engine.run")
+HEARTBEAT_STEPS = 200
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    rom: Path
+    state: Path | None = None
+    max_battles: int | None = None
+    max_decisions: int | None = None
+    seed: int = 0
+
+
+@dataclass(frozen=True)
+class Roles:
+    emulator: RoleHandle
+    vision: RoleHandle
+    observer: RoleHandle
+    strategist: RoleHandle
+    tactician: RoleHandle
+    reflection: RoleHandle
+    checkpoint: RoleHandle
+
+    def all(self) -> list[RoleHandle]:
+        return [getattr(self, field.name) for field in fields(self)]
+
+
+class Conductor:
+    def __init__(self, roles: Roles, options: RunOptions, paths: RunPaths) -> None:
+        self.roles = roles
+        self.options = options
+        self.paths = paths
+        self.battles: list[BattleSummary] = []
+        self.decisions = 0
+        self.steps = 0
+        self.tracker: BattleTracker | None = None
+        self.directive: Directive | None = None
+        self.last_map: int | None = None
+        self.phase: Phase = "starting"
+        self.where = "starting"
+        self.frames = 0
+        self.game = "?"
+
+    # -- lifecycle ---------------------------------------------------------------------------------
+    def run(self) -> RunSummary:
+        started = time.monotonic()
+        stopped: StopReason = "error"
+        error: str | None = None
+        try:
+            stopped = self._play()
+        except UserInputError:
+            self.phase = "failed"
+            raise  # a bad save state or similar: nothing was played, the CLI explains it
+        except KeyboardInterrupt:
+            stopped = "interrupted"
+            log.info("interrupted: stopping after writing the summary")
+        except EngineError as exc:
+            error = str(exc)
+            log.error("run failed: %s", exc)
+        finally:
+            self.phase = "stopping"
+            self._final_bookkeeping()
+        summary = RunSummary(
+            run_id=self.paths.run_id,
+            game=self.game,
+            stopped=stopped,
+            error=error,
+            battles=tuple(self.battles),
+            decisions=self.decisions,
+            overworld_steps=self.steps,
+            llm_calls=0,
+            cost_usd=0.0,
+            frames=self.frames,
+            wall_seconds=round(time.monotonic() - started, 3),
+        )
+        write_json_atomic(self.paths.summary, summary.model_dump(mode="json"))
+        self.phase = "failed" if error else "stopped"
+        return summary
+
+    def _final_bookkeeping(self) -> None:
+        """Whatever can still be saved after a failure is saved; a failing role here is only logged."""
+        for action in (self._save_journey, self._count_frames):
+            try:
+                action()
+            except Exception as exc:  # the run is ending anyway; the summary must still be written
+                log.warning("while stopping: %s", exc)
+        try:
+            self.roles.checkpoint.call("stop")
+        except Exception as exc:
+            log.warning("checkpoint timer did not stop cleanly: %s", exc)
+
+    def _count_frames(self) -> None:
+        self.frames = self.roles.emulator.call("frame_count")
+
+    def _save_journey(self) -> None:
+        write_json_atomic(self.paths.run_dir / "journey.json", self.roles.observer.call("snapshot"))
+
+    def _play(self) -> StopReason:
+        emulator = self.roles.emulator
+        self.game = emulator.call("game_name")
+        state = self.options.state.read_bytes() if self.options.state is not None else None
+        if state is not None:
+            log.info("loading save state %s", self.options.state.name if self.options.state else "")
+        report = emulator.call("start", state)
+        for line in emulator.call("take_intro_lines"):
+            log.info("intro: %s", line)
+        if report is None:
+            log.info("the save state is in a battle: playing it first")
+        else:
+            log.info("in the overworld after %d frames", report.frames)
+        self.roles.checkpoint.call("start")
+        self.phase = "running"
+        self._in_battle = emulator.call("in_battle")
+        while (reason := self._limit_reached()) is None:
+            self._cycle()
+        log.info("stopping: %s reached", reason.replace("_", " "))
+        return reason
+
+    def _limit_reached(self) -> StopReason | None:
+        options = self.options
+        if options.max_battles is not None and len(self.battles) >= options.max_battles:
+            return "max_battles"
+        if options.max_decisions is not None and self.decisions >= options.max_decisions:
+            return "max_decisions"
+        return None
+
+    # -- one cycle ---------------------------------------------------------------------------------
+    def _cycle(self) -> None:
+        emulator = self.roles.emulator
+        if self.tracker is not None or self._in_battle:
+            state: GameState = emulator.call("advance")
+            self._in_battle = state.battle is not None
+            if state.decision_point is DecisionPoint.OVERWORLD_FREE and not self._in_battle:
+                self._finish_battle()
+            else:
+                self._battle_decision()
+            return
+        state = emulator.call("settle")
+        self._in_battle = state.battle is not None
+        if not self._in_battle:
+            self._overworld_decision()
+
+    def _look(self) -> Perception:
+        perception: Perception = self.roles.vision.call("perceive", self.roles.emulator.call("frame"))
+        events = self.roles.observer.call("observe", perception)
+        if events:
+            directive = self.roles.strategist.call("consider", events, perception.state)
+            if directive is not None:
+                self.directive = directive
+                log.info("  directive (%s): %s", directive.trigger.value, directive.objective)
+        return perception
+
+    def _battle_decision(self) -> None:
+        perception = self._look()
+        state = perception.state
+        if self.tracker is None:
+            self._start_battle(state)
+        assert self.tracker is not None
+        choice: BattleChoice = self.roles.tactician.call("choose_battle", state, self.directive)
+        record = DecisionRecord(point=state.decision_point, action=choice.label, reason=choice.reason)
+        self.tracker.note(record)
+        self._count_decision("battle", record.point.value, record.action, record.reason)
+        log.info("  %s: %s (%s)", record.point.value, record.action, record.reason)
+        self.roles.emulator.call("execute", choice.action)
+
+    def _start_battle(self, state: GameState) -> None:
+        battle_id = f"{self.paths.run_id}-b{len(self.battles) + 1:03d}"
+        self.roles.emulator.call("begin_battle", state)
+        self.tracker = BattleTracker(battle_id, self.roles.emulator.call("frame_count"), state)
+        enemy = state.battle.enemy if state.battle else None
+        level = f" L{enemy.level}" if enemy is not None else ""
+        self.where = f"battle {len(self.battles) + 1}: {self.tracker.battle_type} {self.tracker.opponent}"
+        log.info("battle %d started: %s %s%s", len(self.battles) + 1, self.tracker.battle_type,
+                 self.tracker.opponent, level)  # fmt: skip
+
+    def _finish_battle(self) -> None:
+        assert self.tracker is not None
+        emulator = self.roles.emulator
+        final = emulator.call("last_in_battle")
+        battle = self.tracker.finish(
+            final, emulator.call("battle_result"), emulator.call("frame_count"), self.paths.run_id
+        )
+        self.tracker = None
+        summary = battle.summary
+        self.battles.append(summary)
+        log_path = self.paths.battle_log(summary.battle_id)
+        write_json_atomic(log_path, battle.model_dump(mode="json"))
+        party = [mon.species_name or "?" for mon in final.party] if final is not None else []
+        self.roles.observer.call(
+            "battle_ended", summary.outcome, summary.opponent, battle.start_frame + summary.frames, party
+        )
+        record = BattleRecord(battle_id=summary.battle_id, outcome=summary.outcome, opponent=summary.opponent,
+                              log_path=str(log_path))  # fmt: skip
+        self.roles.reflection.tell("receive", record)
+        self._save_journey()
+        log.info("battle %d: %s vs %s in %d turns (%d decisions, %d frames, %.1f s)", len(self.battles),
+                 summary.outcome, summary.opponent, summary.turns, summary.decisions, summary.frames,
+                 summary.wall_seconds)  # fmt: skip
+
+    def _overworld_decision(self) -> None:
+        perception = self._look()
+        state = perception.state
+        where = state.overworld
+        self.where = f"{where.map_name or where.map_id} ({where.x}, {where.y})"
+        if where.map_id != self.last_map:
+            self.last_map = where.map_id
+            log.info("overworld: %s", self.where)
+        choice: NavChoice = self.roles.tactician.call("choose_step", state, self.directive)
+        report: StepReport = self.roles.emulator.call("walk", choice)
+        self.roles.tactician.call("stepped", state, choice, report.outcome, report.state)
+        self._in_battle = report.state.battle is not None
+        self.steps += 1
+        self._count_decision("overworld", choice.move, str(choice.direction or "A"), choice.reason)
+        if self.steps % HEARTBEAT_STEPS == 0:
+            log.info("overworld: %d steps", self.steps)
+
+    def _count_decision(self, kind: str, point: str, action: str, reason: str) -> None:
+        self.decisions += 1
+        entry: dict[str, object] = {"seq": self.decisions, "kind": kind, "point": point, "action": action,
+                                    "reason": reason}  # fmt: skip
+        if self.tracker is not None and kind == "battle":
+            entry["battle_id"] = self.tracker.battle_id
+        append_json_line(self.paths.decisions, entry)
+
+    # -- status ------------------------------------------------------------------------------------
+    def status(self) -> RunStatus:
+        reports: list[RoleReport] = []
+        for handle in self.roles.all():
+            try:
+                reports.append(handle.call("report"))
+            except Exception as exc:  # a dead role is exactly what status must show
+                reports.append(RoleReport(role=handle.role, healthy=False, detail=str(exc)[:200]))
+        by_role = {report.role: report for report in reports}
+        since = by_role["checkpoint"].counters.get("seconds_since_tick") if "checkpoint" in by_role else None
+        frames = (
+            by_role["emulator"].counters.get("frames", self.frames) if "emulator" in by_role else self.frames
+        )
+        return RunStatus(
+            run_id=self.paths.run_id,
+            state=self.phase,
+            game=self.game,
+            where=self.where,
+            battles=len(self.battles),
+            decisions=self.decisions,
+            frames=int(frames),
+            seconds_since_checkpoint=since if since is not None and since >= 0 else None,
+            roles=tuple(reports),
+        )

@@ -1,0 +1,1 @@
+"""Perception: what the game shows, decoded from RAM and tile maps, with a gate for unchanged frames."""
