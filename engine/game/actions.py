@@ -1,16 +1,21 @@
 """High-level battle actions and the legal set offered at each decision point.
 
 A policy (rule-based or a model) only ever chooses from `legal_actions(state)`; choices the game would
-refuse (a move with 0 PP, a fainted or active member, running from a trainer) are never offered.
+refuse (a move with 0 PP, a fainted or active member, running from a trainer, an item that would have no
+effect, a ball thrown at a trainer's Pokémon) are never offered.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
-from engine.game.models import DecisionPoint, Frozen, GameState, PartyMon
+from engine.game.items import BATTLE_ITEMS, ItemKind, has_effect
+from engine.game.models import DecisionPoint, Frozen, GameState, Mon, PartyMon
+from engine.game.tables import game_data
+
+BATTLE_TYPE_NORMAL = 0  # wBattleType: the old man's demonstration and the Safari Zone have other menus
 
 
 class UseMove(Frozen):
@@ -52,8 +57,28 @@ class Evolve(Frozen):
     allow: bool = True
 
 
+class UseItem(Frozen):
+    """Use a bag item from the battle menu: on party member `target` (healing items), or with no target
+    (balls). `item` is the item's constant name (e.g. "POTION"); an item id is accepted and converted."""
+
+    kind: Literal["use_item"] = "use_item"
+    item: str
+    target: int | None = Field(default=None, ge=0, le=5)
+
+    @field_validator("item", mode="before")
+    @classmethod
+    def _item_name(cls, value: Any) -> Any:
+        if isinstance(value, int) and not isinstance(value, bool):
+            found = game_data().items.get(value)
+            if found is None:
+                raise ValueError(f"no item with id {value}")
+            return found.name
+        return value
+
+
 BattleAction = Annotated[
-    UseMove | Struggle | SwitchTo | Run | SendNext | LearnMove | Evolve, Field(discriminator="kind")
+    UseMove | Struggle | SwitchTo | Run | SendNext | LearnMove | Evolve | UseItem,
+    Field(discriminator="kind"),
 ]
 
 
@@ -72,7 +97,15 @@ def describe(action: BattleAction, state: GameState) -> str:
         return "keep the old moves" if action.forget_slot is None else f"forget move {action.forget_slot + 1}"
     if isinstance(action, Evolve):
         return "let it evolve" if action.allow else "stop the evolution"
+    if isinstance(action, UseItem):
+        if action.target is None:
+            return f"throw {action.item}" if action.item in _BALLS else f"use {action.item}"
+        target = party[action.target].nickname if action.target in party else f"member {action.target + 1}"
+        return f"use {action.item} on {target}"
     return action.kind.replace("_", " ")
+
+
+_BALLS = frozenset(name for name, item in BATTLE_ITEMS.items() if item.kind is ItemKind.BALL)
 
 
 def _can_fight(mon: PartyMon) -> bool:
@@ -91,8 +124,42 @@ def _menu_actions(state: GameState) -> list[BattleAction]:
     usable = [UseMove(slot=i) for i, move in enumerate(battle.player.moves) if move.pp > 0]
     actions: list[BattleAction] = [*usable] if usable else [Struggle()]
     actions += [SwitchTo(slot=mon.slot) for mon in _bench(state)]
+    actions += item_actions(state)
     if battle.kind == "wild":
         actions.append(Run())
+    return actions
+
+
+def _as_battle_sees_it(state: GameState, mon: PartyMon) -> Mon:
+    """The active member's HP and status live in the battle struct while it fights."""
+    battle = state.battle
+    if battle is not None and battle.player is not None and mon.slot == battle.player_active_slot:
+        return battle.player
+    return mon
+
+
+def item_actions(state: GameState) -> list[UseItem]:
+    """Items from the bag that would do something now: healers on members they would help, balls in
+    wild battles. One entry per item and target, in bag order."""
+    battle = state.battle
+    if battle is None or battle.battle_type != BATTLE_TYPE_NORMAL:
+        return []
+    actions: list[UseItem] = []
+    seen: set[str] = set()
+    for entry in state.bag:
+        item = BATTLE_ITEMS.get(entry.name or "")
+        if item is None or entry.quantity == 0 or item.name in seen:
+            continue
+        seen.add(item.name)
+        if item.kind is ItemKind.BALL:
+            if battle.kind == "wild":
+                actions.append(UseItem(item=item.name))
+            continue
+        actions += [
+            UseItem(item=item.name, target=mon.slot)
+            for mon in state.party
+            if has_effect(item, _as_battle_sees_it(state, mon))
+        ]
     return actions
 
 

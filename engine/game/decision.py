@@ -9,11 +9,18 @@ from __future__ import annotations
 from engine.game.memory import LCDC, WY, MemoryImage
 from engine.game.models import DecisionPoint, ScreenKind
 from engine.game.ram import RamMap
-from engine.game.screen import CONTINUE_ARROW, CURSOR
+from engine.game.screen import CONTINUE_ARROW, CURSOR, visible_tiles
 
 LCD_ON = 0x80
 WINDOW_HIDDEN_Y = 0x90
 IN_BATTLE = (1, 2)
+# The bag in battle is a list menu (pret home/list_menu.asm DisplayListMenuID): wListMenuID ITEMLISTMENU
+# (constants/menu_constants.asm), its first entry at wTopMenuItemX 5, wTopMenuItemY 4.
+ITEM_LIST_MENU = 3
+LIST_MENU_TOP = (5, 4)
+# Corner tiles of the Pokédex data page (engine/menus/pokedex.asm ShowPokedexDataInternal), a screen
+# without a text box that waits for a button; shown after a catch of a species not owned before.
+POKEDEX_CORNERS = (0x63, 0x65, 0x6C, 0x6E)
 
 MENU_POINTS = frozenset(
     {
@@ -24,6 +31,8 @@ MENU_POINTS = frozenset(
         DecisionPoint.BATTLE_MAIN_MENU,
         DecisionPoint.BATTLE_MOVE_MENU,
         DecisionPoint.BATTLE_PARTY_MENU,
+        DecisionPoint.BATTLE_BAG_MENU,
+        DecisionPoint.BATTLE_ITEM_TARGET_MENU,
         DecisionPoint.BATTLE_NEXT_MON_PROMPT,
         DecisionPoint.LEARN_MOVE_PROMPT,
         DecisionPoint.FORGET_MOVE_MENU,
@@ -35,6 +44,7 @@ _SCREEN_KIND = {
     DecisionPoint.OVERWORLD_FREE: ScreenKind.OVERWORLD,
     DecisionPoint.DIALOG_WAIT: ScreenKind.DIALOG,
     DecisionPoint.EVOLUTION: ScreenKind.TRANSITION,
+    DecisionPoint.POKEDEX_ENTRY: ScreenKind.DIALOG,
     DecisionPoint.BUSY: ScreenKind.TRANSITION,
 }
 
@@ -48,7 +58,20 @@ def _has_cursor(lines: list[str]) -> bool:
     return any(CURSOR in line for line in lines)
 
 
-def _battle_point(text: str, lines: list[str]) -> DecisionPoint:
+def _is_bag_list(image: MemoryImage, ram: RamMap, lines: list[str]) -> bool:
+    """The bag's list box with its cursor out (the variables stay set after it closes: the cursor
+    tells an open list from a stale one)."""
+    top = (image.u8(ram.wTopMenuItemX), image.u8(ram.wTopMenuItemY))
+    return image.u8(ram.wListMenuID) == ITEM_LIST_MENU and top == LIST_MENU_TOP and _has_cursor(lines)
+
+
+def _is_pokedex_page(image: MemoryImage) -> bool:
+    grid = visible_tiles(image)
+    corners = (grid[0][0], grid[0][-1], grid[-1][0], grid[-1][-1])
+    return corners == POKEDEX_CORNERS
+
+
+def _battle_point(image: MemoryImage, ram: RamMap, text: str, lines: list[str]) -> DecisionPoint:
     if "Use next" in text:
         # Still printing until the YES/NO box is up; a press before that would be lost.
         return DecisionPoint.BATTLE_NEXT_MON_PROMPT if _has_yes_no(lines) else DecisionPoint.BATTLE_TEXT
@@ -56,13 +79,19 @@ def _battle_point(text: str, lines: list[str]) -> DecisionPoint:
         return DecisionPoint.BATTLE_NEXT_MON_PROMPT
     if "Choose a POKéMON" in text:
         return DecisionPoint.BATTLE_PARTY_MENU
+    if "Use item on which" in text:
+        return DecisionPoint.BATTLE_ITEM_TARGET_MENU
+    if _is_bag_list(image, ram, lines):
+        return DecisionPoint.BATTLE_BAG_MENU
     if "TYPE/" in text:
         return DecisionPoint.BATTLE_MOVE_MENU
     if "FIGHT" in text and "PKMN" in text and "RUN" in text:
         return DecisionPoint.BATTLE_MAIN_MENU
     if _has_yes_no(lines):
         return DecisionPoint.YES_NO_PROMPT
-    return DecisionPoint.BATTLE_TEXT if lines else DecisionPoint.BUSY
+    if lines:
+        return DecisionPoint.BATTLE_TEXT
+    return DecisionPoint.POKEDEX_ENTRY if _is_pokedex_page(image) else DecisionPoint.BUSY
 
 
 def _field_point(image: MemoryImage, ram: RamMap, text: str, lines: list[str]) -> DecisionPoint:
@@ -96,7 +125,7 @@ def detect_decision_point(image: MemoryImage, ram: RamMap, lines: list[str]) -> 
     if "should be forgotten" in text:
         return DecisionPoint.FORGET_MOVE_MENU
     if image.u8(ram.wIsInBattle) in IN_BATTLE:
-        return _battle_point(text, lines)
+        return _battle_point(image, ram, text, lines)
     return _field_point(image, ram, text, lines)
 
 

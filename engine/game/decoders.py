@@ -120,12 +120,14 @@ def decode_battle_mon(
     return BattleMon(**fields, party_pos=image.u8(base + ram.battle.party_pos))
 
 
-def decode_menu(image: MemoryImage, ram: RamMap) -> MenuCursor:
+def decode_menu(image: MemoryImage, ram: RamMap, *, scrolling_list: bool = False) -> MenuCursor:
+    """The cursor of the menu on screen; a scrolling list (the bag) also has its scroll offset."""
     return MenuCursor(
         item=image.u8(ram.wCurrentMenuItem),
         top_x=image.u8(ram.wTopMenuItemX),
         top_y=image.u8(ram.wTopMenuItemY),
         max_item=image.u8(ram.wMaxMenuItem),
+        scroll_offset=image.u8(ram.wListScrollOffset) if scrolling_list else None,
     )
 
 
@@ -136,6 +138,7 @@ def decode_battle(
     *,
     menu_active: bool,
     move_menu_active: bool,
+    scrolling_list: bool = False,
 ) -> BattleState | None:
     """None outside battle. Menu fields are filled only while a menu is actually waiting."""
     kind = IN_BATTLE_KINDS.get(image.u8(ram.wIsInBattle))
@@ -145,7 +148,7 @@ def decode_battle(
     trainer_class = image.u8(ram.wTrainerClass) if trainer else None
     enemy_count = min(image.u8(ram.wEnemyPartyCount), ram.party_size) if trainer else None
     species = tuple(image.read(ram.wEnemyPartySpecies, enemy_count)) if enemy_count else ()
-    menu = decode_menu(image, ram) if menu_active else None
+    menu = decode_menu(image, ram, scrolling_list=scrolling_list) if menu_active else None
     return BattleState(
         kind=kind,
         battle_type=image.u8(ram.wBattleType),

@@ -8,16 +8,34 @@ the decision point, the last inputs and a frame hash, so the caller can recover 
 from __future__ import annotations
 
 from collections import deque
+from contextlib import suppress
 
 from engine.emulator.buttons import Button
 from engine.emulator.errors import FrameBudgetExceeded
 from engine.emulator.session import EmulatorSession, LiveMemory
 from engine.errors import EngineError
-from engine.game.actions import BattleAction, Evolve, LearnMove, Run, SendNext, Struggle, SwitchTo, UseMove
+from engine.game.actions import (
+    BattleAction,
+    Evolve,
+    LearnMove,
+    Run,
+    SendNext,
+    Struggle,
+    SwitchTo,
+    UseItem,
+    UseMove,
+)
 from engine.game.models import DecisionPoint as D
 from engine.game.models import GameState
-from engine.game.navigation import MainMenuItem, next_list_press, next_main_menu_press, next_move_menu_press
+from engine.game.navigation import (
+    MainMenuItem,
+    next_list_press,
+    next_main_menu_press,
+    next_move_menu_press,
+    next_scrolling_list_press,
+)
 from engine.game.state import decode_state
+from engine.game.tables import game_data
 
 # Points where the game waits for a choice the executor cannot make by itself.
 CHOICE_POINTS = frozenset(
@@ -26,10 +44,13 @@ CHOICE_POINTS = frozenset(
 TEXT_ROWS = slice(12 * 20, 18 * 20)  # the text box: the bottom six rows of wTileMap
 MAX_CURSOR_PRESSES = 8
 CONFIRM_FRAMES = 30
+READY_FRAMES = 60
 STILL_TEXT_FRAMES = 64
 INPUT_POLL_FRAMES = 2
-TEXT_POINTS = frozenset({D.BATTLE_TEXT, D.DIALOG_WAIT})
+# Screens that wait for A to go on: battle text, and the Pokédex page shown after catching a new species.
+TEXT_POINTS = frozenset({D.BATTLE_TEXT, D.DIALOG_WAIT, D.POKEDEX_ENTRY})
 YES, NO = 0, 1
+MAX_BAG_ENTRIES = 20  # a full bag; the list also has CANCEL after the last item
 
 
 class ExecutionError(EngineError):
@@ -48,6 +69,9 @@ class BattleExecutor:
         self.max_wait_frames = max_wait_frames
         self.inputs: deque[str] = deque(maxlen=12)
         self.last_in_battle: GameState | None = None
+        # The species caught with a ball (wCapturedMonSpecies, set from "All right!" until the
+        # nickname question is answered); cleared by whoever starts following a new battle.
+        self.caught_species: str | None = None
         self._poll = (0, session.ram_map.JoypadLowSensitivity)
         session.track_calls(*self._poll)
 
@@ -58,9 +82,13 @@ class BattleExecutor:
 
     # -- observing and waiting ---------------------------------------------------------------------
     def state(self) -> GameState:
-        state = decode_state(self.session.memory_image(), self.session.ram_map)
+        image = self.session.memory_image()
+        state = decode_state(image, self.session.ram_map)
         if state.battle is not None:
             self.last_in_battle = state  # the final look at both sides, for the battle's outcome
+            captured = image.u8(self.session.ram_map.wCapturedMonSpecies)
+            if captured:
+                self.caught_species = game_data().species_name(captured) or f"species {captured}"
         return state
 
     def _press(self, button: Button) -> None:
@@ -105,7 +133,8 @@ class BattleExecutor:
                 spent += self.session.hold_frames + self.session.release_frames
                 continue
             if advance_text and self.input_wanted() and state.decision_point is D.YES_NO_PROMPT:
-                # "Will RED change POKéMON?" between trainer members: keep the active one.
+                # B answers NO: "Will RED change POKéMON?" between trainer members keeps the active
+                # one; "Do you want to give a nickname to X?" after a catch keeps the species name.
                 self._press(Button.B)
                 spent += self.session.hold_frames + self.session.release_frames
                 continue
@@ -120,9 +149,23 @@ class BattleExecutor:
         return self.wait_for(CHOICE_POINTS, stop_at_choices=True)
 
     # -- cursor work -------------------------------------------------------------------------------
+    def _ready(self, point: D, *, advance_text: bool) -> GameState:
+        """At `point`, once the game polls for a button: a menu is recognisable on screen a few frames
+        before its handler reads the joypad, and a press in between is lost (or, worse, looks taken
+        because the screen is still changing)."""
+        state = self.wait_for({point}, advance_text=advance_text)
+        if self.input_wanted():
+            return state
+        self._await_input()
+        return self.wait_for({point}, advance_text=advance_text)
+
+    def _await_input(self) -> None:
+        with suppress(FrameBudgetExceeded):
+            self.session.run_until(lambda _memory: self.input_wanted(), READY_FRAMES)
+
     def _main_menu_to(self, item: MainMenuItem) -> None:
         for _ in range(MAX_CURSOR_PRESSES):
-            state = self.wait_for({D.BATTLE_MAIN_MENU})
+            state = self._ready(D.BATTLE_MAIN_MENU, advance_text=True)
             menu = state.battle.menu if state.battle else None
             if menu is None:
                 raise self._fail("no battle menu cursor")
@@ -135,21 +178,28 @@ class BattleExecutor:
         raise self._fail(f"main menu cursor never reached {item}")
 
     def _confirm(self, before: GameState) -> bool:
-        """Press A and check the game took it: the screen changes. A press made while a menu is still
-        being drawn is dropped by the game; the caller then tries again. (The decision point alone is
-        not enough: YES on "Use next POKéMON?" opens another BATTLE_NEXT_MON_PROMPT.)"""
+        """Press A and check the game took it: the screen changes, or the menu stopped asking for a
+        button (some screens take a while to change after a menu closes). A press made while a menu is
+        still being drawn is dropped by the game; the caller then tries again. (The decision point alone
+        is not enough: YES on "Use next POKéMON?" opens another BATTLE_NEXT_MON_PROMPT.)"""
         self._press(Button.A)
         self._wait_for_change(CONFIRM_FRAMES, watch_polls=False)
         after = self.state()
-        return (after.decision_point, after.screen.text) != (before.decision_point, before.screen.text)
+        changed = (after.decision_point, after.screen.text) != (before.decision_point, before.screen.text)
+        return changed or not self.input_wanted()
 
-    def _list_to(self, point: D, target: int, *, move_menu: bool = False) -> None:
-        for _ in range(MAX_CURSOR_PRESSES):
-            state = self.wait_for({point}, advance_text=False)
+    def _list_to(self, point: D, target: int, *, move_menu: bool = False, scrolling: bool = False) -> None:
+        for _ in range(MAX_CURSOR_PRESSES + (MAX_BAG_ENTRIES if scrolling else 0)):
+            state = self._ready(point, advance_text=False)
             menu = (state.battle.menu if state.battle else None) or state.menu
             if state.decision_point is not point or menu is None:
                 raise self._fail(f"expected {point.value}")
-            press = next_move_menu_press(menu, target) if move_menu else next_list_press(menu.item, target)
+            if move_menu:
+                press = next_move_menu_press(menu, target)
+            elif scrolling:
+                press = next_scrolling_list_press(menu, target)
+            else:
+                press = next_list_press(menu.item, target)
             if press is None:
                 if self._confirm(state):
                     return
@@ -169,7 +219,10 @@ class BattleExecutor:
         elif isinstance(action, SwitchTo):
             self._main_menu_to(MainMenuItem.PKMN)
             self._list_to(D.BATTLE_PARTY_MENU, action.slot)
-            self._press(Button.A)  # SWITCH, the first entry of the submenu
+            self._await_input()  # the SWITCH/STATS/CANCEL box
+            self._press(Button.A)  # SWITCH, its first entry
+        elif isinstance(action, UseItem):
+            return self._use_item(action)
         elif isinstance(action, SendNext):
             self._send_next(action.slot)
         elif isinstance(action, LearnMove):
@@ -178,6 +231,23 @@ class BattleExecutor:
             if not action.allow:
                 self._press(Button.B)
             return self.wait_for(CHOICE_POINTS - {D.EVOLUTION}, stop_at_choices=False)
+        return self.advance()
+
+    def _use_item(self, action: UseItem) -> GameState:
+        """ITEM, the item's entry in the bag list, then the member to use it on (healing items).
+        An item the game refuses ("It won't have any effect.") brings the bag back: it is closed and
+        the main menu returned, so the caller decides again."""
+        state = self.state()
+        index = next((i for i, entry in enumerate(state.bag) if entry.name == action.item), None)
+        if index is None:
+            raise self._fail(f"no {action.item} in the bag")
+        self._main_menu_to(MainMenuItem.ITEM)
+        self._list_to(D.BATTLE_BAG_MENU, index, scrolling=True)
+        if action.target is not None:
+            self._list_to(D.BATTLE_ITEM_TARGET_MENU, action.target)
+        state = self.wait_for(CHOICE_POINTS | {D.BATTLE_BAG_MENU}, stop_at_choices=True)
+        if state.decision_point is D.BATTLE_BAG_MENU:
+            self._press(Button.B)
         return self.advance()
 
     def _run(self) -> None:

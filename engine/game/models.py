@@ -25,12 +25,15 @@ class DecisionPoint(StrEnum):
     BATTLE_MAIN_MENU = "battle_main_menu"
     BATTLE_MOVE_MENU = "battle_move_menu"
     BATTLE_PARTY_MENU = "battle_party_menu"
+    BATTLE_BAG_MENU = "battle_bag_menu"
+    BATTLE_ITEM_TARGET_MENU = "battle_item_target_menu"
     BATTLE_NEXT_MON_PROMPT = "battle_next_mon_prompt"
     BATTLE_TEXT = "battle_text"
     LEARN_MOVE_PROMPT = "learn_move_prompt"
     FORGET_MOVE_MENU = "forget_move_menu"
     ABANDON_LEARNING_PROMPT = "abandon_learning_prompt"
     EVOLUTION = "evolution"
+    POKEDEX_ENTRY = "pokedex_entry"
     BUSY = "busy"
 
 
@@ -96,6 +99,8 @@ class MenuCursor(Frozen):
     top_x: int
     top_y: int
     max_item: int
+    # Scrolling list menus (the bag): wListScrollOffset, entries hidden above the first visible row.
+    scroll_offset: int | None = None
 
 
 class BattleState(Frozen):

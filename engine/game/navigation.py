@@ -6,7 +6,11 @@ Cursor conventions from pret/pokered engine/battle/core.asm and home/menu.asm:
 - battle main menu: two columns; wTopMenuItemX 9 is the left (item 0 FIGHT, 1 ITEM), 15 the right
   (item 0 PKMN, 1 RUN);
 - regular move menu: item 1 is the first move (the box border is item 0's row);
-- party menu, YES/NO boxes and list menus: item 0 is the top entry.
+- party menu, YES/NO boxes and list menus: item 0 is the top entry;
+- scrolling list menus (the bag; home/list_menu.asm DisplayListMenuID): three rows on screen, the cursor
+  wCurrentMenuItem on a row and wListScrollOffset entries hidden above; DOWN on the last row scrolls
+  (until CANCEL, the entry after the last item, is on the last row), UP on the first row scrolls back.
+  So the entry under the cursor is wCurrentMenuItem + wListScrollOffset, and every press moves it by one.
 """
 
 from __future__ import annotations
@@ -62,3 +66,13 @@ def next_list_press(current: int, target: int) -> Button | None:
 
 def next_move_menu_press(cursor: MenuCursor, slot: int) -> Button | None:
     return next_list_press(cursor.item, slot + MOVE_MENU_FIRST_ITEM)
+
+
+def list_position(cursor: MenuCursor) -> int:
+    """The entry under the cursor of a scrolling list (the row plus the entries scrolled past)."""
+    return cursor.item + (cursor.scroll_offset or 0)
+
+
+def next_scrolling_list_press(cursor: MenuCursor, index: int) -> Button | None:
+    """The one press that brings a scrolling list's cursor closer to entry `index`; None when on it."""
+    return next_list_press(list_position(cursor), index)

@@ -89,6 +89,7 @@ class RamMap(BaseModel):
     wPlayerMonStatMods: int
     wEnemyMonStatMods: int
     wBattleResult: int
+    wCapturedMonSpecies: int
     # Screen
     wTileMap: int
     # Menus
@@ -99,6 +100,7 @@ class RamMap(BaseModel):
     wMenuWatchedKeys: int
     wLastMenuItem: int
     wListMenuID: int
+    wListScrollOffset: int
     wPartyMenuTypeOrMessageID: int
     wTextBoxID: int
     # Naming screen and OPTION menu (engine/menus/naming_screen.asm, engine/menus/main_menu.asm)
@@ -177,6 +179,7 @@ RED_BLUE = RamMap(
     wPlayerMonStatMods=0xCD1A,
     wEnemyMonStatMods=0xCD2E,
     wBattleResult=0xCF0B,
+    wCapturedMonSpecies=0xD11C,
     wTileMap=0xC3A0,
     wTopMenuItemY=0xCC24,
     wTopMenuItemX=0xCC25,
@@ -185,6 +188,7 @@ RED_BLUE = RamMap(
     wMenuWatchedKeys=0xCC29,
     wLastMenuItem=0xCC2A,
     wListMenuID=0xCF94,
+    wListScrollOffset=0xCC36,
     wPartyMenuTypeOrMessageID=0xD07D,
     wTextBoxID=0xD125,
     wStringBuffer=0xCF4B,

@@ -33,6 +33,7 @@ def decode_state(image: MemoryImage, ram: RamMap, data: GameData | None = None) 
         data,
         menu_active=menu_active,
         move_menu_active=point is DecisionPoint.BATTLE_MOVE_MENU,
+        scrolling_list=point is DecisionPoint.BATTLE_BAG_MENU,
     )
     return GameState(
         decision_point=point,

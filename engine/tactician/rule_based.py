@@ -13,11 +13,13 @@ from engine.game.actions import (
     SendNext,
     Struggle,
     SwitchTo,
+    UseItem,
     UseMove,
     describe,
     legal_actions,
 )
 from engine.game.damage import Combatant, expected_damage, ko_probability, type_effectiveness
+from engine.game.items import BATTLE_ITEMS, ItemKind, hp_after
 from engine.game.models import BattleMon, BattleState, Frozen, GameState, Mon
 from engine.game.tables import Move, game_data
 
@@ -28,6 +30,12 @@ SWITCH_ADVANTAGE = 2.0
 BAD_MATCHUP_THREAT = 2.0
 KO_WEIGHT = 100.0
 STATUS_MOVE_VALUE = 10.0
+# Healing: the active member is in danger at or below this HP fraction when the enemy's next move
+# probably knocks it out, unless it probably knocks the enemy out first.
+DANGER_HP_FRACTION = 0.5
+DANGER_KO_CHANCE = 0.5
+LIKELY_KO = 0.5
+MAX_MOVES = 4
 
 
 class Fairness(StrEnum):
@@ -102,6 +110,37 @@ def threat_to(defender: Combatant, enemy: EnemyView) -> float:
     return max(type_effectiveness(t, defender.type1, defender.type2) for t in own)
 
 
+def likely_moves(species_name: str, level: int) -> list[Move]:
+    """The moves a Pokémon of this species and level knows when nobody taught it others: its starting
+    moves, then each level-up move up to `level`, the oldest forgotten beyond four (how wild and most
+    trainer Pokémon get theirs; pret engine/pokemon/evos_moves.asm WriteMonMoves)."""
+    species = game_data().species_by_name.get(species_name)
+    if species is None:
+        return []
+    known: list[str] = []
+    for name in [*species.start_moves, *(move for at, move in species.learnset if at <= level)]:
+        if name not in known:
+            known = [*known, name][-MAX_MOVES:]
+    return [game_data().moves_by_name[name] for name in known if name in game_data().moves_by_name]
+
+
+def enemy_moves(enemy: BattleMon, fairness: Fairness) -> list[Move]:
+    """The enemy's moves: read from RAM with full_ram; otherwise what its species knows at its level."""
+    if fairness is Fairness.FULL_RAM or enemy.species_name is None:
+        return [m for slot in enemy.moves if slot.pp > 0 and (m := _move(slot.move_id))]
+    return likely_moves(enemy.species_name, max(1, enemy.level))
+
+
+def enemy_threat(enemy: EnemyView, moves: list[Move], defender: Combatant, hp: int) -> tuple[float, float]:
+    """(chance that the enemy's most dangerous move knocks out a defender with `hp` HP, the most
+    damage one of its moves is expected to deal)."""
+    if hp <= 0 or not moves:
+        return 0.0, 0.0
+    ko = max(ko_probability(enemy.combatant, defender, move, hp) for move in moves)
+    damage = max(expected_damage(enemy.combatant, defender, move, defender_hp=hp) for move in moves)
+    return ko, damage
+
+
 def best_damage(mon: Mon, enemy: EnemyView) -> float:
     attacker = combatant_of(mon)
     scores = [
@@ -147,6 +186,9 @@ class RuleBasedPolicy:
             move = _move(battle.player.moves[action.slot].move_id)
             scored.append((move_score(attacker, enemy, move) if move else (0.0, 0.0, 0.0), action, move))
         (_, damage, ko), best, best_move = max(scored, key=lambda item: item[0][0])
+        heal = self._heal_candidate(state, battle, enemy, attacker, ko, legal)
+        if heal is not None:
+            return heal
         switch = self._switch_candidate(state, battle, enemy, damage, legal)
         if switch is not None:
             return switch
@@ -154,6 +196,54 @@ class RuleBasedPolicy:
         return ActionDecision(
             action=best,
             reason=f"{name}: ~{damage:.0f} of ~{enemy.hp} HP expected, {ko:.0%} KO chance",
+        )
+
+    def _heal_candidate(
+        self,
+        state: GameState,
+        battle: BattleState,
+        enemy: EnemyView,
+        attacker: Combatant,
+        our_ko: float,
+        legal: list[BattleAction],
+    ) -> ActionDecision | None:
+        """A healing item on the active member when it is in danger: low HP, the enemy's next move
+        probably knocks it out, and it will not probably knock the enemy out first. The cheapest heal
+        that takes it out of danger and restores more than the enemy takes away per turn (anything less
+        only delays the faint)."""
+        player = battle.player
+        assert player is not None and battle.enemy is not None
+        if player.hp <= 0 or player.hp > DANGER_HP_FRACTION * player.max_hp:
+            return None
+        heals = [
+            (item, action)
+            for action in legal
+            if isinstance(action, UseItem)
+            and action.target == battle.player_active_slot
+            and (item := BATTLE_ITEMS.get(action.item)) is not None
+            and item.kind is ItemKind.HEAL_HP
+        ]
+        if not heals:
+            return None
+        moves = enemy_moves(battle.enemy, self.fairness)
+        risk, hit = enemy_threat(enemy, moves, attacker, player.hp)
+        strikes_first = attacker.current_speed() > enemy.combatant.current_speed()
+        if risk < DANGER_KO_CHANCE or (strikes_first and our_ko >= LIKELY_KO):
+            return None
+        options = []
+        for item, action in heals:
+            healed = hp_after(item, player)
+            risk_after, _ = enemy_threat(enemy, moves, attacker, healed)
+            if risk_after < DANGER_KO_CHANCE and healed - player.hp > hit:
+                options.append((healed, item.name, action))
+        if not options:
+            return None
+        # Least HP restored first; FULL_RESTORE last among equals (it also cures status: keep it).
+        healed, _, action = min(options, key=lambda option: (option[0], option[1] == "FULL_RESTORE"))
+        return ActionDecision(
+            action=action,
+            reason=f"{describe(action, state)}: {player.hp}/{player.max_hp} HP, {risk:.0%} chance the next "
+            f"hit knocks it out; {healed} HP after",
         )
 
     def _switch_candidate(

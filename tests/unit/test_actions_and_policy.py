@@ -3,13 +3,26 @@
 from __future__ import annotations
 
 import pytest
+from pydantic import ValidationError
 
-from engine.game.actions import LearnMove, Run, SendNext, Struggle, SwitchTo, UseMove, describe, legal_actions
+from engine.game.actions import (
+    LearnMove,
+    Run,
+    SendNext,
+    Struggle,
+    SwitchTo,
+    UseItem,
+    UseMove,
+    describe,
+    legal_actions,
+)
 from engine.game.capture import load_capture
-from engine.game.models import GameState
+from engine.game.items import BATTLE_ITEMS, has_effect, hp_after
+from engine.game.models import BagItem, GameState, StatusName
 from engine.game.ram import RED_BLUE
 from engine.game.state import decode_state
-from engine.tactician.rule_based import Fairness, RuleBasedPolicy, hp_bar_fraction
+from engine.game.tables import game_data
+from engine.tactician.rule_based import Fairness, RuleBasedPolicy, hp_bar_fraction, likely_moves
 from tests.conftest import GEN1_FIXTURES
 
 
@@ -113,3 +126,152 @@ def test_hp_bar_rounds_down_to_pixels_but_never_shows_empty_for_a_live_member() 
     assert hp_bar_fraction(16, 33) == 23 / 48
     assert hp_bar_fraction(1, 200) == 1 / 48
     assert hp_bar_fraction(0, 33) == 0.0
+
+
+# -- items -----------------------------------------------------------------------------------------
+def with_bag(state: GameState, *items: tuple[str, int]) -> GameState:
+    ids = {entry.name: item_id for item_id, entry in game_data().items.items()}
+    bag = tuple(BagItem(item_id=ids[name], name=name, quantity=quantity) for name, quantity in items)
+    return state.model_copy(update={"bag": bag})
+
+
+def hurt(state: GameState, slot: int, hp: int, status: StatusName = "OK") -> GameState:
+    """A party member with other HP and status; the battle struct too when it is the active one."""
+    party = tuple(
+        mon.model_copy(update={"hp": hp, "status": status}) if mon.slot == slot else mon
+        for mon in state.party
+    )
+    battle = state.battle
+    if battle is not None and battle.player is not None and battle.player_active_slot == slot:
+        battle = battle.model_copy(
+            update={"player": battle.player.model_copy(update={"hp": hp, "status": status})}
+        )
+    return state.model_copy(update={"party": party, "battle": battle})
+
+
+def items_offered(state: GameState) -> list[str]:
+    return [describe(a, state) for a in legal_actions(state) if isinstance(a, UseItem)]
+
+
+ALL_KINDS = (
+    ("POTION", 2),
+    ("ANTIDOTE", 1),
+    ("REPEL", 3),
+    ("POKE_BALL", 5),
+    ("FULL_RESTORE", 1),
+    ("REVIVE", 1),
+)
+
+
+def test_healing_items_only_for_members_they_would_help() -> None:
+    state = with_bag(fixture_state("red_brock_active_slot1"), *ALL_KINDS)  # PIKACHU 34/34, WARTORTLE out
+    assert items_offered(state) == []  # everyone healthy; balls never at a trainer's Pokémon
+    hurt_active = hurt(state, 1, 20)
+    assert items_offered(hurt_active) == ["use POTION on WARTORTLE", "use FULL_RESTORE on WARTORTLE"]
+    poisoned_bench = hurt(state, 0, 34, "PSN")
+    assert items_offered(poisoned_bench) == ["use ANTIDOTE on PIKACHU", "use FULL_RESTORE on PIKACHU"]
+    fainted_bench = hurt(state, 0, 0)
+    assert items_offered(fainted_bench) == ["use REVIVE on PIKACHU"]
+
+
+def test_balls_only_in_wild_battles_and_only_normal_battles() -> None:
+    wild = with_bag(fixture_state("red_wild_main_menu"), ("POTION", 1), ("POKE_BALL", 5), ("GREAT_BALL", 1))
+    actions = legal_actions(wild)
+    assert [a for a in actions if isinstance(a, UseItem)] == [
+        UseItem(item="POKE_BALL"),
+        UseItem(item="GREAT_BALL"),
+    ]
+    assert actions[-1] == Run()
+    assert describe(UseItem(item="POKE_BALL"), wild) == "throw POKE_BALL"
+    assert wild.battle is not None
+    safari = wild.model_copy(update={"battle": wild.battle.model_copy(update={"battle_type": 2})})
+    assert not [a for a in legal_actions(safari) if isinstance(a, UseItem)]
+
+
+def test_items_are_offered_only_at_the_battle_menu() -> None:
+    state = hurt(with_bag(fixture_state("red_wild_use_next_mon_prompt"), ("POTION", 1), ("REVIVE", 1)), 1, 9)
+    assert not [a for a in legal_actions(state) if isinstance(a, UseItem)]
+
+
+def test_use_item_accepts_an_item_id_and_names_its_target() -> None:
+    assert UseItem(item=20, target=0) == UseItem(item="POTION", target=0)  # POTION is item 0x14
+    with pytest.raises(ValidationError):
+        UseItem(item=0xFE)
+    with pytest.raises(ValidationError):
+        UseItem(item="POTION", target=6)
+    state = fixture_state("red_wild_main_menu")
+    assert describe(UseItem(item="POTION", target=0), state) == "use POTION on SQUIRTLE"
+
+
+def test_item_effects() -> None:
+    squirtle = fixture_state("red_wild_main_menu").party[0]  # 23/23
+    low = squirtle.model_copy(update={"hp": 5})
+    assert hp_after(BATTLE_ITEMS["POTION"], low) == 23 and hp_after(BATTLE_ITEMS["POTION"], squirtle) == 23
+    assert hp_after(BATTLE_ITEMS["POTION"], low.model_copy(update={"max_hp": 100})) == 25
+    assert hp_after(BATTLE_ITEMS["REVIVE"], low.model_copy(update={"hp": 0})) == 11
+    assert hp_after(BATTLE_ITEMS["MAX_REVIVE"], low.model_copy(update={"hp": 0})) == 23
+    assert not has_effect(BATTLE_ITEMS["REVIVE"], low)
+    assert not has_effect(BATTLE_ITEMS["POTION"], low.model_copy(update={"hp": 0}))
+    asleep = squirtle.model_copy(update={"status": "SLP"})
+    assert has_effect(BATTLE_ITEMS["FULL_RESTORE"], asleep) and has_effect(BATTLE_ITEMS["AWAKENING"], asleep)
+    assert not has_effect(BATTLE_ITEMS["ANTIDOTE"], asleep) and not has_effect(
+        BATTLE_ITEMS["MAX_POTION"], asleep
+    )
+
+
+# -- healing in danger -----------------------------------------------------------------------------
+def test_likely_moves_are_the_last_four_learned() -> None:
+    assert [m.name for m in likely_moves("RATTATA", 8)] == ["TACKLE", "TAIL_WHIP", "QUICK_ATTACK"]
+    assert [m.name for m in likely_moves("PIDGEOTTO", 30)] == [
+        "GUST",
+        "SAND_ATTACK",
+        "QUICK_ATTACK",
+        "WHIRLWIND",
+    ]
+    assert likely_moves("MISSINGNO", 5) == []
+
+
+@pytest.mark.parametrize("fairness", list(Fairness))
+def test_policy_heals_when_the_next_hit_would_knock_it_out(fairness: Fairness) -> None:
+    # SQUIRTLE L6 at 2/23 HP against PIDGEY L4 (GUST): neither POTION nor SUPER_POTION is wasted, the
+    # smaller heal is enough.
+    state = hurt(with_bag(fixture_state("red_wild_main_menu"), ("SUPER_POTION", 1), ("POTION", 1)), 0, 2)
+    decision = RuleBasedPolicy(fairness).decide(state)
+    assert decision is not None
+    assert decision.action == UseItem(item="POTION", target=0)
+    assert "knocks it out" in decision.reason
+
+
+def test_policy_does_not_heal_when_not_in_danger() -> None:
+    bag = with_bag(fixture_state("red_wild_main_menu"), ("POTION", 3))
+    for hp in (23, 15):  # full, and above half
+        decision = RuleBasedPolicy().decide(hurt(bag, 0, hp))
+        assert decision is not None and isinstance(decision.action, UseMove)
+
+
+def test_policy_does_not_heal_without_a_heal_in_the_bag() -> None:
+    state = hurt(with_bag(fixture_state("red_wild_main_menu"), ("ANTIDOTE", 1), ("POKE_BALL", 3)), 0, 2)
+    decision = RuleBasedPolicy().decide(state)
+    assert decision is not None and isinstance(decision.action, UseMove)
+
+
+def test_policy_attacks_when_it_strikes_first_and_probably_knocks_the_enemy_out() -> None:
+    state = hurt(with_bag(fixture_state("red_wild_main_menu"), ("POTION", 1)), 0, 2)
+    assert state.battle is not None and state.battle.enemy is not None and state.battle.player is not None
+    enemy = state.battle.enemy.model_copy(update={"hp": 1})
+    faster = state.battle.player.model_copy(
+        update={"stats": state.battle.player.stats.model_copy(update={"speed": 200})}
+    )
+    battle = state.battle.model_copy(update={"enemy": enemy, "player": faster})
+    decision = RuleBasedPolicy(Fairness.FULL_RAM).decide(state.model_copy(update={"battle": battle}))
+    assert decision is not None and isinstance(decision.action, UseMove)
+
+
+def test_policy_does_not_waste_a_heal_that_cannot_outlast_the_hits() -> None:
+    # A level-40 PIDGEY's GUST takes far more than a POTION gives back.
+    state = hurt(with_bag(fixture_state("red_wild_main_menu"), ("POTION", 1)), 0, 2)
+    assert state.battle is not None and state.battle.enemy is not None
+    strong = state.battle.enemy.model_copy(update={"level": 40})
+    battle = state.battle.model_copy(update={"enemy": strong})
+    decision = RuleBasedPolicy().decide(state.model_copy(update={"battle": battle}))
+    assert decision is not None and not isinstance(decision.action, UseItem)

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import pytest
+
 from engine.emulator.buttons import Button
 from engine.game.capture import load_capture
 from engine.game.models import MenuCursor
 from engine.game.navigation import (
     MainMenuItem,
+    list_position,
     main_menu_item,
     next_list_press,
     next_main_menu_press,
     next_move_menu_press,
+    next_scrolling_list_press,
 )
 from engine.game.ram import RED_BLUE
 from engine.game.state import decode_state
@@ -71,3 +75,56 @@ def test_list_presses() -> None:
     assert next_list_press(0, 0) is None
     assert next_list_press(0, 3) is Button.DOWN
     assert next_list_press(4, 1) is Button.UP
+
+
+class BagList:
+    """The game's scrolling list (pret home/list_menu.asm DisplayListMenuID and HandleMenuInput with
+    wMenuWatchMovingOutOfBounds): three rows, `count` items plus CANCEL at index `count`."""
+
+    def __init__(self, count: int, item: int = 0, scroll: int = 0) -> None:
+        self.count, self.item, self.scroll = count, item, scroll
+        self.max_item = 2 if count >= 2 else 1
+
+    def cursor(self) -> MenuCursor:
+        return MenuCursor(item=self.item, top_x=5, top_y=4, max_item=self.max_item, scroll_offset=self.scroll)
+
+    def press(self, button: Button) -> None:
+        if button is Button.DOWN:
+            if self.item < self.max_item:
+                self.item += 1
+            elif self.scroll + 3 <= self.count:  # never scrolls CANCEL above the last row
+                self.scroll += 1
+        elif button is Button.UP:
+            if self.item > 0:
+                self.item -= 1
+            elif self.scroll > 0:
+                self.scroll -= 1
+
+
+def starts(count: int) -> list[tuple[int, int]]:
+    rows = 2 if count >= 2 else 1
+    return [(item, scroll) for scroll in range(max(count - 1, 1)) for item in range(rows + 1)]
+
+
+@pytest.mark.parametrize("count", [1, 2, 3, 4, 7, 20])
+def test_bag_list_reaches_every_entry_from_every_position(count: int) -> None:
+    for item, scroll in starts(count):
+        for target in range(count + 1):  # the items and CANCEL
+            bag = BagList(count, item, scroll)
+            start = list_position(bag.cursor())
+            presses = 0
+            while (press := next_scrolling_list_press(bag.cursor(), target)) is not None:
+                bag.press(press)
+                presses += 1
+                assert presses <= count + 1
+            assert list_position(bag.cursor()) == target
+            assert presses == abs(target - start)  # every press moves one entry, no detours
+
+
+def test_bag_list_position_counts_the_rows_scrolled_past() -> None:
+    cursor = MenuCursor(item=2, top_x=5, top_y=4, max_item=2, scroll_offset=3)
+    assert list_position(cursor) == 5
+    assert next_scrolling_list_press(cursor, 5) is None
+    assert next_scrolling_list_press(cursor, 0) is Button.UP
+    assert next_scrolling_list_press(cursor, 6) is Button.DOWN
+    assert list_position(cursor.model_copy(update={"scroll_offset": None})) == 2
