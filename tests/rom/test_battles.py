@@ -1,88 +1,136 @@
-"""Real battles, played to the end by the closed-loop executor and the rule-based policy."""
+"""Real battles, played to the end by the closed-loop executor: every scenario of the catalogue
+(tests/support/battle_scenarios.py) reaches its expected outcome, and some have further checks."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import pytest
 
 from engine.emulator.session import EmulatorSession
-from engine.game.battle import BattleResult, play_battle
+from engine.game.actions import UseItem, UseMove
 from engine.game.executor import BattleExecutor
-from engine.tactician.rule_based import RuleBasedPolicy
-from tests.support.scenarios import set_party, set_party_exp, set_party_hp, start_battle, state_of
-
-# Medium-slow growth (pret data/growth_rates.asm): 6/5·n³ − 15·n² + 100·n − 140 EXP at level n.
-SQUIRTLE_EXP_FOR_LEVEL_8 = 314
-
-
-def play(game: EmulatorSession) -> BattleResult:
-    return play_battle(BattleExecutor(game), RuleBasedPolicy())
-
-
-def actions(result: BattleResult) -> list[str]:
-    return [record.action for record in result.decisions]
-
-
-def test_wild_battle(game: EmulatorSession) -> None:
-    set_party(game, [("SQUIRTLE", 8)])
-    start_battle(game, "RATTATA", 6)
-    result = play(game)
-    assert (result.outcome, result.battle_type, result.opponent) == ("victory", "wild", "RATTATA")
-    assert state_of(game).battle is None
-
-
-@pytest.mark.parametrize(
-    ("party", "trainer", "number"),
-    [
-        ([("SQUIRTLE", 13)], "BROCK", 1),
-        ([("IVYSAUR", 24), ("PIKACHU", 22)], "MISTY", 1),
-    ],
-    ids=["brock", "misty"],
+from engine.game.models import DecisionPoint
+from tests.support.battle_scenarios import (
+    POTION_SCENARIO_HP,
+    SCENARIOS,
+    ZERO_PP_SLOT,
+    BattleScenario,
+    ScenarioRun,
+    run_scenario,
 )
-def test_gym_leaders(game: EmulatorSession, party: list[tuple[str, int]], trainer: str, number: int) -> None:
-    set_party(game, party)
-    start_battle(game, trainer, number)
-    result = play(game)
-    assert (result.outcome, result.battle_type, result.opponent) == (
-        "victory",
-        "trainer",
-        f"{trainer} #{number}",
-    )
+from tests.support.scenarios import enemy_party_hp, set_bag, set_party, start_battle, state_of
 
 
-def test_badly_matched_lead_switches_out(game: EmulatorSession) -> None:
-    set_party(game, [("PIKACHU", 14), ("SQUIRTLE", 14)])
-    start_battle(game, "BROCK", 1)
-    result = play(game)
-    assert result.outcome == "victory"
-    assert actions(result)[0] == "switch to SQUIRTLE"
+def actions(run: ScenarioRun) -> list[str]:
+    return [record.action for record in run.result.decisions]
 
 
-def test_faint_then_next_member(game: EmulatorSession) -> None:
-    set_party(game, [("RATTATA", 4), ("WARTORTLE", 20)])
-    set_party_hp(game, 0, 1)
-    start_battle(game, "PIDGEY", 12)
-    result = play(game)
-    assert result.outcome == "victory"
-    assert "send out WARTORTLE" in actions(result)
+def bag_count(game: EmulatorSession, item: str) -> int:
+    return sum(entry.quantity for entry in state_of(game).bag if entry.name == item)
 
 
-def test_learn_move_prompt_replaces_a_weak_move(game: EmulatorSession) -> None:
-    set_party(game, [("SQUIRTLE", 7, ["TACKLE", "TAIL_WHIP", "GROWL", "LEER"])])
-    set_party_exp(game, 0, SQUIRTLE_EXP_FOR_LEVEL_8 - 1)
-    start_battle(game, "RATTATA", 3)
-    result = play(game)
-    assert result.outcome == "victory"
-    learned = [r for r in result.decisions if r.point.value == "learn_move_prompt"]
+def check_wild(game: EmulatorSession, run: ScenarioRun) -> None:
+    assert (run.result.battle_type, run.result.opponent) == ("wild", "RATTATA")
+
+
+def check_trainer(trainer: str) -> Callable[[EmulatorSession, ScenarioRun], None]:
+    def check(game: EmulatorSession, run: ScenarioRun) -> None:
+        assert (run.result.battle_type, run.result.opponent) == ("trainer", trainer)
+
+    return check
+
+
+def check_switch_first(game: EmulatorSession, run: ScenarioRun) -> None:
+    assert actions(run)[0] == "switch to SQUIRTLE"
+
+
+def check_next_member(game: EmulatorSession, run: ScenarioRun) -> None:
+    assert "send out WARTORTLE" in actions(run)
+
+
+def check_learned(game: EmulatorSession, run: ScenarioRun) -> None:
+    learned = [r for r in run.result.decisions if r.point is DecisionPoint.LEARN_MOVE_PROMPT]
     assert len(learned) == 1 and learned[0].action.startswith("forget move")
     moves = [m.name for m in state_of(game).party[0].moves]
     assert "BUBBLE" in moves and "TACKLE" in moves
 
 
-def test_evolution_after_battle(game: EmulatorSession) -> None:
-    set_party(game, [("CHARMANDER", 15)])
-    set_party_exp(game, 0, 4096)  # medium slow, level 16 needs 3,963: the first win levels up
-    start_battle(game, "PIDGEY", 3)
-    result = play(game)
-    assert result.outcome == "victory"
-    assert "let it evolve" in actions(result)
+def check_evolved(game: EmulatorSession, run: ScenarioRun) -> None:
+    assert "let it evolve" in actions(run)
     assert state_of(game).party[0].species_name == "CHARMELEON"
+
+
+def check_all_members_beaten(game: EmulatorSession, run: ScenarioRun) -> None:
+    assert run.result.opponent == "BUG_CATCHER #5"
+    assert enemy_party_hp(game) == [0, 0, 0, 0]
+
+
+def check_empty_move_never_offered(game: EmulatorSession, run: ScenarioRun) -> None:
+    empty = UseMove(slot=ZERO_PP_SLOT)
+    menus = [c for c in run.choices if c.point is DecisionPoint.BATTLE_MAIN_MENU]
+    assert menus and all(empty not in c.legal and c.action != empty for c in menus)
+    assert state_of(game).party[0].moves[ZERO_PP_SLOT].pp == 0
+
+
+def check_potion_used(game: EmulatorSession, run: ScenarioRun) -> None:
+    assert actions(run)[0] == "use POTION on SQUIRTLE"
+    assert bag_count(game, "POTION") < 3  # three in the bag before the battle
+    assert state_of(game).party[0].hp > POTION_SCENARIO_HP
+
+
+def check_caught(game: EmulatorSession, run: ScenarioRun) -> None:
+    assert run.result.caught == "RATTATA"
+    assert [m.species_name for m in state_of(game).party] == ["SQUIRTLE", "RATTATA"]
+    assert bag_count(game, "POKE_BALL") == 4
+
+
+def check_ran(game: EmulatorSession, run: ScenarioRun) -> None:
+    assert actions(run) == ["run"] and run.result.caught is None
+
+
+CHECKS: dict[str, Callable[[EmulatorSession, ScenarioRun], None]] = {
+    "wild_rattata": check_wild,
+    "brock": check_trainer("BROCK #1"),
+    "misty": check_trainer("MISTY #1"),
+    "lt_surge": check_trainer("LT_SURGE #1"),
+    "lead_switches_out": check_switch_first,
+    "faint_then_next": check_next_member,
+    "learn_move": check_learned,
+    "evolution": check_evolved,
+    "bug_catcher_four": check_all_members_beaten,
+    "zero_pp": check_empty_move_never_offered,
+    "potion_in_danger": check_potion_used,
+    "catch_with_ball": check_caught,
+    "run_from_wild": check_ran,
+}
+
+
+def test_the_catalogue_has_the_required_battles() -> None:
+    assert len(SCENARIOS) >= 12
+    assert len({s.name for s in SCENARIOS}) == len(SCENARIOS)
+    assert {s.expected for s in SCENARIOS} == {"victory", "flee", "defeat"}
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS, ids=[s.name for s in SCENARIOS])
+def test_battle_scenario(game: EmulatorSession, scenario: BattleScenario) -> None:
+    run = run_scenario(game, scenario)
+    assert run.result.outcome == scenario.expected, actions(run)
+    after = state_of(game)
+    assert after.battle is None and after.decision_point is DecisionPoint.OVERWORLD_FREE
+    check = CHECKS.get(scenario.name)
+    if check is not None:
+        check(game, run)
+
+
+def test_an_item_the_game_refuses_brings_back_the_battle_menu(game: EmulatorSession) -> None:
+    """Not offered by legal_actions (no effect at full HP), but the executor must not get stuck on it:
+    "It won't have any effect." reopens the bag, which is closed again."""
+    set_party(game, [("SQUIRTLE", 10)])
+    set_bag(game, [("POTION", 2)])
+    start_battle(game, "RATTATA", 3)
+    executor = BattleExecutor(game)
+    assert executor.advance().decision_point is DecisionPoint.BATTLE_MAIN_MENU
+    state = executor.execute(UseItem(item="POTION", target=0))
+    assert state.decision_point is DecisionPoint.BATTLE_MAIN_MENU
+    assert bag_count(game, "POTION") == 2

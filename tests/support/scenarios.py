@@ -125,6 +125,42 @@ def set_party_exp(session: EmulatorSession, slot: int, exp: int) -> None:
         session.write_u8(address + offset, value)
 
 
+def set_move_pp(session: EmulatorSession, slot: int, move_index: int, pp: int) -> None:
+    """PP of one move of a party member (the PP-up bits are kept)."""
+    ram = session.ram_map
+    address = ram.wPartyMon1 + slot * ram.party.size + ram.party.pp + move_index
+    session.write_u8(address, (session.read_u8(address) & 0xC0) | pp)
+
+
+def set_bag(session: EmulatorSession, items: list[tuple[str, int]]) -> None:
+    """Replace the bag's contents: (item name, quantity) pairs, in bag order."""
+    ids = {entry.name: item_id for item_id, entry in game_data().items.items()}
+    ram = session.ram_map
+    session.write_u8(ram.wNumBagItems, len(items))
+    for index, (name, quantity) in enumerate(items):
+        session.write_u8(ram.wBagItems + 2 * index, ids[name])
+        session.write_u8(ram.wBagItems + 2 * index + 1, quantity)
+    session.write_u8(ram.wBagItems + 2 * len(items), 0xFF)  # the list terminator
+
+
+def set_enemy_hp(session: EmulatorSession, hp: int) -> None:
+    """The active enemy's HP (the battle struct); only meaningful once it has been sent out."""
+    address = session.ram_map.wEnemyMon + session.ram_map.battle.hp
+    session.write_u8(address, hp >> 8)
+    session.write_u8(address + 1, hp & 0xFF)
+
+
+def enemy_party_hp(session: EmulatorSession) -> list[int]:
+    """HP of every member of a trainer's party (wEnemyMons, kept after the battle ends)."""
+    ram = session.ram_map
+    count = min(session.read_u8(ram.wEnemyPartyCount), ram.party_size)
+    hp = []
+    for slot in range(count):
+        address = ram.wEnemyMons + slot * ram.party.size + ram.party.hp
+        hp.append(int.from_bytes(session.read(address, 2), "big"))
+    return hp
+
+
 def start_battle(session: EmulatorSession, opponent: str, level_or_number: int) -> None:
     """A trainer class (e.g. BROCK, 1) or a wild species (e.g. PIDGEY, 5); waits until it begins."""
     wrapper = session.pyboy.game_wrapper
