@@ -46,7 +46,10 @@ class RuntimeConfig(Section):
 
 class TelemetryConfig(Section):
     exporter: Literal["none", "console", "otlp"] = "none"
-    otlp_endpoint: str = "http://localhost:4317"
+    # The scheme is required: it decides plain (http) or TLS (https) gRPC, and a bare host:port would
+    # silently mean TLS.
+    otlp_endpoint: str = Field("http://localhost:4317", pattern=r"^https?://[^/\s]+/?$")
+    otlp_timeout_seconds: float = Field(10.0, gt=0.0, le=300.0)
 
 
 class LoggingConfig(Section):
