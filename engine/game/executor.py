@@ -49,6 +49,7 @@ STILL_TEXT_FRAMES = 64
 INPUT_POLL_FRAMES = 2
 # Screens that wait for A to go on: battle text, and the Pokédex page shown after catching a new species.
 TEXT_POINTS = frozenset({D.BATTLE_TEXT, D.DIALOG_WAIT, D.POKEDEX_ENTRY})
+QUIET_POINTS = TEXT_POINTS | {D.YES_NO_PROMPT, D.BUSY}
 YES, NO = 0, 1
 MAX_BAG_ENTRIES = 20  # a full bag; the list also has CANCEL after the last item
 
@@ -68,20 +69,28 @@ class BattleExecutor:
         self.session = session
         self.max_wait_frames = max_wait_frames
         self.inputs: deque[str] = deque(maxlen=12)
+        self.looks = 0  # full decodes of the game state: the executor's main cost next to emulation
         self.last_in_battle: GameState | None = None
         # The species caught with a ball (wCapturedMonSpecies, set from "All right!" until the
         # nickname question is answered); cleared by whoever starts following a new battle.
         self.caught_species: str | None = None
         self._poll = (0, session.ram_map.JoypadLowSensitivity)
+        self._overworld_poll = (0, session.ram_map.JoypadOverworld)
         session.track_calls(*self._poll)
+        session.track_calls(*self._overworld_poll)
 
     def input_wanted(self) -> bool:
         """The game polled the joypad for a button press within the last frames."""
         since = self.session.frames_since_call(*self._poll)
         return since is not None and since <= INPUT_POLL_FRAMES
 
+    def _player_can_walk(self) -> bool:
+        since = self.session.frames_since_call(*self._overworld_poll)
+        return since is not None and since <= INPUT_POLL_FRAMES
+
     # -- observing and waiting ---------------------------------------------------------------------
     def state(self) -> GameState:
+        self.looks += 1
         image = self.session.memory_image()
         state = decode_state(image, self.session.ram_map)
         if state.battle is not None:
@@ -100,17 +109,20 @@ class BattleExecutor:
             message, self.state().decision_point, list(self.inputs), self.session.frame_hash()
         )
 
-    def _wait_for_change(self, budget: int, *, watch_polls: bool = True) -> int:
-        """Cheap wait until the text rows of the game's screen buffer change or (with `watch_polls`) the
-        game polls for a button; only those bytes and a hook's frame number are read meanwhile.
-        Always steps at least one check interval, so a caller's loop makes progress."""
+    def _wait_for_change(self, budget: int, *, watch_polls: bool = True, watch_text: bool = True) -> int:
+        """Cheap wait until (with `watch_text`) the text rows of the game's screen buffer change or (with
+        `watch_polls`) the game polls for a button or lets the player walk; only those bytes and the
+        hooks' frame numbers are read meanwhile. Always steps at least one check interval, so a caller's
+        loop makes progress."""
         start = self.session.ram_map.wTileMap
         text = slice(start + TEXT_ROWS.start, start + TEXT_ROWS.stop)
         before = self.session.read(text.start, text.stop - text.start)
         self.session.tick(self.session.check_every)
 
         def changed(memory: LiveMemory) -> bool:
-            return (watch_polls and self.input_wanted()) or bytes(memory[text]) != before
+            if watch_polls and (self.input_wanted() or self._player_can_walk()):
+                return True
+            return watch_text and bytes(memory[text]) != before
 
         try:
             stepped = self.session.run_until(changed, budget)
@@ -138,10 +150,11 @@ class BattleExecutor:
                 self._press(Button.B)
                 spent += self.session.hold_frames + self.session.release_frames
                 continue
-            prompts = TEXT_POINTS | {D.YES_NO_PROMPT}
-            spent += self._wait_for_change(
-                STILL_TEXT_FRAMES, watch_polls=advance_text and state.decision_point in prompts
-            )
+            # While text prints or an animation plays, nothing needs doing until the game asks for a
+            # button (or lets the player walk again): waiting for that, rather than for every letter,
+            # saves most of the looks. Budget-bound, so a text that never asks is looked at again.
+            quiet = advance_text and state.decision_point in QUIET_POINTS
+            spent += self._wait_for_change(STILL_TEXT_FRAMES, watch_polls=quiet, watch_text=not quiet)
         raise self._fail(f"never reached {sorted(t.value for t in targets)}")
 
     def advance(self) -> GameState:
