@@ -3,6 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 STAMP := $(VENV)/.installed
 ROM ?=
+ARGS ?=
 
 .PHONY: run test lint setup clean
 
@@ -17,7 +18,7 @@ setup: $(STAMP)
 
 run: $(STAMP)
 	@if [ -z "$(ROM)" ]; then echo "usage: make run ROM=path/to/pokemon_red.gb" >&2; exit 2; fi
-	$(VENV)/bin/engine inspect --rom "$(ROM)" --frames 600
+	$(VENV)/bin/engine run --rom "$(ROM)" $(ARGS)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check engine tests benchmarks
