@@ -8,18 +8,15 @@ import pytest
 
 from engine.config import PlayerConfig
 from engine.emulator.session import EmulatorSession
-from engine.game.intro import (
+from engine.game.intro import IntroReport, reach_overworld, set_fast_options, start_new_game
+from engine.game.models import DecisionPoint as D
+from engine.game.options import (
     ANIMATION_OFF_BIT,
     BATTLE_SET_BIT,
     TEXT_DELAY_FAST,
     TEXT_DELAY_MASK,
     TEXT_DELAY_MEDIUM,
-    IntroReport,
-    reach_overworld,
-    set_fast_options,
-    start_new_game,
 )
-from engine.game.models import DecisionPoint as D
 from tests.support.scenarios import BEDROOM, boot_until, state_of
 
 # Letters from all three letter rows, both ends of a row (A and I, S and Z) and names of different lengths.

@@ -1,4 +1,4 @@
-"""The pure parts of the intro: keyboard planning, name edits, the OPTION-menu plan, menu labels."""
+"""The pure parts of the intro: keyboard planning, name edits, the OPTION-menu plan, menu labels, errors."""
 
 from __future__ import annotations
 
@@ -8,23 +8,23 @@ import pytest
 
 from engine.emulator.buttons import Button
 from engine.errors import UserInputError
+from engine.game import intro
 from engine.game.charmap import screen_glyphs
-from engine.game.intro import (
+from engine.game.intro_errors import IntroError
+from engine.game.intro_loop import menu_item_index
+from engine.game.models import DecisionPoint
+from engine.game.naming import (
     CASE_ROW,
-    IntroError,
     InvalidNameError,
     NameStep,
-    decode_options,
     key_position,
     keyboard_move,
     keyboard_path,
-    menu_item_index,
     next_keyboard_press,
     next_name_step,
-    next_option_press,
     validate_name,
 )
-from engine.game.models import DecisionPoint
+from engine.game.options import decode_options, next_option_press
 from engine.game.screen import SCREEN_COLUMNS, SCREEN_ROWS
 
 LETTER_ROWS = range(1, 6)
@@ -192,3 +192,8 @@ def test_intro_errors_carry_where_they_happened() -> None:
     assert error.point is DecisionPoint.NAMING_SCREEN
     assert error.last_inputs == ["down", "a"]
     assert "naming_screen" in str(error) and "['down', 'a']" in str(error)
+
+
+def test_the_intro_errors_keep_their_hierarchy_and_their_old_import_path() -> None:
+    assert issubclass(InvalidNameError, IntroError) and issubclass(InvalidNameError, UserInputError)
+    assert intro.IntroError is IntroError and intro.InvalidNameError is InvalidNameError
