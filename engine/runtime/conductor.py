@@ -32,6 +32,8 @@ from engine.messages import (
 from engine.runtime.battles import BattleTracker
 from engine.runtime.layout import RunPaths, append_json_line, write_json_atomic
 from engine.runtime.summary import BattleSummary, RunSummary, StopReason
+from engine.telemetry import Telemetry
+from engine.telemetry.tracing import ATTR_BATTLE_ID, CycleKind
 
 log = logging.getLogger("engine.run")
 HEARTBEAT_STEPS = 200
@@ -61,8 +63,13 @@ class Roles:
 
 
 class Conductor:
-    def __init__(self, roles: Roles, options: RunOptions, paths: RunPaths) -> None:
-        self.roles = roles
+    def __init__(
+        self, roles: Roles, options: RunOptions, paths: RunPaths, telemetry: Telemetry | None = None
+    ) -> None:
+        self.telemetry = telemetry or Telemetry.disabled()
+        wrap = self.telemetry.tracing.wrap
+        self.roles = Roles(**{field.name: wrap(getattr(roles, field.name)) for field in fields(roles)})
+        self.metrics = self.telemetry.metrics
         self.options = options
         self.paths = paths
         self.battles: list[BattleSummary] = []
@@ -161,6 +168,18 @@ class Conductor:
 
     # -- one cycle ---------------------------------------------------------------------------------
     def _cycle(self) -> None:
+        """One decision cycle, traced as one trace with a span per role call."""
+        kind: CycleKind = "battle" if self.tracker is not None or self._in_battle else "overworld"
+        before, started = self.decisions, time.perf_counter()
+        battle_id = self.tracker.battle_id if self.tracker else None
+        with self.telemetry.tracing.cycle(kind, self.decisions + 1, battle_id) as span:
+            self._cycle_body()
+            if self.tracker is not None and battle_id is None:  # a battle began in this cycle
+                span.set_attribute(ATTR_BATTLE_ID, self.tracker.battle_id)
+        if self.decisions > before:
+            self.metrics.decision(kind, time.perf_counter() - started)
+
+    def _cycle_body(self) -> None:
         emulator = self.roles.emulator
         if self.tracker is not None or self._in_battle:
             state: GameState = emulator.call("advance")
@@ -177,6 +196,8 @@ class Conductor:
 
     def _look(self) -> Perception:
         perception: Perception = self.roles.vision.call("perceive", self.roles.emulator.call("frame"))
+        self.metrics.perception(perception.reused)
+        self.metrics.frames(perception.frame)
         events = self.roles.observer.call("observe", perception)
         if events:
             directive = self.roles.strategist.call("consider", events, perception.state)
@@ -218,6 +239,7 @@ class Conductor:
         self.tracker = None
         summary = battle.summary
         self.battles.append(summary)
+        self.metrics.battle_ended(summary.outcome, summary.battle_type, summary.wall_seconds)
         log_path = self.paths.battle_log(summary.battle_id)
         write_json_atomic(log_path, battle.model_dump(mode="json"))
         party = [mon.species_name or "?" for mon in final.party] if final is not None else []

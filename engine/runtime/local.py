@@ -13,6 +13,7 @@ from engine.runtime.layout import RunPaths
 from engine.runtime.summary import RunSummary
 from engine.strategist.strategist import Strategist
 from engine.tactician.tactician import Tactician
+from engine.telemetry import Telemetry
 from engine.vision.perceiver import Vision
 
 
@@ -29,10 +30,14 @@ def local_roles(config: EngineConfig, options: RunOptions) -> Roles:
     )
 
 
-def run_local(config: EngineConfig, options: RunOptions, paths: RunPaths) -> RunSummary:
+def run_local(
+    config: EngineConfig, options: RunOptions, paths: RunPaths, telemetry: Telemetry | None = None
+) -> RunSummary:
     roles = local_roles(config, options)
+    telemetry = telemetry or Telemetry.from_config(config.telemetry, paths.run_id)
     try:
-        return Conductor(roles, options, paths).run()
+        return Conductor(roles, options, paths, telemetry).run()
     finally:
+        telemetry.shutdown()
         for handle in roles.all():
             handle.close()
