@@ -8,12 +8,22 @@ import time
 from collections.abc import Callable
 
 from engine.messages import RoleReport
+from engine.telemetry.metrics import RunMetrics
+
+AGE_REPORT_SECONDS = 5.0  # how often the age gauge is refreshed between ticks
 
 
 class Checkpointer:
-    def __init__(self, interval_seconds: float, on_tick: Callable[[], None] | None = None) -> None:
+    def __init__(
+        self,
+        interval_seconds: float,
+        on_tick: Callable[[], None] | None = None,
+        metrics: RunMetrics | None = None,
+    ) -> None:
         self.interval = interval_seconds
         self.on_tick = on_tick
+        self.metrics = metrics
+        self.started = time.monotonic()
         self.ticks = 0
         self.last_tick: float | None = None
         self._stop = threading.Event()
@@ -24,8 +34,17 @@ class Checkpointer:
             self._thread.start()
 
     def _loop(self) -> None:
-        while not self._stop.wait(self.interval):
-            self.tick()
+        next_tick = time.monotonic() + self.interval
+        while not self._stop.wait(min(AGE_REPORT_SECONDS, self.interval)):
+            if time.monotonic() >= next_tick:
+                self.tick()
+                next_tick += self.interval
+            self._report_age()
+
+    def _report_age(self) -> None:
+        if self.metrics is not None:
+            since = self.seconds_since_tick()
+            self.metrics.checkpoint_age(since if since is not None else time.monotonic() - self.started)
 
     def tick(self) -> int:
         self.ticks += 1
