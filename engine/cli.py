@@ -62,6 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     inspect.add_argument("--config", type=Path, help="YAML config overlaying configs/default.yaml")
     _add_run_parser(commands)
+    _add_status_parser(commands)
     return parser
 
 
@@ -83,7 +84,14 @@ def _add_run_parser(commands: argparse._SubParsersAction) -> None:
     run.add_argument("--rom", type=Path, required=True, help="cartridge image of Pokémon Red or Blue")
     run.add_argument("--state", type=Path, help="PyBoy save state made with the same ROM")
     run.add_argument("--config", type=Path, help="YAML config overlaying configs/default.yaml")
-    run.add_argument("--local", action="store_true", help="run every role in this process")
+    where = run.add_mutually_exclusive_group()
+    where.add_argument("--local", action="store_true", help="run every role in this process")
+    where.add_argument(
+        "--address",
+        metavar="ADDR",
+        help="run the roles as actors on the Ray cluster at ADDR ('auto': the one `ray start --head` "
+        "started on this machine); without --address or --local, on a private Ray instance for this run",
+    )
     run.add_argument("--max-battles", type=_positive, help="stop once this many battles have ended")
     run.add_argument("--max-decisions", type=_positive, help="stop after this many decisions")
     run.add_argument("--summary", type=Path, help="also write the summary JSON to this file")
@@ -94,6 +102,27 @@ def _add_run_parser(commands: argparse._SubParsersAction) -> None:
         help="holds checkpoints/, runs/<run id>/ and memory/ (default: the current directory)",
     )
     run.add_argument("--seed", type=_non_negative, default=0, help="seed of the exploring walk (default 0)")
+
+
+def _add_status_parser(commands: argparse._SubParsersAction) -> None:
+    status = commands.add_parser(
+        "status",
+        help="print the state of the engine running on a Ray cluster",
+        description="Ask the live conductor(s) in the namespace for their run: run id, state, current "
+        "battle or map, decisions, frames, last checkpoint tick and each role's health. Exit code 1 "
+        "when no engine is running.",
+    )
+    status.add_argument(
+        "--address",
+        metavar="ADDR",
+        default="auto",
+        help="the Ray cluster to ask (default 'auto': the one running on this machine)",
+    )
+    status.add_argument(
+        "--namespace", metavar="NS", help="Ray namespace of the runs (default: from the config)"
+    )
+    status.add_argument("--config", type=Path, help="YAML config overlaying configs/default.yaml")
+    status.add_argument("--json", action="store_true", help="print JSON instead of text")
 
 
 def _inspect(args: argparse.Namespace) -> int:
@@ -128,7 +157,14 @@ def _run(args: argparse.Namespace) -> int:
     return run_engine(config, args)
 
 
-COMMANDS = {"inspect": _inspect, "run": _run}
+def _status(args: argparse.Namespace) -> int:
+    from engine.config import load_config
+    from engine.runtime.status import engine_status
+
+    return engine_status(load_config(args.config), args)
+
+
+COMMANDS = {"inspect": _inspect, "run": _run, "status": _status}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import ipaddress
+import logging
 import os
 import socket
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -57,3 +59,21 @@ def gen1_fixture_dirs() -> list[Path]:
 
 
 ROM_PATH = os.environ.get("POKEMON_ROM")
+
+
+@pytest.fixture(scope="session")
+def ray_instance() -> Iterator[Any]:
+    """One private Ray instance for the whole session: starting one costs seconds. With the dashboard,
+    because `ray.util.state` answers through it; small, because the machine may have two cores."""
+    import ray
+
+    context = ray.init(
+        address="local",
+        num_cpus=2,
+        include_dashboard=True,
+        namespace="engine-tests",
+        logging_level=logging.ERROR,
+        log_to_driver=False,  # the conductor's progress lines would only clutter the test output
+    )
+    yield context
+    ray.shutdown()

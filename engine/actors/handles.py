@@ -37,6 +37,11 @@ class LocalHandle:
             log.exception("%s.%s failed", self.role, method)
 
     def close(self) -> None:
-        closer = getattr(self.target, "close", None) or getattr(self.target, "stop", None)
-        if closer is not None:
-            closer()
+        close_role(self.target)
+
+
+def close_role(target: object) -> None:
+    """Release what a role holds (the emulator's PyBoy, the checkpoint timer), whichever verb it uses."""
+    closer = getattr(target, "close", None) or getattr(target, "stop", None)
+    if closer is not None:
+        closer()

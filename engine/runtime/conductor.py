@@ -10,6 +10,7 @@ same code drives plain objects (`--local`) and Ray actors.
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -82,6 +83,12 @@ class Conductor:
         self.where = "starting"
         self.frames = 0
         self.game = "?"
+        # Set from another thread (the Ray driver's Ctrl-C reaches the conductor actor as a request):
+        # the run stops at the next cycle boundary, like a KeyboardInterrupt in-process.
+        self._stop_requested = threading.Event()
+
+    def request_stop(self) -> None:
+        self._stop_requested.set()
 
     # -- lifecycle ---------------------------------------------------------------------------------
     def run(self) -> RunSummary:
@@ -155,10 +162,15 @@ class Conductor:
         self._in_battle = emulator.call("in_battle")
         while (reason := self._limit_reached()) is None:
             self._cycle()
-        log.info("stopping: %s reached", reason.replace("_", " "))
+        if reason == "interrupted":
+            log.info("interrupted: stopping after writing the summary")
+        else:
+            log.info("stopping: %s reached", reason.replace("_", " "))
         return reason
 
     def _limit_reached(self) -> StopReason | None:
+        if self._stop_requested.is_set():
+            return "interrupted"
         options = self.options
         if options.max_battles is not None and len(self.battles) >= options.max_battles:
             return "max_battles"

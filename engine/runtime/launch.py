@@ -1,16 +1,20 @@
-"""From parsed `engine run` arguments to a finished run and its exit code."""
+"""From parsed `engine run` arguments to a finished run and its exit code.
+
+`--local` runs every role in this process; otherwise the roles are Ray actors, on the cluster at
+`--address` (`auto`: the one `ray start --head` started on this machine) or on a private instance started
+for this run. Same flags, same files, same summary either way.
+"""
 
 from __future__ import annotations
 
 import argparse
 import logging
-from pathlib import Path
 
 from engine.config import EngineConfig
 from engine.errors import UserInputError
 from engine.runtime.conductor import RunOptions
 from engine.runtime.layout import RunPaths, new_run_id, write_json_atomic
-from engine.runtime.local import run_local
+from engine.runtime.logs import attach_run_logs, detach_run_logs
 from engine.runtime.summary import RunSummary
 
 log = logging.getLogger("engine.run")
@@ -27,14 +31,6 @@ def _check_inputs(args: argparse.Namespace) -> None:
         raise UserInputError(f"--summary {args.summary}: the folder {args.summary.parent} does not exist")
 
 
-def _log_to_file(path: Path, level: str) -> logging.Handler:
-    handler = logging.FileHandler(path, encoding="utf-8")
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
-    handler.setLevel(level)
-    logging.getLogger("engine").addHandler(handler)
-    return handler
-
-
 def exit_code(summary: RunSummary) -> int:
     if summary.stopped == "error":
         return EXIT_FAILED
@@ -43,16 +39,22 @@ def exit_code(summary: RunSummary) -> int:
     return EXIT_OK
 
 
-def run_engine(config: EngineConfig, args: argparse.Namespace) -> int:
-    _check_inputs(args)
+def _play(config: EngineConfig, options: RunOptions, paths: RunPaths, local: bool) -> RunSummary:
+    if local:
+        from engine.runtime.local import run_local
+
+        return run_local(config, options, paths)
+    from engine.runtime.ray_run import run_on_ray
+
+    return run_on_ray(config, options, paths)
+
+
+def _run(config: EngineConfig, args: argparse.Namespace) -> int:
     paths = RunPaths(data_dir=args.data_dir, run_id=new_run_id())
     paths.create()
-    logging.getLogger("engine").setLevel(config.logging.level)
-    handler = _log_to_file(paths.log, config.logging.level)
+    handlers = attach_run_logs(paths.log, config.logging.level)
     try:
         log.info("run %s: data in %s", paths.run_id, paths.run_dir)
-        if not args.local:
-            log.info("no actor runtime requested: every role runs in this process (as with --local)")
         options = RunOptions(
             rom=args.rom,
             state=args.state,
@@ -60,7 +62,7 @@ def run_engine(config: EngineConfig, args: argparse.Namespace) -> int:
             max_decisions=args.max_decisions,
             seed=args.seed,
         )
-        summary = run_local(config, options, paths)
+        summary = _play(config, options, paths, args.local)
         if args.summary is not None:
             write_json_atomic(args.summary, summary.model_dump(mode="json"))
         log.info(
@@ -74,5 +76,15 @@ def run_engine(config: EngineConfig, args: argparse.Namespace) -> int:
         )
         return exit_code(summary)
     finally:
-        logging.getLogger("engine").removeHandler(handler)
-        handler.close()
+        detach_run_logs(handlers)
+
+
+def run_engine(config: EngineConfig, args: argparse.Namespace) -> int:
+    _check_inputs(args)
+    if args.local:
+        return _run(config, args)
+    from engine.runtime.cluster import ray_connection
+
+    # Connected before the run's folder exists: a wrong --address leaves nothing behind.
+    with ray_connection(args.address, config.runtime.namespace):
+        return _run(config, args)

@@ -1,0 +1,104 @@
+"""The one place that decides local vs Ray: the same role classes, as plain objects or inside actor shells.
+
+On Ray every role is a named actor, `<run id>/<role>` in the configured namespace, so another process
+(`engine status`, the dashboard) can find the run's structure by name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+from typing import Any, Literal
+
+from engine.actors.handles import LocalHandle, RoleHandle
+from engine.config import EmulatorConfig, EngineConfig, PlayerConfig
+from engine.emulator.role import EmulatorRole
+from engine.emulator.rom import Game
+from engine.observer.journey import Observer
+from engine.reflection.inbox import Reflection
+from engine.resilience.checkpointer import Checkpointer
+from engine.runtime.conductor import Roles, RunOptions
+from engine.strategist.strategist import Strategist
+from engine.tactician.tactician import Tactician
+from engine.telemetry.metrics import RunMetrics
+from engine.vision.perceiver import Vision
+
+Mode = Literal["local", "ray"]
+ROLE_NAMES = ("emulator", "vision", "observer", "strategist", "tactician", "reflection", "checkpoint")
+# Anything built like EmulatorRole(rom, emulator config, player config) with its verbs: tests inject fakes.
+EmulatorFactory = Callable[[Path, EmulatorConfig, PlayerConfig], Any]
+
+
+def actor_name(run_id: str, role: str) -> str:
+    return f"{run_id}/{role}"
+
+
+def _builders(
+    config: EngineConfig, options: RunOptions, run_id: str, game: Game
+) -> dict[str, Callable[[], object]]:
+    """Every role but the emulator, as zero-argument constructors (Vision needs the game the emulator
+    found in the cartridge header)."""
+    return {
+        "vision": partial(Vision, game),
+        "observer": Observer,
+        "strategist": Strategist,
+        "tactician": partial(Tactician, seed=options.seed),
+        "reflection": Reflection,
+        "checkpoint": partial(_checkpointer, config.checkpoint.interval_seconds, run_id),
+    }
+
+
+def _checkpointer(interval_seconds: float, run_id: str) -> Checkpointer:
+    # Its metrics are made where it runs: Ray's metric objects belong to the process that records them.
+    return Checkpointer(interval_seconds, metrics=RunMetrics(run_id))
+
+
+def build_roles(
+    config: EngineConfig,
+    options: RunOptions,
+    run_id: str,
+    mode: Mode,
+    emulator_factory: EmulatorFactory = EmulatorRole,
+) -> Roles:
+    """The seven roles, ready: on Ray each actor has answered once, so a role that cannot start (a bad
+    ROM) raises its typed error here, before any run begins. On Ray, the caller must have connected."""
+    make_emulator = partial(emulator_factory, options.rom, config.emulator, config.player)
+    if mode == "local":
+        emulator = make_emulator()
+        builders = _builders(config, options, run_id, Game(emulator.game_name()))
+        local: dict[str, RoleHandle] = {"emulator": LocalHandle("emulator", emulator)}
+        local |= {role: LocalHandle(role, build()) for role, build in builders.items()}
+        return Roles(**local)
+    return _ray_roles(config, options, run_id, make_emulator)
+
+
+def _ray_roles(
+    config: EngineConfig, options: RunOptions, run_id: str, make_emulator: Callable[[], object]
+) -> Roles:
+    import ray
+    from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+    from engine.actors.ray_handles import RayHandle, resolve
+    from engine.actors.shells import ROLE_SHELLS
+
+    def spawn(role: str, build: Callable[[], object], **placement: Any) -> RayHandle:
+        shell = ROLE_SHELLS[role].options(
+            name=actor_name(run_id, role), namespace=config.runtime.namespace, **placement
+        )
+        return RayHandle(role, shell.remote(build))
+
+    # The emulator opens the ROM path and the save state the user named on this machine: keep it here.
+    here = NodeAffinitySchedulingStrategy(ray.get_runtime_context().get_node_id(), soft=False)
+    handles: dict[str, RayHandle] = {"emulator": spawn("emulator", make_emulator, scheduling_strategy=here)}
+    try:
+        game = Game(handles["emulator"].call("game_name"))
+        for role, build in _builders(config, options, run_id, game).items():
+            handles[role] = spawn(role, build)
+        for role, handle in handles.items():
+            resolve(handle.actor.call.remote("report"), role)
+    except BaseException:
+        for handle in handles.values():
+            ray.kill(handle.actor, no_restart=True)
+        raise
+    return Roles(**handles)

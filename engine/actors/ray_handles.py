@@ -1,0 +1,127 @@
+"""`RoleHandle` over a Ray actor: the conductor's calls become actor calls with the same results and errors.
+
+Errors keep their class across the boundary: a role raising an `EngineError` subclass reaches the caller
+as that very class (not Ray's wrapper), so the conductor decides what to do exactly as it does in-process;
+a role whose actor is gone raises `RoleDiedError` naming the role.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from typing import Any
+
+import ray
+from ray.actor import ActorHandle
+from ray.exceptions import RayActorError, RayTaskError
+
+from engine.actors.errors import RoleDiedError
+from engine.errors import EngineError
+from engine.runtime.conductor import Roles
+
+log = logging.getLogger("engine.actors")
+DRAIN_SECONDS = 10.0
+SHUTDOWN_SECONDS = 10.0
+
+
+def _first_line(text: str) -> str:
+    return text.strip().splitlines()[0][:300] if text.strip() else "no detail"
+
+
+def resolve(ref: ray.ObjectRef, role: str, timeout: float | None = None) -> Any:
+    """`ray.get` with the engine's error mapping (see the module docstring)."""
+    try:
+        return ray.get(ref, timeout=timeout)
+    except RayTaskError as exc:
+        if isinstance(exc.cause, EngineError):
+            raise exc.cause from exc  # the chained RayTaskError keeps the remote traceback for the log
+        raise
+    except RayActorError as exc:
+        raise RoleDiedError(role, _first_line(str(exc))) from exc
+
+
+class RayHandle:
+    def __init__(self, role: str, actor: ActorHandle) -> None:
+        self.role = role
+        self.actor = actor
+        self._pending: list[tuple[str, ray.ObjectRef]] = []  # notifications sent, results not yet seen
+        self._methods: dict[str, Any] = {}
+        self._lock = threading.Lock()  # the conductor's status() calls from another thread
+
+    def __getstate__(self) -> dict[str, Any]:
+        # A copy sent to another actor (the conductor's) starts with its own bookkeeping.
+        return {"role": self.role, "actor": self.actor}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.role, self.actor = state["role"], state["actor"]
+        self._pending, self._methods, self._lock = [], {}, threading.Lock()
+
+    def _remote(self, method: str) -> Any:
+        remote = self._methods.get(method)
+        if remote is None:
+            # Named per verb, so the dashboard's task list reads "emulator.advance", not "call".
+            remote = self._methods[method] = self.actor.call.options(name=f"{self.role}.{method}")
+        return remote
+
+    def call(self, method: str, *args: Any) -> Any:
+        self._reap()
+        return resolve(self._remote(method).remote(method, *args), self.role)
+
+    def tell(self, method: str, *args: Any) -> None:
+        self._reap()
+        ref = self._remote(method).remote(method, *args)
+        with self._lock:
+            self._pending.append((method, ref))
+
+    def _reap(self, timeout: float = 0.0) -> None:
+        """Log the failures of notifications that have finished; keep the ones still running."""
+        with self._lock:
+            pending, self._pending = self._pending, []
+        if not pending:
+            return
+        refs = [ref for _, ref in pending]
+        done, _ = ray.wait(refs, num_returns=len(refs), timeout=timeout)
+        finished = set(done)
+        for method, ref in pending:
+            if ref in finished:
+                try:
+                    resolve(ref, self.role)
+                except Exception as exc:  # a notification never stops the game loop; the failure is logged
+                    log.error("%s.%s failed: %s", self.role, method, exc)
+        with self._lock:
+            self._pending[:0] = [(method, ref) for method, ref in pending if ref not in finished]
+
+    def drain(self, timeout: float = DRAIN_SECONDS) -> None:
+        self._reap(timeout)
+        with self._lock:
+            pending, self._pending = self._pending, []
+        for method, _ in pending:
+            log.warning("%s.%s still running after %.0f s: not waiting for it", self.role, method, timeout)
+
+    def close(self) -> None:
+        """Let the role release what it holds (PyBoy, its timer), then end the actor."""
+        self.drain()
+        try:
+            ray.get(self.actor.shutdown.remote(), timeout=SHUTDOWN_SECONDS)
+        except Exception as exc:  # ending anyway: the kill below is what frees the process
+            log.debug("%s did not shut down cleanly: %s", self.role, exc)
+        ray.kill(self.actor, no_restart=True)
+
+
+def drain_notifications(roles: Roles) -> None:
+    for handle in roles.all():
+        if isinstance(handle, RayHandle):
+            handle.drain()
+
+
+def close_all(roles: Roles) -> None:
+    """`close` for every role at once: the shutdowns run in parallel under one deadline, then the kills."""
+    handles = [handle for handle in roles.all() if isinstance(handle, RayHandle)]
+    for handle in handles:
+        handle.drain()
+    refs = [handle.actor.shutdown.remote() for handle in handles]
+    done, _ = ray.wait(refs, num_returns=len(refs), timeout=SHUTDOWN_SECONDS)
+    for handle, ref in zip(handles, refs, strict=True):
+        if ref not in done:
+            log.debug("%s did not shut down within %.0f s: killing it", handle.role, SHUTDOWN_SECONDS)
+        ray.kill(handle.actor, no_restart=True)

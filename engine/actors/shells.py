@@ -1,0 +1,125 @@
+"""Thin Ray actor shells around the plain role classes (the ones `--local` runs in-process).
+
+A shell builds its role inside the actor's own process (a PyBoy object cannot be pickled, so the emulator
+must be created where it runs) and forwards calls to it. There is no business logic here: one generic
+`call(method, *args)` on a base class, and one subclass per role so the Ray dashboard lists the engine's
+structure by class name (EmulatorActor, VisionActor, ...). The handles give each call a task name
+`<role>.<method>`, so the dashboard's task list reads as the verbs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import ray
+
+from engine.actors.handles import close_role
+from engine.actors.ray_handles import drain_notifications
+from engine.config import LoggingConfig, TelemetryConfig
+from engine.errors import EngineError
+from engine.messages import RunStatus
+from engine.runtime.conductor import Conductor, Roles, RunOptions
+from engine.runtime.layout import RunPaths
+from engine.runtime.logs import attach_run_logs
+from engine.runtime.summary import RunSummary
+from engine.telemetry import Telemetry
+
+
+class RoleShell:
+    def __init__(self, build: Callable[[], object]) -> None:
+        self.failure: EngineError | None = None
+        try:
+            self.role = build()
+        except EngineError as exc:
+            # Kept and raised by every call: an error escaping __init__ would reach the caller as an untyped
+            # ActorDiedError (and print a worker traceback), losing e.g. a RomError's one-line message.
+            self.failure = exc
+
+    def call(self, method: str, *args: Any) -> Any:
+        if self.failure is not None:
+            raise self.failure
+        return getattr(self.role, method)(*args)
+
+    def shutdown(self) -> None:
+        if self.failure is None:
+            close_role(self.role)
+
+
+# num_cpus=0: the roles take turns (the conductor waits on each call), so reserving a CPU per actor would
+# only stop seven actors from fitting on a small machine.
+@ray.remote(num_cpus=0)
+class EmulatorActor(RoleShell):
+    pass
+
+
+@ray.remote(num_cpus=0)
+class VisionActor(RoleShell):
+    pass
+
+
+@ray.remote(num_cpus=0)
+class ObserverActor(RoleShell):
+    pass
+
+
+@ray.remote(num_cpus=0)
+class StrategistActor(RoleShell):
+    pass
+
+
+@ray.remote(num_cpus=0)
+class TacticianActor(RoleShell):
+    pass
+
+
+@ray.remote(num_cpus=0)
+class ReflectionActor(RoleShell):
+    pass
+
+
+@ray.remote(num_cpus=0)
+class CheckpointActor(RoleShell):
+    pass
+
+
+# Threaded (max_concurrency): `status` and `request_stop` answer from other threads while `run` is busy.
+@ray.remote(num_cpus=0, max_concurrency=4)
+class ConductorActor:
+    def __init__(
+        self,
+        roles: Roles,
+        options: RunOptions,
+        paths: RunPaths,
+        logs: LoggingConfig,
+        telemetry: TelemetryConfig,
+    ) -> None:
+        # Its progress lines go to stderr (Ray forwards them to the driver's terminal) and to run.log.
+        self.handlers = attach_run_logs(paths.log, logs.level, to_stderr=True)
+        self.telemetry = Telemetry.from_config(telemetry, paths.run_id)  # built where the conductor runs
+        self.roles = roles  # the Ray handles themselves (the conductor may wrap them for tracing)
+        self.conductor = Conductor(roles, options, paths, self.telemetry)
+
+    def run(self) -> RunSummary:
+        try:
+            return self.conductor.run()
+        finally:
+            drain_notifications(self.roles)
+            self.telemetry.shutdown()
+
+    def status(self) -> RunStatus:
+        return self.conductor.status()
+
+    def request_stop(self) -> None:
+        self.conductor.request_stop()
+
+
+ROLE_SHELLS: dict[str, Any] = {
+    "emulator": EmulatorActor,
+    "vision": VisionActor,
+    "observer": ObserverActor,
+    "strategist": StrategistActor,
+    "tactician": TacticianActor,
+    "reflection": ReflectionActor,
+    "checkpoint": CheckpointActor,
+}

@@ -1,0 +1,133 @@
+"""`engine run` on Ray: the seven role actors plus the conductor in its own named actor, driven from here.
+
+The driver only starts the actors, waits for the conductor's `run()` (a `RunSummary`) and ends every actor
+afterwards. The conductor lives in an actor, not in the driver, so `engine status` in another process can
+ask it by name (`<run id>/conductor`) while it plays. Ctrl-C here asks the conductor to stop at the next
+cycle boundary, which writes the summary as in-process; a second Ctrl-C (or a conductor that does not
+answer in time) gives up waiting and the summary is rebuilt from the run's files.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from typing import Any
+
+import ray
+from ray.exceptions import GetTimeoutError
+
+from engine.actors.errors import RoleDiedError
+from engine.actors.factory import EmulatorFactory, actor_name, build_roles
+from engine.actors.ray_handles import close_all, resolve
+from engine.config import EngineConfig
+from engine.emulator.role import EmulatorRole
+from engine.runtime.conductor import Roles, RunOptions
+from engine.runtime.layout import RunPaths, write_json_atomic
+from engine.runtime.summary import BattleLog, BattleSummary, RunSummary, StopReason
+
+log = logging.getLogger("engine.run")
+STOP_GRACE_SECONDS = 30.0  # one cycle (a battle turn, a walk step) is far shorter
+POLL_SECONDS = 0.5
+# Ray forwards the conductor's stderr by polling its log file every 0.1 s: waiting this long after the run
+# lets its last lines reach the terminal before the driver's own closing line.
+LOG_SETTLE_SECONDS = 0.3
+
+
+def start_conductor(config: EngineConfig, options: RunOptions, paths: RunPaths, roles: Roles) -> Any:
+    from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+    from engine.actors.shells import ConductorActor
+
+    # It writes the run's files under --data-dir on this machine: keep it here.
+    here = NodeAffinitySchedulingStrategy(ray.get_runtime_context().get_node_id(), soft=False)
+    return ConductorActor.options(
+        name=actor_name(paths.run_id, "conductor"),
+        namespace=config.runtime.namespace,
+        scheduling_strategy=here,
+    ).remote(roles, options, paths, config.logging, config.telemetry)
+
+
+def _wait(ref: ray.ObjectRef, timeout: float | None = None) -> RunSummary:
+    """Wait in short slices so Ctrl-C is seen promptly whatever ray.get does with signals."""
+    deadline = None if timeout is None else time.monotonic() + timeout
+    while not ray.wait([ref], timeout=POLL_SECONDS)[0]:
+        if deadline is not None and time.monotonic() > deadline:
+            raise GetTimeoutError(f"no answer within {timeout:.0f} s")
+    summary: RunSummary = resolve(ref, "conductor")
+    time.sleep(LOG_SETTLE_SECONDS)
+    return summary
+
+
+def _summary_from_files(
+    paths: RunPaths, stopped: StopReason, error: str | None, started: float
+) -> RunSummary:
+    """Best effort when the conductor cannot write the summary: what its files say was played."""
+    battles: list[BattleSummary] = []
+    for path in sorted(paths.battles.glob("*.json")):
+        battles.append(BattleLog.model_validate_json(path.read_text(encoding="utf-8")).summary)
+    kinds: list[str] = []
+    if paths.decisions.is_file():
+        kinds = [
+            json.loads(line)["kind"] for line in paths.decisions.read_text(encoding="utf-8").splitlines()
+        ]
+    return RunSummary(
+        run_id=paths.run_id,
+        game="?",
+        stopped=stopped,
+        error=error,
+        battles=tuple(battles),
+        decisions=len(kinds),
+        overworld_steps=kinds.count("overworld"),
+        llm_calls=0,
+        cost_usd=0.0,
+        frames=0,
+        wall_seconds=round(time.monotonic() - started, 3),
+    )
+
+
+def _give_up(
+    conductor: Any, paths: RunPaths, stopped: StopReason, error: str | None, started: float
+) -> RunSummary:
+    ray.kill(conductor, no_restart=True)  # it must not write a summary of its own after ours
+    summary = _summary_from_files(paths, stopped, error, started)
+    write_json_atomic(paths.summary, summary.model_dump(mode="json"))
+    return summary
+
+
+def play(conductor: Any, paths: RunPaths) -> RunSummary:
+    started = time.monotonic()
+    ref = conductor.run.remote()
+    try:
+        return _wait(ref)
+    except RoleDiedError as exc:
+        log.error("run failed: %s", exc)
+        return _give_up(conductor, paths, "error", str(exc), started)
+    except KeyboardInterrupt:
+        log.info("interrupted: asking the conductor to stop after this cycle (Ctrl-C again to stop now)")
+    try:
+        conductor.request_stop.remote()
+        return _wait(ref, STOP_GRACE_SECONDS)
+    except (KeyboardInterrupt, GetTimeoutError, RoleDiedError):
+        log.info("not waiting for the conductor: summary rebuilt from the run's files")
+        return _give_up(conductor, paths, "interrupted", None, started)
+
+
+def run_on_ray(
+    config: EngineConfig,
+    options: RunOptions,
+    paths: RunPaths,
+    emulator_factory: EmulatorFactory = EmulatorRole,
+) -> RunSummary:
+    """Needs a Ray connection (engine.runtime.cluster). Every actor of the run is gone when this returns."""
+    roles = build_roles(config, options, paths.run_id, "ray", emulator_factory)
+    conductor = None
+    try:
+        conductor = start_conductor(config, options, paths, roles)
+        log.info("actors started in namespace %s: %s/{conductor,%s}", config.runtime.namespace, paths.run_id,
+                 ",".join(handle.role for handle in roles.all()))  # fmt: skip
+        return play(conductor, paths)
+    finally:
+        if conductor is not None:
+            ray.kill(conductor, no_restart=True)
+        close_all(roles)

@@ -1,0 +1,146 @@
+"""An `EmulatorRole` stand-in over the shared Gen 1 captures: the same verbs, a scripted game, no ROM.
+
+The script is a list of capture names, the stops where the game waits. `advance` stays at the current stop
+until an action was executed there, then moves to the next one, as the real executor runs from one choice
+to the next. Frame counts grow by fixed amounts per verb, so two runs of one script agree exactly. It is
+built like EmulatorRole(rom, emulator config, player config); the rest are keyword options (bind them
+with functools.partial), so the engine's factory can build it in-process or inside an actor.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from engine.config import EmulatorConfig, PlayerConfig
+from engine.emulator.errors import RomError
+from engine.game.actions import BattleAction
+from engine.game.capture import load_capture
+from engine.game.executor import ExecutionError
+from engine.game.intro import IntroReport
+from engine.game.memory import DECODER_REGIONS, MemoryImage
+from engine.game.models import GameState
+from engine.game.options import decode_options
+from engine.game.overworld import StepOutcome
+from engine.game.ram import RED_BLUE
+from engine.game.state import decode_state
+from engine.messages import Frame, NavChoice, RoleReport, StepReport
+
+# A wild battle: a turn at the main menu, the learn-move prompt after the enemy fainted, then Pallet Town.
+WILD_BATTLE = ("red_wild_main_menu", "red_learn_move_prompt", "red_wild_post_battle_overworld")
+ADVANCE_FRAMES, EXECUTE_FRAMES, WALK_FRAMES = 120, 60, 16
+
+
+class FakeEmulator:
+    def __init__(
+        self,
+        rom: Path,
+        emulator: EmulatorConfig,
+        player: PlayerConfig,
+        *,
+        fixtures: Path,
+        script: Sequence[str] = WILD_BATTLE,
+        delay: float = 0.0,
+        fail_on: str | None = None,
+    ) -> None:
+        self.images = [load_capture(fixtures / name) for name in script]
+        self.states = [decode_state(image, RED_BLUE) for image in self.images]
+        self.delay = delay  # seconds per verb that runs frames: a slow game, for status tests
+        self.fail_on = fail_on  # the verb that raises a typed engine error
+        self.index = 0
+        self.acted = False
+        self.frames = 0
+        self.last_battle_look: GameState | None = None
+        self.actions: list[BattleAction] = []
+
+    # -- helpers -----------------------------------------------------------------------------------
+    @property
+    def state(self) -> GameState:
+        return self.states[self.index]
+
+    @property
+    def image(self) -> MemoryImage:
+        return self.images[self.index]
+
+    def _run(self, verb: str, frames: int) -> None:
+        if self.fail_on == verb:
+            raise ExecutionError(
+                f"the scripted game refused {verb}", self.state.decision_point, ["a"], "fake-frame"
+            )
+        if self.delay:
+            time.sleep(self.delay)
+        self.frames += frames
+        if self.state.battle is not None:
+            self.last_battle_look = self.state
+
+    # -- the EmulatorRole verbs --------------------------------------------------------------------
+    def game_name(self) -> str:
+        return "red"
+
+    def take_intro_lines(self) -> list[str]:
+        return []
+
+    def start(self, state: bytes | None) -> IntroReport | None:
+        if self.state.battle is not None:
+            return None
+        options = decode_options(0)
+        return IntroReport(started_in="overworld", frames=0, player_name=None, rival_name=None,
+                           options_before=options, options_after=options)  # fmt: skip
+
+    def frame(self) -> Frame:
+        regions = tuple((start, self.image.read(start, end - start)) for start, end in DECODER_REGIONS)
+        digest = hashlib.blake2b(b"".join(chunk for _, chunk in regions), digest_size=8).hexdigest()
+        return Frame(number=self.frames, digest=digest, regions=regions)
+
+    def in_battle(self) -> bool:
+        return self.state.battle is not None
+
+    def frame_count(self) -> int:
+        return self.frames
+
+    def battle_result(self) -> int:
+        return self.image.u8(RED_BLUE.wBattleResult)
+
+    def last_in_battle(self) -> GameState | None:
+        return self.last_battle_look
+
+    def advance(self) -> GameState:
+        if self.acted and self.index < len(self.states) - 1:
+            self.index += 1
+        self.acted = False
+        self._run("advance", ADVANCE_FRAMES)
+        return self.state
+
+    def begin_battle(self, first_look: GameState) -> None:
+        self.last_battle_look = first_look
+
+    def execute(self, action: BattleAction) -> GameState:
+        self._run("execute", EXECUTE_FRAMES)
+        self.actions.append(action)
+        self.acted = True
+        return self.state
+
+    def settle(self) -> GameState:
+        return self.state
+
+    def walk(self, choice: NavChoice) -> StepReport:
+        self._run("walk", WALK_FRAMES)
+        return StepReport(outcome=StepOutcome.BLOCKED, state=self.state)
+
+    def save_state(self) -> bytes:
+        return f"fake state at stop {self.index}".encode()
+
+    def report(self) -> RoleReport:
+        return RoleReport(role="emulator", healthy=True, counters={"frames": float(self.frames)})
+
+    def close(self) -> None:
+        self.images = []
+
+
+class BrokenCartridge:
+    """An emulator that cannot start: the typed error the real one raises for a file that is no ROM."""
+
+    def __init__(self, rom: Path, emulator: EmulatorConfig, player: PlayerConfig) -> None:
+        raise RomError(f"{rom.name} is not a Game Boy cartridge image (scripted)")
