@@ -88,7 +88,7 @@ def _ray_roles(
         )
         return RayHandle(role, shell.remote(build))
 
-    # The emulator opens the ROM path and the save state the user named on this machine: keep it here.
+    # The emulator opens the ROM by the path the user gave on this machine: keep it on this node.
     here = NodeAffinitySchedulingStrategy(ray.get_runtime_context().get_node_id(), soft=False)
     handles: dict[str, RayHandle] = {"emulator": spawn("emulator", make_emulator, scheduling_strategy=here)}
     try:
