@@ -106,6 +106,11 @@ class Conductor:
         except EngineError as exc:
             error = str(exc)
             log.error("run failed: %s", exc)
+        except Exception as exc:
+            # A bug of ours, not the user's: the traceback goes to run.log, and the summary of what was
+            # played is still written rather than lost with the traceback.
+            error = f"internal error: {type(exc).__name__}: {exc}"
+            log.exception("run failed with an internal error")
         finally:
             self.phase = "stopping"
             self._final_bookkeeping()
@@ -276,7 +281,8 @@ class Conductor:
             log.info("overworld: %s", self.where)
         choice: NavChoice = self.roles.tactician.call("choose_step", state, self.directive)
         report: StepReport = self.roles.emulator.call("walk", choice)
-        self.roles.tactician.call("stepped", state, choice, report.outcome, report.state)
+        # A notification: the tactician's next call runs after it (one caller, calls kept in order).
+        self.roles.tactician.tell("stepped", state, choice, report.outcome, report.state)
         self._in_battle = report.state.battle is not None
         self.steps += 1
         self._count_decision("overworld", choice.move, str(choice.direction or "A"), choice.reason)

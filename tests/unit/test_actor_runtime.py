@@ -174,3 +174,24 @@ def test_a_summary_rebuilt_from_the_run_files(tmp_path: Path) -> None:
     summary = _summary_from_files(paths, "interrupted", None, time.monotonic())
     assert (summary.stopped, summary.decisions, summary.overworld_steps) == ("interrupted", 5, 2)
     assert summary.battles == (battle,)
+
+
+class CrashingTactician(Exception):
+    """Stands for a bug: not an EngineError."""
+
+
+def test_a_bug_mid_run_still_writes_the_summary(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from engine.tactician.tactician import Tactician
+
+    def crash(*_: object) -> None:
+        raise CrashingTactician("boom")
+
+    monkeypatch.setattr(Tactician, "choose_battle", crash)
+    paths = RunPaths(tmp_path, "r1")
+    paths.create()
+    summary = run_local(EngineConfig(), RunOptions(rom=Path("scripted.gb"), max_decisions=6), paths,
+                        emulator_factory=partial(FakeEmulator, fixtures=GEN1_FIXTURES))  # fmt: skip
+    assert summary.stopped == "error"
+    assert summary.error == "internal error: CrashingTactician: boom"
+    assert summary.decisions == 0 and summary.frames > 0  # the frames played before the crash are kept
+    assert json.loads(paths.summary.read_text(encoding="utf-8"))["stopped"] == "error"
