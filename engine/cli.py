@@ -63,6 +63,7 @@ def build_parser() -> argparse.ArgumentParser:
     inspect.add_argument("--config", type=Path, help="YAML config overlaying configs/default.yaml")
     _add_run_parser(commands)
     _add_status_parser(commands)
+    _add_llm_log_parser(commands)
     return parser
 
 
@@ -125,6 +126,23 @@ def _add_status_parser(commands: argparse._SubParsersAction) -> None:
     status.add_argument("--json", action="store_true", help="print JSON instead of text")
 
 
+def _add_llm_log_parser(commands: argparse._SubParsersAction) -> None:
+    llm_log = commands.add_parser(
+        "llm-log",
+        help="show the latest model calls of a run",
+        description="Print the latest entries of runs/<run id>/llm.jsonl: role, tier, model, tokens, cost, "
+        "latency, circuit breaker state, validation result, and the start of each prompt and answer "
+        "(API keys are redacted when the log is written).",
+    )
+    llm_log.add_argument(
+        "--data-dir", type=Path, default=Path("."), help="the run's data directory (default: here)"
+    )
+    llm_log.add_argument("--run", metavar="RUN_ID", help="which run (default: the newest)")
+    llm_log.add_argument("-n", "--last", type=_positive, default=20, help="how many entries (default 20)")
+    llm_log.add_argument("--full", action="store_true", help="whole prompts and answers, not previews")
+    llm_log.add_argument("--json", action="store_true", help="print the entries as JSON lines")
+
+
 def _inspect(args: argparse.Namespace) -> int:
     from engine.config import load_config
     from engine.game.capture import load_capture
@@ -164,7 +182,13 @@ def _status(args: argparse.Namespace) -> int:
     return engine_status(load_config(args.config), args)
 
 
-COMMANDS = {"inspect": _inspect, "run": _run, "status": _status}
+def _llm_log(args: argparse.Namespace) -> int:
+    from engine.llm.logview import show_llm_log
+
+    return show_llm_log(args.data_dir, args.run, args.last, args.full, args.json, sys.stdout)
+
+
+COMMANDS = {"inspect": _inspect, "run": _run, "status": _status, "llm-log": _llm_log}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

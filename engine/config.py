@@ -52,6 +52,88 @@ class TelemetryConfig(Section):
     otlp_timeout_seconds: float = Field(10.0, gt=0.0, le=300.0)
 
 
+class ModelTierConfig(Section):
+    """One paid tier: which provider and model, where, which environment variable holds the key, limits and
+    prices (USD per million tokens, for the cost ledger; the provider's usage numbers are what is counted)."""
+
+    provider: Literal["anthropic", "openai"]
+    model: str = Field(min_length=1, max_length=200)
+    # None: the provider's public API. For OpenAI-compatible servers (vLLM, Ollama, LM Studio) include
+    # the /v1 suffix; for Anthropic leave it off.
+    base_url: str | None = Field(None, pattern=r"^https?://\S+$")
+    # The name of the variable, never the key. None: no key needed (a local OpenAI-compatible server).
+    api_key_env: str | None = Field(None, pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")
+    max_tokens: int = Field(1024, ge=16, le=16000)
+    timeout_s: float = Field(30.0, gt=0.0, le=600.0)
+    price_input_per_mtok: float = Field(0.0, ge=0.0)
+    price_output_per_mtok: float = Field(0.0, ge=0.0)
+    # Ask for JSON through the provider's structured-output feature; turn off for servers or models
+    # without it (the answer is still validated and repaired).
+    structured_output: bool = True
+
+
+class RuleBasedTierConfig(Section):
+    """The free tier: the built-in policy. Always present; nothing to set."""
+
+
+class ModelsConfig(Section):
+    rule_based: RuleBasedTierConfig = RuleBasedTierConfig()
+    acting: ModelTierConfig | None = ModelTierConfig(
+        provider="anthropic",
+        model="claude-haiku-4-5",
+        api_key_env="ANTHROPIC_API_KEY",
+        max_tokens=512,
+        timeout_s=20.0,
+        price_input_per_mtok=1.0,
+        price_output_per_mtok=5.0,
+    )
+    thinking: ModelTierConfig | None = ModelTierConfig(
+        provider="anthropic",
+        model="claude-sonnet-4-5",
+        api_key_env="ANTHROPIC_API_KEY",
+        max_tokens=2048,
+        timeout_s=60.0,
+        price_input_per_mtok=3.0,
+        price_output_per_mtok=15.0,
+    )
+
+
+TierName = Literal["rule_based", "acting", "thinking"]
+
+
+class RoutingConfig(Section):
+    """Which tier each kind of task starts on. Boss: gym leaders, the rival, the Elite Four, Giovanni."""
+
+    tactics_wild: TierName = "rule_based"
+    tactics_trainer: TierName = "acting"
+    tactics_boss: TierName = "acting"
+    strategy_overworld: TierName = "rule_based"
+    strategy_wild: TierName = "rule_based"
+    strategy_trainer: TierName = "acting"
+    strategy_boss: TierName = "thinking"
+    reflection: TierName = "thinking"
+    # A tactical decision moves up one tier when the battle is close (the rule-based estimate of how
+    # likely we are to lose, 0-1) or the enemy out-levels the active member by this many levels.
+    escalate_closeness: float = Field(0.6, ge=0.0, le=1.0)
+    escalate_level_gap: int = Field(5, ge=1, le=100)
+
+
+class LLMConfig(Section):
+    # Attempts per call for transient failures (429, 5xx, timeouts), with exponential backoff + jitter.
+    retry_attempts: int = Field(3, ge=1, le=10)
+    retry_initial_seconds: float = Field(0.5, ge=0.0, le=60.0)
+    retry_max_seconds: float = Field(8.0, ge=0.0, le=300.0)
+    # Per endpoint: this many failed calls in a row open the breaker; after reset_seconds one call may
+    # try again.
+    breaker_failures: int = Field(5, ge=1, le=100)
+    breaker_reset_seconds: float = Field(60.0, gt=0.0, le=3600.0)
+    # Rolling budgets in USD over the last hour and the last 24 hours; null means no limit.
+    budget_hourly_usd: float | None = Field(None, ge=0.0)
+    budget_daily_usd: float | None = Field(None, ge=0.0)
+    # Attach a screenshot of the game screen to tactical prompts (costs image tokens).
+    screenshots: bool = False
+
+
 class LoggingConfig(Section):
     level: str = Field("INFO", pattern=r"^(DEBUG|INFO|WARNING|ERROR)$")
 
@@ -62,6 +144,9 @@ class EngineConfig(Section):
     checkpoint: CheckpointConfig = CheckpointConfig()
     runtime: RuntimeConfig = RuntimeConfig()
     telemetry: TelemetryConfig = TelemetryConfig()
+    models: ModelsConfig = ModelsConfig()
+    routing: RoutingConfig = RoutingConfig()
+    llm: LLMConfig = LLMConfig()
     logging: LoggingConfig = LoggingConfig()
 
 

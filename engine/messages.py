@@ -54,6 +54,27 @@ class GameEvent(Frozen):
     detail: str
 
 
+class Selection(Frozen):
+    """The tier a decision was made on, the one wanted, and why. Estimates are made before the call; the
+    actual cost, tokens and latency are what the provider reported for it (zero on the rule-based tier)."""
+
+    kind: Literal["selection"] = "selection"
+    tier: Tier
+    wanted: Tier
+    reason: str
+    est_cost_usd: float = 0.0
+    est_latency_s: float = 0.0
+    steps: tuple[str, ...] = ()  # each step down from `wanted`, with its reason
+    cost_usd: float = 0.0
+    tokens_in: int = 0
+    tokens_out: int = 0
+    latency_s: float = 0.0
+    calls: int = 0
+
+
+RULE_BASED_DEFAULT = Selection(tier="rule_based", wanted="rule_based", reason="rule-based policy")
+
+
 class Directive(Frozen):
     """The Strategist's standing orders, until its next trigger."""
 
@@ -63,7 +84,11 @@ class Directive(Frozen):
     warnings: tuple[str, ...] = ()
     trigger: EventName
     frame: int
-    tier: Tier = "rule_based"
+    selection: Selection = RULE_BASED_DEFAULT
+
+    @property
+    def tier(self) -> Tier:
+        return self.selection.tier
 
 
 class BattleChoice(Frozen):
@@ -71,7 +96,13 @@ class BattleChoice(Frozen):
     action: BattleAction
     label: str  # what a person reads, e.g. "use BUBBLE"
     reason: str
-    tier: Tier = "rule_based"
+    selection: Selection = RULE_BASED_DEFAULT
+    observations: str = ""  # what a model noticed, for the logs
+    confidence: float | None = None
+
+    @property
+    def tier(self) -> Tier:
+        return self.selection.tier
 
 
 class NavChoice(Frozen):
@@ -79,7 +110,6 @@ class NavChoice(Frozen):
     move: Literal["step", "interact"]
     direction: Direction | None = None
     reason: str
-    tier: Tier = "rule_based"
 
 
 Choice = Annotated[BattleChoice | NavChoice, Field(discriminator="kind")]

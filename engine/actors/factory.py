@@ -6,26 +6,30 @@ On Ray every role is a named actor, `<run id>/<role>` in the configured namespac
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import partial
 from pathlib import Path
 from typing import Any, Literal
 
 from engine.actors.handles import LocalHandle, RoleHandle
-from engine.config import EmulatorConfig, EngineConfig, PlayerConfig
+from engine.config import EmulatorConfig, EngineConfig, LLMConfig, ModelsConfig, PlayerConfig
 from engine.emulator.role import EmulatorRole
 from engine.emulator.rom import Game
+from engine.llm.gateway import ModelGateway
 from engine.observer.journey import Observer
 from engine.reflection.inbox import Reflection
 from engine.resilience.checkpointer import Checkpointer
 from engine.runtime.conductor import Roles, RunOptions
+from engine.runtime.layout import RunPaths
 from engine.strategist.strategist import Strategist
 from engine.tactician.tactician import Tactician
 from engine.telemetry.metrics import RunMetrics
 from engine.vision.perceiver import Vision
 
 Mode = Literal["local", "ray"]
-ROLE_NAMES = ("emulator", "vision", "observer", "strategist", "tactician", "reflection", "checkpoint")
+ROLE_NAMES = (
+    "emulator", "vision", "observer", "strategist", "tactician", "reflection", "checkpoint", "gateway",
+)  # fmt: skip
 # Anything built like EmulatorRole(rom, emulator config, player config) with its verbs: tests inject fakes.
 EmulatorFactory = Callable[[Path, EmulatorConfig, PlayerConfig], Any]
 
@@ -35,16 +39,17 @@ def actor_name(run_id: str, role: str) -> str:
 
 
 def _builders(
-    config: EngineConfig, options: RunOptions, run_id: str, game: Game
+    config: EngineConfig, options: RunOptions, run_id: str, game: Game, gateway: RoleHandle
 ) -> dict[str, Callable[[], object]]:
-    """Every role but the emulator, as zero-argument constructors (Vision needs the game the emulator
-    found in the cartridge header)."""
+    """The roles after the emulator and the gateway, as zero-argument constructors (Vision needs the game
+    the emulator found in the cartridge header; the deciding roles reach models through the gateway)."""
+    routing = config.routing
     return {
         "vision": partial(Vision, game),
         "observer": Observer,
-        "strategist": Strategist,
-        "tactician": partial(Tactician, seed=options.seed),
-        "reflection": Reflection,
+        "strategist": partial(Strategist, routing, gateway),
+        "tactician": partial(Tactician, options.seed, routing, gateway),
+        "reflection": partial(Reflection, routing, gateway),
         "checkpoint": partial(_checkpointer, config.checkpoint.interval_seconds, run_id),
     }
 
@@ -54,27 +59,51 @@ def _checkpointer(interval_seconds: float, run_id: str) -> Checkpointer:
     return Checkpointer(interval_seconds, metrics=RunMetrics(run_id))
 
 
+def _gateway_builder(
+    config: EngineConfig, run_id: str, paths: RunPaths | None, secrets: Mapping[str, str]
+) -> Callable[[], ModelGateway]:
+    log_path = paths.llm_log if paths is not None else None
+    return partial(_gateway, config.models, config.llm, dict(secrets), log_path, run_id)
+
+
+def _gateway(
+    models: ModelsConfig, llm: LLMConfig, secrets: dict[str, str], log_path: Path | None, run_id: str
+) -> ModelGateway:
+    return ModelGateway(models, llm, secrets, log_path=log_path, metrics=RunMetrics(run_id))
+
+
 def build_roles(
     config: EngineConfig,
     options: RunOptions,
     run_id: str,
     mode: Mode,
     emulator_factory: EmulatorFactory = EmulatorRole,
+    *,
+    paths: RunPaths | None = None,
+    secrets: Mapping[str, str] | None = None,
 ) -> Roles:
-    """The seven roles, ready: on Ray each actor has answered once, so a role that cannot start (a bad
-    ROM) raises its typed error here, before any run begins. On Ray, the caller must have connected."""
+    """The seven roles and the model gateway, ready: on Ray each actor has answered once, so a role that
+    cannot start (a bad ROM) raises its typed error here, before any run begins. On Ray, the caller must
+    have connected. `secrets` are the API keys the model tiers name (none: every decision is rule-based);
+    `paths` gives the gateway its call log."""
     make_emulator = partial(emulator_factory, options.rom, config.emulator, config.player)
+    make_gateway = _gateway_builder(config, run_id, paths, secrets or {})
     if mode == "local":
         emulator = make_emulator()
-        builders = _builders(config, options, run_id, Game(emulator.game_name()))
         local: dict[str, RoleHandle] = {"emulator": LocalHandle("emulator", emulator)}
+        local["gateway"] = LocalHandle("gateway", make_gateway())
+        builders = _builders(config, options, run_id, Game(emulator.game_name()), local["gateway"])
         local |= {role: LocalHandle(role, build()) for role, build in builders.items()}
         return Roles(**local)
-    return _ray_roles(config, options, run_id, make_emulator)
+    return _ray_roles(config, options, run_id, make_emulator, make_gateway)
 
 
 def _ray_roles(
-    config: EngineConfig, options: RunOptions, run_id: str, make_emulator: Callable[[], object]
+    config: EngineConfig,
+    options: RunOptions,
+    run_id: str,
+    make_emulator: Callable[[], object],
+    make_gateway: Callable[[], object],
 ) -> Roles:
     import ray
     from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
@@ -88,12 +117,14 @@ def _ray_roles(
         )
         return RayHandle(role, shell.remote(build))
 
-    # The emulator opens the ROM by the path the user gave on this machine: keep it on this node.
+    # The emulator opens the ROM by the path the user gave on this machine, and the gateway writes the
+    # call log under the data directory here: keep both on this node.
     here = NodeAffinitySchedulingStrategy(ray.get_runtime_context().get_node_id(), soft=False)
     handles: dict[str, RayHandle] = {"emulator": spawn("emulator", make_emulator, scheduling_strategy=here)}
     try:
+        handles["gateway"] = spawn("gateway", make_gateway, scheduling_strategy=here)
         game = Game(handles["emulator"].call("game_name"))
-        for role, build in _builders(config, options, run_id, game).items():
+        for role, build in _builders(config, options, run_id, game, handles["gateway"]).items():
             handles[role] = spawn(role, build)
         for role, handle in handles.items():
             resolve(handle.actor.call.remote("report"), role)

@@ -83,6 +83,12 @@ class CheckpointActor(RoleShell):
     pass
 
 
+# Threaded: the tactician, the strategist and reflection (in its own thread) may all ask at once.
+@ray.remote(num_cpus=0, max_concurrency=4)
+class ModelGatewayActor(RoleShell):
+    pass
+
+
 # Threaded (max_concurrency): `status` and `request_stop` answer from other threads while `run` is busy.
 @ray.remote(num_cpus=0, max_concurrency=4)
 class ConductorActor:
@@ -122,4 +128,5 @@ ROLE_SHELLS: dict[str, Any] = {
     "tactician": TacticianActor,
     "reflection": ReflectionActor,
     "checkpoint": CheckpointActor,
+    "gateway": ModelGatewayActor,
 }

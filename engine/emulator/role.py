@@ -10,6 +10,7 @@ import hashlib
 from pathlib import Path
 
 from engine.config import EmulatorConfig, PlayerConfig
+from engine.emulator.png import encode_png
 from engine.emulator.session import EmulatorSession, open_session
 from engine.game.actions import BattleAction
 from engine.game.executor import BattleExecutor
@@ -49,6 +50,11 @@ class EmulatorRole:
         regions = tuple((start, self.session.read(start, end - start)) for start, end in DECODER_REGIONS)
         digest = hashlib.blake2b(b"".join(chunk for _, chunk in regions), digest_size=8).hexdigest()
         return Frame(number=self.session.frame, digest=digest, regions=regions)
+
+    def screenshot(self) -> bytes:
+        """The screen as PNG bytes, for a model that looks (renders one more frame: call it where the
+        game waits for input)."""
+        return encode_png(self.session.render_frame())
 
     def in_battle(self) -> bool:
         return self.driver.in_battle()

@@ -38,6 +38,8 @@ class DecisionRecord(Frozen):
     point: DecisionPoint
     action: str
     reason: str
+    tier: Literal["rule_based", "acting", "thinking"] = "rule_based"
+    cost_usd: float = 0.0
 
 
 class BattleResult(Frozen):

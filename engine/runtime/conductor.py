@@ -19,6 +19,7 @@ from engine.actors.handles import RoleHandle
 from engine.errors import EngineError, UserInputError
 from engine.game.battle import DecisionRecord
 from engine.game.models import DecisionPoint, GameState
+from engine.llm.ledger import UsageReport
 from engine.messages import (
     BattleChoice,
     BattleRecord,
@@ -28,6 +29,7 @@ from engine.messages import (
     Phase,
     RoleReport,
     RunStatus,
+    Selection,
     StepReport,
 )
 from engine.runtime.battles import BattleTracker
@@ -38,6 +40,7 @@ from engine.telemetry.tracing import ATTR_BATTLE_ID, CycleKind
 
 log = logging.getLogger("engine.run")
 HEARTBEAT_STEPS = 200
+REFLECTION_SETTLE_SECONDS = 120.0  # a thinking model answering the last battle's reflection
 
 
 @dataclass(frozen=True)
@@ -47,6 +50,7 @@ class RunOptions:
     max_battles: int | None = None
     max_decisions: int | None = None
     seed: int = 0
+    screenshots: bool = False  # attach the screen to tactical model prompts (llm.screenshots)
 
 
 @dataclass(frozen=True)
@@ -58,6 +62,7 @@ class Roles:
     tactician: RoleHandle
     reflection: RoleHandle
     checkpoint: RoleHandle
+    gateway: RoleHandle  # the model gateway: clients, breakers, cost ledger (a service, not a role)
 
     def all(self) -> list[RoleHandle]:
         return [getattr(self, field.name) for field in fields(self)]
@@ -83,6 +88,7 @@ class Conductor:
         self.where = "starting"
         self.frames = 0
         self.game = "?"
+        self.usage = UsageReport()
         # Set from another thread (the Ray driver's Ctrl-C reaches the conductor actor as a request):
         # the run stops at the next cycle boundary, like a KeyboardInterrupt in-process.
         self._stop_requested = threading.Event()
@@ -122,10 +128,11 @@ class Conductor:
             battles=tuple(self.battles),
             decisions=self.decisions,
             overworld_steps=self.steps,
-            llm_calls=0,
-            cost_usd=0.0,
+            llm_calls=self.usage.calls,
+            cost_usd=self.usage.cost_usd,
             frames=self.frames,
             wall_seconds=round(time.monotonic() - started, 3),
+            llm=self.usage,
         )
         write_json_atomic(self.paths.summary, summary.model_dump(mode="json"))
         self.phase = "failed" if error else "stopped"
@@ -133,7 +140,7 @@ class Conductor:
 
     def _final_bookkeeping(self) -> None:
         """Whatever can still be saved after a failure is saved; a failing role here is only logged."""
-        for action in (self._save_journey, self._count_frames):
+        for action in (self._save_journey, self._count_frames, self._settle_reflection, self._add_up_usage):
             try:
                 action()
             except Exception as exc:  # the run is ending anyway; the summary must still be written
@@ -142,6 +149,18 @@ class Conductor:
             self.roles.checkpoint.call("stop")
         except Exception as exc:
             log.warning("checkpoint timer did not stop cleanly: %s", exc)
+
+    def _settle_reflection(self) -> None:
+        if not self.roles.reflection.call("settle", REFLECTION_SETTLE_SECONDS):
+            log.warning("reflection still busy after %.0f s: its last model calls may be missing from the "
+                        "summary (they are in llm.jsonl)", REFLECTION_SETTLE_SECONDS)  # fmt: skip
+
+    def _add_up_usage(self) -> None:
+        self.usage = self.roles.gateway.call("usage")
+        if self.usage.calls or self.usage.fallbacks:
+            log.info("models: %d calls, %d+%d tokens, $%.4f; %d fallbacks to rule_based", self.usage.calls,
+                     self.usage.tokens_in, self.usage.tokens_out, self.usage.cost_usd,
+                     self.usage.fallbacks)  # fmt: skip
 
     def _count_frames(self) -> None:
         self.frames = self.roles.emulator.call("frame_count")
@@ -220,7 +239,8 @@ class Conductor:
             directive = self.roles.strategist.call("consider", events, perception.state)
             if directive is not None:
                 self.directive = directive
-                log.info("  directive (%s): %s", directive.trigger.value, directive.objective)
+                tier = _tier_words(directive.selection)
+                log.info("  directive (%s, %s): %s", directive.trigger.value, tier, directive.objective)
         return perception
 
     def _battle_decision(self) -> None:
@@ -229,11 +249,18 @@ class Conductor:
         if self.tracker is None:
             self._start_battle(state)
         assert self.tracker is not None
-        choice: BattleChoice = self.roles.tactician.call("choose_battle", state, self.directive)
-        record = DecisionRecord(point=state.decision_point, action=choice.label, reason=choice.reason)
+        screenshot = self.roles.emulator.call("screenshot") if self.options.screenshots else None
+        choice: BattleChoice = self.roles.tactician.call(
+            "choose_battle", state, self.directive, screenshot, self.tracker.battle_id
+        )
+        selection = choice.selection
+        record = DecisionRecord(point=state.decision_point, action=choice.label, reason=choice.reason,
+                                tier=selection.tier, cost_usd=selection.cost_usd)  # fmt: skip
         self.tracker.note(record)
-        self._count_decision("battle", record.point.value, record.action, record.reason)
-        log.info("  %s: %s (%s)", record.point.value, record.action, record.reason)
+        self._count_decision("battle", record.point.value, record.action, record.reason, selection)
+        log.info(
+            "  %s: %s (%s; %s)", record.point.value, record.action, record.reason, _tier_words(selection)
+        )
         self.roles.emulator.call("execute", choice.action)
 
     def _start_battle(self, state: GameState) -> None:
@@ -289,12 +316,16 @@ class Conductor:
         if self.steps % HEARTBEAT_STEPS == 0:
             log.info("overworld: %d steps", self.steps)
 
-    def _count_decision(self, kind: str, point: str, action: str, reason: str) -> None:
+    def _count_decision(
+        self, kind: str, point: str, action: str, reason: str, selection: Selection | None = None
+    ) -> None:
         self.decisions += 1
         entry: dict[str, object] = {"seq": self.decisions, "kind": kind, "point": point, "action": action,
                                     "reason": reason}  # fmt: skip
         if self.tracker is not None and kind == "battle":
             entry["battle_id"] = self.tracker.battle_id
+        if selection is not None:
+            entry["model"] = selection.model_dump(mode="json", exclude={"kind"})
         append_json_line(self.paths.decisions, entry)
 
     # -- status ------------------------------------------------------------------------------------
@@ -321,3 +352,12 @@ class Conductor:
             seconds_since_checkpoint=since if since is not None and since >= 0 else None,
             roles=tuple(reports),
         )
+
+
+def _tier_words(selection: Selection) -> str:
+    """'rule_based', or 'acting, $0.0012, 1.4 s', or 'rule_based, wanted thinking: <why>'."""
+    if selection.tier == "rule_based":
+        if selection.wanted == "rule_based" or not selection.steps:
+            return "rule_based"
+        return f"rule_based, wanted {selection.wanted}: {selection.steps[-1]}"
+    return f"{selection.tier}, ${selection.cost_usd:.4f}, {selection.latency_s:.1f} s"

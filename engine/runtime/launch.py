@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 
 from engine.config import EngineConfig
 from engine.errors import UserInputError
+from engine.llm.gateway import describe_tiers, secrets_from
 from engine.runtime.conductor import RunOptions
 from engine.runtime.layout import RunPaths, new_run_id, write_json_atomic
 from engine.runtime.logs import attach_run_logs, detach_run_logs
@@ -40,13 +42,16 @@ def exit_code(summary: RunSummary) -> int:
 
 
 def _play(config: EngineConfig, options: RunOptions, paths: RunPaths, local: bool) -> RunSummary:
+    # API keys come only from this process's environment, by the names the model tiers configure.
+    secrets = secrets_from(config.models, os.environ)
+    log.info("%s", describe_tiers(config.models, secrets))
     if local:
         from engine.runtime.local import run_local
 
-        return run_local(config, options, paths)
+        return run_local(config, options, paths, secrets=secrets)
     from engine.runtime.ray_run import run_on_ray
 
-    return run_on_ray(config, options, paths)
+    return run_on_ray(config, options, paths, secrets=secrets)
 
 
 def _run(config: EngineConfig, args: argparse.Namespace) -> int:
@@ -61,6 +66,7 @@ def _run(config: EngineConfig, args: argparse.Namespace) -> int:
             max_battles=args.max_battles,
             max_decisions=args.max_decisions,
             seed=args.seed,
+            screenshots=config.llm.screenshots,
         )
         summary = _play(config, options, paths, args.local)
         if args.summary is not None:

@@ -2,7 +2,8 @@
 
 DATA_DIR/checkpoints/           checkpoints of every run
 DATA_DIR/memory/                lessons learned (shared by runs)
-DATA_DIR/runs/<run id>/         summary.json, run.log, decisions.jsonl, battles/<battle id>.json
+DATA_DIR/runs/<run id>/         summary.json, run.log, decisions.jsonl, llm.jsonl, journey.json,
+                                battles/<battle id>.json, reflections/<battle id>.json
 """
 
 from __future__ import annotations
@@ -56,6 +57,10 @@ class RunPaths:
     @property
     def decisions(self) -> Path:
         return self.run_dir / "decisions.jsonl"
+
+    @property
+    def llm_log(self) -> Path:
+        return self.run_dir / "llm.jsonl"
 
     def battle_log(self, battle_id: str) -> Path:
         return self.battles / f"{battle_id}.json"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from engine.actors.factory import EmulatorFactory, build_roles
 from engine.config import EngineConfig
 from engine.emulator.role import EmulatorRole
@@ -18,8 +20,11 @@ def run_local(
     telemetry: Telemetry | None = None,
     *,
     emulator_factory: EmulatorFactory = EmulatorRole,
+    secrets: Mapping[str, str] | None = None,
 ) -> RunSummary:
-    roles = build_roles(config, options, paths.run_id, "local", emulator_factory)
+    roles = build_roles(
+        config, options, paths.run_id, "local", emulator_factory, paths=paths, secrets=secrets
+    )
     telemetry = telemetry or Telemetry.from_config(config.telemetry, paths.run_id)
     try:
         return Conductor(roles, options, paths, telemetry).run()

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import logging
 import time
+from collections.abc import Mapping
 from typing import Any
 
 import ray
@@ -118,9 +119,13 @@ def run_on_ray(
     options: RunOptions,
     paths: RunPaths,
     emulator_factory: EmulatorFactory = EmulatorRole,
+    *,
+    secrets: Mapping[str, str] | None = None,
 ) -> RunSummary:
-    """Needs a Ray connection (engine.runtime.cluster). Every actor of the run is gone when this returns."""
-    roles = build_roles(config, options, paths.run_id, "ray", emulator_factory)
+    """Needs a Ray connection (engine.runtime.cluster). Every actor of the run is gone when this returns.
+    `secrets` (API keys read from this process's environment) go to the gateway actor as an argument: the
+    actor's own environment is the cluster's, not the shell's that launched the run."""
+    roles = build_roles(config, options, paths.run_id, "ray", emulator_factory, paths=paths, secrets=secrets)
     conductor = None
     try:
         conductor = start_conductor(config, options, paths, roles)

@@ -47,6 +47,18 @@ def _counters(report: RoleReport) -> str:
     return " ".join(f"{key}={value:g}" for key, value in report.counters.items() if value >= 0)
 
 
+def _models_line(status: RunStatus) -> str:
+    gateway = next((report for report in status.roles if report.role == "gateway"), None)
+    if gateway is None or not gateway.healthy:
+        return "unknown (the gateway did not answer)"
+    c = gateway.counters
+    return (
+        f"{c.get('llm_calls', 0):g} calls, {c.get('tokens_in', 0):g} tokens in, "
+        f"{c.get('tokens_out', 0):g} out, ${c.get('cost_usd', 0.0):.4f}, "
+        f"{c.get('fallbacks', 0):g} fallbacks to rule_based ({gateway.detail})"
+    )
+
+
 def render(status: RunStatus) -> str:
     since = status.seconds_since_checkpoint
     checkpoint = "no tick yet" if since is None else f"{since:.1f} s ago"
@@ -57,6 +69,7 @@ def render(status: RunStatus) -> str:
         f"  decisions    {status.decisions}",
         f"  frames       {status.frames}",
         f"  checkpoint   {checkpoint}",
+        f"  models       {_models_line(status)}",
         "  roles",
     ]
     for report in status.roles:

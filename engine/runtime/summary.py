@@ -6,6 +6,7 @@ from typing import Literal
 
 from engine.game.battle import DecisionRecord, Outcome
 from engine.game.models import Frozen
+from engine.llm.ledger import UsageReport
 
 StopReason = Literal["max_battles", "max_decisions", "interrupted", "error"]
 
@@ -42,3 +43,4 @@ class RunSummary(Frozen):
     cost_usd: float
     frames: int
     wall_seconds: float
+    llm: UsageReport = UsageReport()  # tokens, cost and fallbacks by tier

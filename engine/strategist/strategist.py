@@ -1,23 +1,36 @@
 """The Strategist role: fires on events, not every tick, and issues a `Directive` with its trigger.
 
-The rule-based strategist writes plain standing orders; a model tier (later) replaces `plan` and keeps the
-same triggers, so its cost is paid only when something happened.
+The rule-based plan is always made; when the router wants a model tier for this situation (by default a
+trainer battle on `acting`, a boss battle on `thinking`), the model's directive replaces it, and a model
+that is unavailable or answers badly leaves the rule-based one in force, with the reason recorded. Its
+cost is paid only when something happened.
 """
 
 from __future__ import annotations
 
+from engine.actors.handles import RoleHandle
+from engine.config import RoutingConfig
 from engine.game.models import GameState
-from engine.messages import Directive, EventName, GameEvent, RoleReport
+from engine.llm.render import render_strategy
+from engine.llm.router import wanted_tier
+from engine.llm.tasks import ModelOutcome, ModelTask
+from engine.messages import Directive, EventName, GameEvent, RoleReport, Selection
+from engine.strategist.complexity import profile
 
 TRIGGERS = frozenset(
     {EventName.BATTLE_START, EventName.NEW_ENEMY, EventName.HP_LOW, EventName.STUCK, EventName.HEARTBEAT}
 )
+# A heartbeat only refreshes the standing orders: it never pays for a model call.
+MODEL_TRIGGERS = TRIGGERS - {EventName.HEARTBEAT}
 
 
 class Strategist:
-    def __init__(self) -> None:
+    def __init__(self, routing: RoutingConfig | None = None, gateway: RoleHandle | None = None) -> None:
+        self.routing = routing or RoutingConfig()
+        self.gateway = gateway
         self.directive: Directive | None = None
         self.fired: dict[str, int] = {}
+        self.model_directives = 0
 
     def consider(self, events: list[GameEvent], state: GameState) -> Directive | None:
         """A new directive if any event is a trigger; None leaves the standing one in force."""
@@ -29,26 +42,26 @@ class Strategist:
         return self.directive
 
     def plan(self, trigger: GameEvent, state: GameState) -> Directive:
-        battle = state.battle
-        warnings: list[str] = []
-        if trigger.name is EventName.HP_LOW:
-            warnings.append("the active member is low on HP: heal or switch before it faints")
-        if battle is not None:
-            kind = "trainer" if battle.kind == "trainer" else "wild"
-            objective = f"win the {kind} battle ({trigger.detail})"
-            priorities = ("knock out the enemy with the strongest safe move", "keep the team healthy")
-        elif trigger.name is EventName.STUCK:
-            objective = "find a way on: talk to people, pick up items, try other exits"
-            priorities = ("look at everything in the way", "prefer unexplored exits")
-        else:
-            objective = "explore and train: find new ground and wild battles"
-            priorities = ("walk towards unexplored tiles", "fight wild battles for experience")
+        wanted, reason = wanted_tier(profile(state, "strategy"), self.routing)
+        selection = Selection(tier="rule_based", wanted=wanted, reason=reason)
+        planned = rule_based_plan(trigger, state).model_copy(update={"selection": selection})
+        if wanted == "rule_based" or self.gateway is None or trigger.name not in MODEL_TRIGGERS:
+            return planned
+        system, user = render_strategy(state, trigger, self.directive)
+        task = ModelTask(
+            role="strategist", answer="strategic", wanted=wanted, reason=reason, system=system, user=user
+        )
+        outcome: ModelOutcome = self.gateway.call("ask", task)
+        if outcome.answer is None:
+            return planned.model_copy(update={"selection": outcome.selection})
+        self.model_directives += 1
         return Directive(
-            objective=objective,
-            priorities=priorities,
-            warnings=tuple(warnings),
+            objective=outcome.answer["objective"],
+            priorities=tuple(outcome.answer["priorities"]),
+            warnings=tuple(outcome.answer.get("warnings", ())),
             trigger=trigger.name,
             frame=trigger.frame,
+            selection=outcome.selection,
         )
 
     def snapshot(self) -> dict[str, object]:
@@ -58,6 +71,27 @@ class Strategist:
         }
 
     def report(self) -> RoleReport:
-        return RoleReport(
-            role="strategist", healthy=True, counters={k: float(v) for k, v in self.fired.items()}
-        )
+        counters = {k: float(v) for k, v in self.fired.items()}
+        counters["model_directives"] = float(self.model_directives)
+        return RoleReport(role="strategist", healthy=True, counters=counters)
+
+
+def rule_based_plan(trigger: GameEvent, state: GameState) -> Directive:
+    battle = state.battle
+    warnings: list[str] = []
+    if trigger.name is EventName.HP_LOW:
+        warnings.append("the active member is low on HP: heal or switch before it faints")
+    if battle is not None:
+        kind = "trainer" if battle.kind == "trainer" else "wild"
+        objective = f"win the {kind} battle ({trigger.detail})"
+        priorities = ("knock out the enemy with the strongest safe move", "keep the team healthy")
+    elif trigger.name is EventName.STUCK:
+        objective = "find a way on: talk to people, pick up items, try other exits"
+        priorities = ("look at everything in the way", "prefer unexplored exits")
+    else:
+        objective = "explore and train: find new ground and wild battles"
+        priorities = ("walk towards unexplored tiles", "fight wild battles for experience")
+    return Directive(
+        objective=objective, priorities=priorities, warnings=tuple(warnings), trigger=trigger.name,
+        frame=trigger.frame,
+    )  # fmt: skip

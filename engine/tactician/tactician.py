@@ -1,42 +1,128 @@
-"""The Tactician role: one choice per decision point, from the legal set, given the directive."""
+"""The Tactician role: one choice per decision point, from the legal set, given the directive.
+
+The free policy always decides first: its choice is the fallback and its estimates set the battle's
+closeness. When the router wants a model tier for this decision, the model picks an action id from the
+enumerated legal set; anything else (no tier, open breaker, over budget, invalid answer) keeps the free
+policy's choice, with the reason recorded.
+"""
 
 from __future__ import annotations
 
 from collections import deque
 from typing import Any
 
-from engine.game.actions import describe, legal_actions
+from engine.actors.handles import RoleHandle
+from engine.config import RoutingConfig
+from engine.game.actions import BattleAction, describe, legal_actions
 from engine.game.battle import BattleError
 from engine.game.models import GameState
 from engine.game.overworld import StepOutcome
-from engine.messages import BattleChoice, Directive, NavChoice, RoleReport
+from engine.llm.render import action_options, render_tactical
+from engine.llm.router import wanted_tier
+from engine.llm.tasks import ModelOutcome, ModelTask
+from engine.llm.wire import ImagePart
+from engine.messages import BattleChoice, Directive, NavChoice, RoleReport, Selection, Tier
+from engine.strategist.complexity import profile
 from engine.tactician.explorer import Explorer, NavDecision
-from engine.tactician.rule_based import RuleBasedPolicy
+from engine.tactician.rule_based import ActionDecision, RuleBasedPolicy
 
 HISTORY_KEPT = 20
 
 
 class Tactician:
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(
+        self, seed: int = 0, routing: RoutingConfig | None = None, gateway: RoleHandle | None = None
+    ) -> None:
         self.policy = RuleBasedPolicy()
         self.explorer = Explorer(seed=seed)
-        self.recent: deque[str] = deque(maxlen=HISTORY_KEPT)  # the last turns, for model prompts later
-        self.battle_choices = 0
-        self.nav_choices = 0
+        self.routing = routing or RoutingConfig()
+        self.gateway = gateway
+        self._paid: tuple[Tier, ...] | None = None  # asked once: the gateway's live tiers do not change
+        self.recent: deque[str] = deque(maxlen=HISTORY_KEPT)
+        self.counts: dict[str, int] = {"battle_choices": 0, "nav_choices": 0, "model_choices": 0}
 
-    def choose_battle(self, state: GameState, directive: Directive | None) -> BattleChoice:
+    def choose_battle(
+        self,
+        state: GameState,
+        directive: Directive | None,
+        screenshot: bytes | None = None,
+        battle_id: str | None = None,
+    ) -> BattleChoice:
         legal = legal_actions(state)
-        decision = self.policy.decide(state, legal)
-        if decision is None:
+        fallback = self.policy.decide(state, legal)
+        if fallback is None:
             raise BattleError(f"no legal action at {state.decision_point.value}")
-        label = describe(decision.action, state)
-        self.recent.append(label)
-        self.battle_choices += 1
-        return BattleChoice(action=decision.action, label=label, reason=decision.reason)
+        wanted, reason = wanted_tier(profile(state, "tactics"), self.routing)
+        choice = self._rule_choice(
+            state, fallback, Selection(tier="rule_based", wanted=wanted, reason=reason)
+        )
+        if wanted != "rule_based" and len(legal) > 1:
+            if not self._paid_tiers():
+                steps = ("no model tier is available",)
+                choice = self._rule_choice(
+                    state, fallback, choice.selection.model_copy(update={"steps": steps})
+                )
+            else:
+                choice = self._ask(state, legal, directive, wanted, reason, screenshot, battle_id, fallback)
+        self.recent.append(f"{state.decision_point.value}: {choice.label}")
+        self.counts["battle_choices"] += 1
+        self.counts["model_choices"] += choice.tier != "rule_based"
+        return choice
+
+    def _ask(
+        self,
+        state: GameState,
+        legal: list[BattleAction],
+        directive: Directive | None,
+        wanted: Tier,
+        reason: str,
+        screenshot: bytes | None,
+        battle_id: str | None,
+        fallback: ActionDecision,
+    ) -> BattleChoice:
+        options = action_options(state, legal)
+        system, user = render_tactical(state, options, directive, list(self.recent)[-8:])
+        task = ModelTask(
+            role="tactician",
+            answer="tactical",
+            wanted=wanted,
+            reason=reason,
+            system=system,
+            user=user,
+            images=(ImagePart.png(screenshot),) if screenshot else (),
+            action_ids=tuple(option.id for option in options),
+            battle_id=battle_id,
+        )
+        assert self.gateway is not None
+        outcome: ModelOutcome = self.gateway.call("ask", task)
+        if outcome.answer is None:
+            return self._rule_choice(state, fallback, outcome.selection)
+        action = legal[outcome.answer["action_id"]]
+        return BattleChoice(
+            action=action,
+            label=describe(action, state),
+            reason=outcome.answer["reasoning"],
+            selection=outcome.selection,
+            observations=outcome.answer.get("observations", ""),
+            confidence=outcome.answer.get("confidence"),
+        )
+
+    def _rule_choice(self, state: GameState, decision: ActionDecision, selection: Selection) -> BattleChoice:
+        return BattleChoice(
+            action=decision.action,
+            label=describe(decision.action, state),
+            reason=decision.reason,
+            selection=selection,
+        )
+
+    def _paid_tiers(self) -> tuple[Tier, ...]:
+        if self._paid is None:
+            self._paid = tuple(self.gateway.call("available")) if self.gateway is not None else ()
+        return self._paid
 
     def choose_step(self, state: GameState, directive: Directive | None) -> NavChoice:
         decision = self.explorer.decide(state.overworld)
-        self.nav_choices += 1
+        self.counts["nav_choices"] += 1
         return NavChoice(move=decision.kind, direction=decision.direction, reason=decision.reason)
 
     def stepped(self, before: GameState, choice: NavChoice, outcome: StepOutcome, after: GameState) -> None:
@@ -47,5 +133,6 @@ class Tactician:
         return {"recent": list(self.recent), "explorer": self.explorer.snapshot()}
 
     def report(self) -> RoleReport:
-        counters = {"battle_choices": float(self.battle_choices), "nav_choices": float(self.nav_choices)}
-        return RoleReport(role="tactician", healthy=True, counters=counters)
+        return RoleReport(
+            role="tactician", healthy=True, counters={key: float(value) for key, value in self.counts.items()}
+        )

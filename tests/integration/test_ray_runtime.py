@@ -49,6 +49,7 @@ CLASS_NAMES = {
     "tactician": "TacticianActor",
     "reflection": "ReflectionActor",
     "checkpoint": "CheckpointActor",
+    "gateway": "ModelGatewayActor",
     "conductor": "ConductorActor",
 }
 

@@ -134,6 +134,18 @@ def status_example() -> RunStatus:
             RoleReport(role="emulator", healthy=True, counters={"frames": 40210}),
             RoleReport(role="checkpoint", healthy=True, counters={"ticks": 0, "seconds_since_tick": -1.0}),
             RoleReport(role="tactician", healthy=False, detail="the tactician actor died: killed"),
+            RoleReport(
+                role="gateway",
+                healthy=True,
+                counters={
+                    "llm_calls": 3,
+                    "tokens_in": 2400,
+                    "tokens_out": 180,
+                    "cost_usd": 0.0033,
+                    "fallbacks": 1,
+                },
+                detail="tiers: acting",
+            ),
         ),
     )
 
@@ -146,10 +158,13 @@ def test_status_text_names_every_field() -> None:
         "  decisions    17",
         "  frames       40210",
         "  checkpoint   12.3 s ago",
+        "  models       3 calls, 2400 tokens in, 180 out, $0.0033, 1 fallbacks to rule_based (tiers: acting)",
         "  roles",
         "    emulator    ok    frames=40210",
         "    checkpoint  ok    ticks=0",
         "    tactician   DOWN    the tactician actor died: killed",
+        "    gateway     ok    llm_calls=3 tokens_in=2400 tokens_out=180 cost_usd=0.0033 fallbacks=1  "
+        "tiers: acting",
     ]
 
 

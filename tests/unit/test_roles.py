@@ -75,4 +75,4 @@ def test_strategist_fires_on_triggers_only() -> None:
     assert "win the wild battle" in directive.objective
     assert strategist.consider(observer.observe(perception("red_pallet_town_overworld")), state.state) is None
     assert strategist.consider([], state.state) is None
-    assert strategist.report().counters == {"battle_start": 1.0}
+    assert strategist.report().counters == {"battle_start": 1.0, "model_directives": 0.0}

@@ -1,0 +1,1 @@
+"""Model providers, structured answers, tier routing, the cost ledger and the gateway that owns them."""

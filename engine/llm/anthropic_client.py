@@ -1,0 +1,117 @@
+"""The Anthropic Messages API behind the `ModelClient` interface."""
+
+from __future__ import annotations
+
+import time
+from typing import Any, NoReturn
+
+import anthropic
+import pydantic
+from anthropic.types import Message
+
+from engine.config import ModelTierConfig
+from engine.llm.clients import (
+    UNREADABLE_BODY,
+    describe,
+    endpoint_key,
+    is_transient_status,
+    redact,
+    require_key,
+    status_detail,
+)
+from engine.llm.errors import ProviderError, TransientModelError
+from engine.llm.wire import ModelMessage, ModelRequest, ModelResponse, Provider, Usage
+
+
+class AnthropicClient:
+    provider: Provider = "anthropic"
+
+    def __init__(self, tier: ModelTierConfig, api_key: str | None, *, strict: bool = False) -> None:
+        self.model = tier.model
+        self._structured_output = tier.structured_output
+        self._api_key = require_key(self.provider, api_key)
+        self._timeout_s = tier.timeout_s
+        # The SDK emits its own OpenTelemetry client spans through the global tracer provider (a no-op
+        # until telemetry installs one): left on, so callers must not add a duplicate span per call.
+        self._sdk = anthropic.Anthropic(
+            api_key=self._api_key,
+            base_url=tier.base_url,
+            timeout=tier.timeout_s,
+            max_retries=0,
+            _strict_response_validation=strict,
+        )
+        # From the SDK, not the tier: without a base_url it uses ANTHROPIC_BASE_URL or the public API.
+        self.endpoint = endpoint_key(self.provider, str(self._sdk.base_url))
+
+    def complete(self, request: ModelRequest) -> ModelResponse:
+        arguments = self._arguments(request)
+        started = time.perf_counter()
+        try:
+            message = self._sdk.messages.create(**arguments)
+        except (anthropic.AnthropicError, *UNREADABLE_BODY) as exc:
+            self._raise_mapped(exc)
+        return _response(message, latency_s=time.perf_counter() - started)
+
+    def close(self) -> None:
+        """Closes the connection pool; only for clients dropped before the process ends."""
+        self._sdk.close()
+
+    def _arguments(self, request: ModelRequest) -> dict[str, Any]:
+        arguments: dict[str, Any] = {
+            "model": self.model,
+            "max_tokens": request.max_tokens,
+            "system": request.system,
+            "messages": [_message_param(message) for message in request.messages],
+        }
+        if request.json_schema is not None and self._structured_output:
+            arguments["output_config"] = {"format": {"type": "json_schema", "schema": request.json_schema}}
+        return arguments
+
+    def _raise_mapped(self, exc: Exception) -> NoReturn:
+        """Every SDK failure as one of the llm package's errors; the SDK's exception stays as the cause."""
+        if isinstance(exc, anthropic.APITimeoutError):
+            raise TransientModelError(f"anthropic: no answer within {self._timeout_s:g} s") from exc
+        if isinstance(exc, anthropic.APIConnectionError):
+            raise TransientModelError(f"anthropic: connection failed: {exc.message}") from exc
+        if isinstance(exc, anthropic.APIStatusError):
+            detail = status_detail(exc.status_code, exc.type, exc.body, self._api_key)
+            if is_transient_status(exc.status_code):
+                raise TransientModelError(f"anthropic: {detail}") from exc
+            raise ProviderError(f"anthropic: {detail}") from exc
+        if isinstance(exc, anthropic.APIResponseValidationError):
+            raise ProviderError(
+                f"anthropic: the HTTP {exc.status_code} response does not match the Messages API"
+            ) from exc
+        if isinstance(exc, UNREADABLE_BODY):
+            raise ProviderError(f"anthropic: unreadable response ({describe(exc)})") from exc
+        raise ProviderError(f"anthropic: {redact(describe(exc), self._api_key)}") from exc
+
+
+def _response(message: Message, *, latency_s: float) -> ModelResponse:
+    try:
+        # Empty content is an answer (a refusal, max_tokens at once): the caller's validation deals with
+        # it, the provider is not at fault.
+        text = "".join(block.text for block in message.content if block.type == "text")
+        usage = Usage(input_tokens=message.usage.input_tokens, output_tokens=message.usage.output_tokens)
+        return ModelResponse(
+            text=text, usage=usage, model=message.model, stop_reason=message.stop_reason, latency_s=latency_s
+        )
+    # Without strict validation the SDK hands over whatever came back: fields may be missing or the
+    # whole answer a plain string.
+    except (AttributeError, TypeError, pydantic.ValidationError) as exc:
+        raise ProviderError(
+            f"anthropic: the response does not match the Messages API ({describe(exc)})"
+        ) from exc
+
+
+def _message_param(message: ModelMessage) -> dict[str, Any]:
+    # Images first: Anthropic advises placing images before the text that refers to them.
+    content: list[dict[str, Any]] = [
+        {
+            "type": "image",
+            "source": {"type": "base64", "media_type": image.media_type, "data": image.data_base64},
+        }
+        for image in message.images
+    ]
+    content.append({"type": "text", "text": message.text})
+    return {"role": message.role, "content": content}

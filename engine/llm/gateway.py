@@ -1,0 +1,369 @@
+"""The model gateway: the one owner of a run's model clients, circuit breakers, cost ledger, budgets and
+call log. On Ray it is one actor per run, so a dead provider trips one breaker for every role and budgets
+are global; with `--local` it is a plain object.
+
+`ask` walks the fallback chain from the wanted tier down (thinking → acting → rule_based) and never raises
+because of a model: a tier that is missing, over budget, behind an open breaker, failing or answering
+nonsense is stepped over with its reason, and the rule-based tier (answer None) is always last.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+import pybreaker
+
+from engine.config import LLMConfig, ModelsConfig, ModelTierConfig
+from engine.llm.answers import ANSWERS, answer_schema
+from engine.llm.calllog import CallLog
+from engine.llm.clients import ModelClient, build_client
+from engine.llm.errors import AnswerInvalid, LLMError
+from engine.llm.ledger import DAY, HOUR, CostLedger, UsageReport, call_cost
+from engine.llm.router import tiers_from
+from engine.llm.structured import parse_answer, repair_prompt
+from engine.llm.tasks import ModelOutcome, ModelTask
+from engine.llm.wire import ModelMessage, ModelRequest, ModelResponse, Usage
+from engine.messages import RoleReport, Selection, Tier
+from engine.resilience.breakers import BreakerBoard
+from engine.resilience.retries import retrying
+from engine.telemetry.metrics import RunMetrics
+
+log = logging.getLogger("engine.llm")
+PAID_TIERS: tuple[Tier, ...] = ("acting", "thinking")
+CHARS_PER_TOKEN = 4  # rough, for estimates only: the ledger counts what the provider reports
+TOKENS_PER_IMAGE = 100  # a 160x144 screenshot is small
+SMOOTHING = 0.3  # weight of the newest observation in the latency and answer-length estimates
+
+
+def secrets_from(models: ModelsConfig, environ: Mapping[str, str]) -> dict[str, str]:
+    """The keys the configured tiers name, read from `environ` (the driver's environment)."""
+    names = {tier.api_key_env for tier in _paid(models).values() if tier.api_key_env}
+    return {name: environ[name] for name in sorted(names) if environ.get(name)}
+
+
+def _paid(models: ModelsConfig) -> dict[Tier, ModelTierConfig]:
+    return {name: tier for name in PAID_TIERS if (tier := getattr(models, name)) is not None}
+
+
+def describe_tiers(models: ModelsConfig, secrets: Mapping[str, str]) -> str:
+    """The one start-up line saying which tiers are live."""
+    live, missing = [], []
+    for name, tier in _paid(models).items():
+        if tier.api_key_env is None or tier.api_key_env in secrets:
+            live.append(f"{name} = {tier.provider} {tier.model}")
+        else:
+            missing.append(f"{name} ({tier.api_key_env} not set)")
+    if not live:
+        why = ", ".join(missing) if missing else "no model tiers configured"
+        return f"models: no API key found [{why}]: every decision uses the free rule-based tier"
+    off = f"; off: {', '.join(missing)}" if missing else ""
+    return f"models: {'; '.join(live)}; rule_based as fallback{off}"
+
+
+class ModelGateway:
+    def __init__(
+        self,
+        models: ModelsConfig,
+        llm: LLMConfig,
+        secrets: Mapping[str, str],
+        *,
+        log_path: Path | None = None,
+        metrics: RunMetrics | None = None,
+        strict: bool = False,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.llm = llm
+        self.tiers = _paid(models)
+        self.metrics = metrics
+        self.ledger = CostLedger(llm.budget_hourly_usd, llm.budget_daily_usd, clock)
+        self.breakers = BreakerBoard(llm.breaker_failures, llm.breaker_reset_seconds, metrics)
+        self.calls = CallLog(log_path, secrets.values())
+        self.clients: dict[Tier, ModelClient] = {}
+        self.missing: dict[Tier, str] = {}
+        for name, tier in self.tiers.items():
+            self._build(name, tier, secrets, strict)
+        self._latency: dict[Tier, float] = {}
+        self._answer_tokens: dict[str, float] = {}
+        self._counts = {"asks": 0, "fallbacks": 0, "step_downs": 0, "invalid_answers": 0, "repairs": 0}
+        self._over_budget: set[Tier] = set()
+        self._lock = threading.Lock()
+
+    def _build(self, name: Tier, tier: ModelTierConfig, secrets: Mapping[str, str], strict: bool) -> None:
+        key = secrets.get(tier.api_key_env) if tier.api_key_env else None
+        if tier.api_key_env and key is None:
+            self.missing[name] = f"{tier.api_key_env} not set"
+            return
+        try:
+            self.clients[name] = build_client(tier, key, strict=strict)
+        except LLMError as exc:
+            self.missing[name] = str(exc)
+
+    # -- what roles call ---------------------------------------------------------------------------
+    def available(self) -> tuple[Tier, ...]:
+        """The paid tiers with a client (a key, a valid set-up); rule_based is always there too."""
+        return tuple(name for name in PAID_TIERS if name in self.clients)
+
+    def ask(self, task: ModelTask) -> ModelOutcome:
+        self._count("asks")
+        steps: list[str] = []
+        spent = _Spent()
+        for name in tiers_from(task.wanted):
+            if name == "rule_based":
+                break
+            answer, why_not = self._try_tier(name, task, spent)
+            if answer is not None:
+                if steps:
+                    self._count("step_downs")
+                return ModelOutcome(answer=answer, selection=spent.selection(name, task, steps))
+            steps.append(f"{name}: {why_not}")
+        if task.wanted != "rule_based":
+            self._count("fallbacks")
+            self._count("step_downs")
+            log.info("%s falls back to rule_based: %s", task.role, "; ".join(steps))
+        return ModelOutcome(answer=None, selection=spent.selection("rule_based", task, steps))
+
+    def estimate(self, name: Tier, task: ModelTask) -> tuple[float, float]:
+        """(USD, seconds) one call of `task` on tier `name` is expected to take."""
+        tier = self.tiers[name]
+        tokens_in = (len(task.system) + len(task.user)) // CHARS_PER_TOKEN + TOKENS_PER_IMAGE * len(
+            task.images
+        )
+        tokens_out = self._answer_tokens.get(task.answer, min(tier.max_tokens, 200))
+        cost = call_cost(tier, Usage(input_tokens=tokens_in, output_tokens=round(tokens_out)))
+        return cost, self._latency.get(name, tier.timeout_s / 4)
+
+    def usage(self) -> UsageReport:
+        by_tier = self.ledger.totals()
+        with self._lock:
+            counts = dict(self._counts)
+        return UsageReport(
+            calls=sum(t.calls for t in by_tier.values()),
+            tokens_in=sum(t.tokens_in for t in by_tier.values()),
+            tokens_out=sum(t.tokens_out for t in by_tier.values()),
+            cost_usd=round(sum(t.cost_usd for t in by_tier.values()), 6),
+            by_tier=by_tier,
+            fallbacks=counts["fallbacks"],
+            step_downs=counts["step_downs"],
+            invalid_answers=counts["invalid_answers"],
+            repairs=counts["repairs"],
+            spent_last_hour_usd=round(self.ledger.spent(HOUR), 6),
+            spent_last_day_usd=round(self.ledger.spent(DAY), 6),
+        )
+
+    def breaker_states(self) -> dict[str, str]:
+        return self.breakers.states()
+
+    def report(self) -> RoleReport:
+        usage = self.usage()
+        counters = {
+            "llm_calls": float(usage.calls),
+            "tokens_in": float(usage.tokens_in),
+            "tokens_out": float(usage.tokens_out),
+            "cost_usd": usage.cost_usd,
+            "fallbacks": float(usage.fallbacks),
+        }
+        states = self.breakers.states()
+        live = ",".join(self.available()) or "rule_based only"
+        detail = f"tiers: {live}" + "".join(f"; {e}: {s}" for e, s in states.items() if s != "closed")
+        return RoleReport(role="gateway", healthy=True, counters=counters, detail=detail)
+
+    # -- one tier ----------------------------------------------------------------------------------
+    def _try_tier(self, name: Tier, task: ModelTask, spent: _Spent) -> tuple[dict[str, Any] | None, str]:
+        client = self.clients.get(name)
+        if client is None:
+            return None, self.missing.get(name, "not configured")
+        estimate, latency = self.estimate(name, task)
+        spent.estimate(estimate, latency)
+        over = self.ledger.over_budget(estimate)
+        if over is not None:
+            if name not in self._over_budget:  # said once per spell over budget, not on every decision
+                self._over_budget.add(name)
+                log.warning("over budget, stepping down from %s until spending falls: %s", name, over)
+            return None, f"over {over}"
+        if name in self._over_budget:
+            self._over_budget.discard(name)
+            log.info("back within budget: %s is used again", name)
+        try:
+            return self._answer(name, client, task, spent), ""
+        except pybreaker.CircuitBreakerError:
+            return None, f"circuit breaker open for {client.endpoint}"
+        except LLMError as exc:
+            return None, _first_line(str(exc))
+        except Exception as exc:  # a client bug must not end a battle: log it, step down
+            log.exception("model call on %s failed unexpectedly", name)
+            return None, f"unexpected {type(exc).__name__}: {_first_line(str(exc))}"
+
+    def _answer(self, name: Tier, client: ModelClient, task: ModelTask, spent: _Spent) -> dict[str, Any]:
+        tier = self.tiers[name]
+        schema = answer_schema(ANSWERS[task.answer])
+        messages = [ModelMessage(role="user", text=task.user, images=task.images)]
+        context = {"action_ids": list(task.action_ids)} if task.action_ids is not None else None
+        for attempt in ("answer", "repair"):
+            request = ModelRequest(
+                system=task.system,
+                messages=tuple(messages),
+                max_tokens=tier.max_tokens,
+                json_schema=schema if tier.structured_output else None,
+                schema_name=task.answer,
+            )
+            response = self._call(name, client, request, task, attempt, spent)
+            try:
+                parsed = parse_answer(response.text, task.answer, context)
+            except AnswerInvalid as exc:
+                self._count("invalid_answers")
+                self._log_validation(task, name, attempt, f"invalid: {exc}")
+                if attempt == "repair":
+                    raise
+                self._count("repairs")
+                messages += [
+                    ModelMessage(role="assistant", text=response.text or "(empty)"),
+                    ModelMessage(role="user", text=repair_prompt(exc, task.answer)),
+                ]
+                continue
+            self._log_validation(task, name, attempt, "ok")
+            self._learn_answer_length(task.answer, response.usage.output_tokens)
+            return parsed.model_dump(mode="json")
+        raise AnswerInvalid("no valid answer")  # unreachable: the repair attempt returns or raises
+
+    def _call(
+        self,
+        name: Tier,
+        client: ModelClient,
+        request: ModelRequest,
+        task: ModelTask,
+        attempt: str,
+        spent: _Spent,
+    ) -> ModelResponse:
+        breaker = self.breakers.for_endpoint(client.endpoint)
+        tier = self.tiers[name]
+
+        def once() -> ModelResponse:
+            started = time.perf_counter()
+            try:
+                with breaker.calling():
+                    response = client.complete(request)
+            except Exception as exc:
+                self._log_call(task, name, client, request, attempt, None, time.perf_counter() - started, exc)
+                raise
+            cost = self.ledger.record(name, tier, response.usage)
+            spent.add(response, cost)
+            self._observe(name, response, cost)
+            self._log_call(task, name, client, request, attempt, response, response.latency_s, None, cost)
+            return response
+
+        return retrying(self.llm, deadline_s=tier.timeout_s)(once)
+
+    # -- bookkeeping -------------------------------------------------------------------------------
+    def _observe(self, name: Tier, response: ModelResponse, cost: float) -> None:
+        with self._lock:
+            old = self._latency.get(name)
+            new = response.latency_s if old is None else old + SMOOTHING * (response.latency_s - old)
+            self._latency[name] = new
+        if self.metrics is not None:
+            usage = response.usage
+            self.metrics.llm_call(name, usage.input_tokens, usage.output_tokens, cost, response.latency_s)
+
+    def _learn_answer_length(self, kind: str, tokens: int) -> None:
+        with self._lock:
+            old = self._answer_tokens.get(kind)
+            self._answer_tokens[kind] = tokens if old is None else old + SMOOTHING * (tokens - old)
+
+    def _count(self, key: str) -> None:
+        with self._lock:
+            self._counts[key] += 1
+
+    def _log_call(
+        self,
+        task: ModelTask,
+        name: Tier,
+        client: ModelClient,
+        request: ModelRequest,
+        attempt: str,
+        response: ModelResponse | None,
+        latency_s: float,
+        error: BaseException | None,
+        cost: float = 0.0,
+    ) -> None:
+        usage = response.usage if response is not None else Usage(input_tokens=0, output_tokens=0)
+        self.calls.write(
+            {
+                "event": "call",
+                "role": task.role,
+                "answer": task.answer,
+                "battle_id": task.battle_id,
+                "tier": name,
+                "provider": client.provider,
+                "model": client.model,
+                "endpoint": client.endpoint,
+                "attempt": attempt,
+                "system": request.system,
+                "messages": [
+                    {"role": m.role, "text": m.text, "images": len(m.images)} for m in request.messages
+                ],
+                "response": response.text if response is not None else None,
+                "tokens_in": usage.input_tokens,
+                "tokens_out": usage.output_tokens,
+                "cost_usd": round(cost, 8),
+                "latency_s": round(latency_s, 3),
+                "breaker": self.breakers.for_endpoint(client.endpoint).current_state,
+                "error": f"{type(error).__name__}: {_first_line(str(error))}" if error else None,
+            }
+        )
+
+    def _log_validation(self, task: ModelTask, name: Tier, attempt: str, result: str) -> None:
+        self.calls.write(
+            {"event": "validation", "role": task.role, "answer": task.answer, "tier": name,
+             "attempt": attempt, "battle_id": task.battle_id, "validation": result[:500]}
+        )  # fmt: skip
+
+    def close(self) -> None:
+        """Nothing to release: the SDK clients close their pools when collected."""
+
+
+class _Spent:
+    """What one `ask` cost across its attempts and tiers, for its Selection."""
+
+    def __init__(self) -> None:
+        self.cost = 0.0
+        self.tokens_in = 0
+        self.tokens_out = 0
+        self.latency = 0.0
+        self.calls = 0
+        self.est_cost = 0.0
+        self.est_latency = 0.0
+
+    def estimate(self, cost: float, latency: float) -> None:
+        if self.calls == 0:
+            self.est_cost, self.est_latency = cost, latency
+
+    def add(self, response: ModelResponse, cost: float) -> None:
+        self.calls += 1
+        self.cost += cost
+        self.tokens_in += response.usage.input_tokens
+        self.tokens_out += response.usage.output_tokens
+        self.latency += response.latency_s
+
+    def selection(self, tier: Tier, task: ModelTask, steps: list[str]) -> Selection:
+        return Selection(
+            tier=tier,
+            wanted=task.wanted,
+            reason=task.reason,
+            est_cost_usd=round(self.est_cost, 8),
+            est_latency_s=round(self.est_latency, 3),
+            steps=tuple(steps),
+            cost_usd=round(self.cost, 8),
+            tokens_in=self.tokens_in,
+            tokens_out=self.tokens_out,
+            latency_s=round(self.latency, 3),
+            calls=self.calls,
+        )
+
+
+def _first_line(text: str) -> str:
+    stripped = text.strip()
+    return stripped.splitlines()[0][:300] if stripped else "no detail"

@@ -1,0 +1,161 @@
+"""The deciding roles with a model gateway: a scripted gateway with the real interface (`available`,
+`ask`) behind a LocalHandle, on real captures."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from engine.actors.handles import LocalHandle
+from engine.game.actions import describe, legal_actions
+from engine.game.battle import DecisionRecord
+from engine.game.capture import load_capture
+from engine.game.models import DecisionPoint, GameState
+from engine.game.ram import RED_BLUE
+from engine.game.state import decode_state
+from engine.llm.tasks import ModelOutcome, ModelTask
+from engine.messages import BattleRecord, EventName, GameEvent, Selection, Tier
+from engine.reflection.inbox import Reflection
+from engine.runtime.layout import write_json_atomic
+from engine.runtime.summary import BattleLog, BattleSummary
+from engine.strategist.strategist import Strategist
+from engine.tactician.tactician import Tactician
+from tests.conftest import GEN1_FIXTURES
+
+
+class ScriptedGateway:
+    """Answers every ask with the next scripted answer (None: fall back), and keeps the tasks it saw."""
+
+    def __init__(
+        self, answers: list[dict[str, Any] | None], tiers: tuple[Tier, ...] = ("acting", "thinking")
+    ):
+        self.answers = answers
+        self.tiers = tiers
+        self.tasks: list[ModelTask] = []
+
+    def available(self) -> tuple[Tier, ...]:
+        return self.tiers
+
+    def ask(self, task: ModelTask) -> ModelOutcome:
+        self.tasks.append(task)
+        answer = self.answers.pop(0) if self.answers else None
+        tier: Tier = task.wanted if answer is not None else "rule_based"
+        steps = () if answer is not None else (f"{task.wanted}: circuit breaker open for stub",)
+        selection = Selection(tier=tier, wanted=task.wanted, reason=task.reason, steps=steps,
+                              cost_usd=0.001 if answer else 0.0, calls=1 if answer else 0)  # fmt: skip
+        return ModelOutcome(answer=answer, selection=selection)
+
+
+def state(name: str) -> GameState:
+    return decode_state(load_capture(GEN1_FIXTURES / name), RED_BLUE)
+
+
+def tactician_with(gateway: ScriptedGateway) -> Tactician:
+    return Tactician(gateway=LocalHandle("gateway", gateway))
+
+
+def test_a_boss_battle_decision_is_the_models_pick_from_the_legal_set() -> None:
+    brock = state("red_brock_main_menu")
+    legal = legal_actions(brock)
+    pick = len(legal) - 1  # not what the free policy would choose first
+    gateway = ScriptedGateway([{"action_id": pick, "reasoning": "test pick", "observations": "o",
+                                "confidence": 0.4}])  # fmt: skip
+    choice = tactician_with(gateway).choose_battle(brock, None, None, "r-b001")
+    assert choice.action == legal[pick] and choice.label == describe(legal[pick], brock)
+    assert (choice.reason, choice.tier, choice.confidence) == ("test pick", "acting", 0.4)
+    (task,) = gateway.tasks
+    assert task.action_ids == tuple(range(len(legal))) and task.battle_id == "r-b001"
+    assert "BROCK" in task.reason and task.wanted == "acting"
+    assert all(f"{i}: " in task.user for i in task.action_ids)
+
+
+def test_a_failed_ask_keeps_the_rule_based_choice_and_says_why() -> None:
+    brock = state("red_brock_main_menu")
+    gateway = ScriptedGateway([None])
+    free = Tactician().choose_battle(brock, None)
+    choice = tactician_with(gateway).choose_battle(brock, None)
+    assert choice.action == free.action and choice.reason == free.reason
+    assert choice.tier == "rule_based" and choice.selection.wanted == "acting"
+    assert choice.selection.steps == ("acting: circuit breaker open for stub",)
+
+
+def test_a_routine_wild_battle_never_asks() -> None:
+    gateway = ScriptedGateway([])
+    choice = tactician_with(gateway).choose_battle(state("red_wild_main_menu"), None)
+    assert gateway.tasks == [] and choice.tier == "rule_based" and choice.selection.wanted == "rule_based"
+
+
+def test_without_live_tiers_nothing_is_asked() -> None:
+    gateway = ScriptedGateway([], tiers=())
+    choice = tactician_with(gateway).choose_battle(state("red_brock_main_menu"), None)
+    assert gateway.tasks == []
+    assert choice.selection.steps == ("no model tier is available",)
+
+
+def test_a_screenshot_travels_as_a_png_image() -> None:
+    gateway = ScriptedGateway([None])
+    tactician_with(gateway).choose_battle(state("red_brock_main_menu"), None, b"\x89PNG fake", None)
+    (image,) = gateway.tasks[0].images
+    assert image.media_type == "image/png" and image.data_base64 == "iVBORyBmYWtl"
+
+
+def battle_start(detail: str) -> GameEvent:
+    return GameEvent(name=EventName.BATTLE_START, frame=100, detail=detail)
+
+
+def test_a_boss_battle_is_planned_by_the_thinking_tier() -> None:
+    gateway = ScriptedGateway([{"objective": "beat BROCK with water", "priorities": ["use WATER_GUN"],
+                                "warnings": ["ONIX is next"]}])  # fmt: skip
+    strategist = Strategist(gateway=LocalHandle("gateway", gateway))
+    directive = strategist.consider([battle_start("trainer vs BROCK")], state("red_brock_main_menu"))
+    assert directive is not None and directive.objective == "beat BROCK with water"
+    assert directive.tier == "thinking" and directive.warnings == ("ONIX is next",)
+    assert gateway.tasks[0].answer == "strategic"
+    assert strategist.report().counters["model_directives"] == 1.0
+
+
+def test_a_heartbeat_or_a_wild_battle_never_pays_for_a_plan() -> None:
+    gateway = ScriptedGateway([])
+    strategist = Strategist(gateway=LocalHandle("gateway", gateway))
+    heartbeat = GameEvent(name=EventName.HEARTBEAT, frame=1, detail="200 steps")
+    assert strategist.consider([heartbeat], state("red_brock_main_menu")) is not None
+    assert strategist.consider([battle_start("wild vs PIDGEY")], state("red_wild_main_menu")) is not None
+    assert gateway.tasks == []
+
+
+def write_battle(tmp_path: Path, battle_type: str, outcome: str) -> BattleRecord:
+    summary = BattleSummary.model_validate(
+        {"battle_id": f"r-{battle_type}", "outcome": outcome, "battle_type": battle_type,
+         "opponent": "BROCK #1", "turns": 2, "decisions": 2, "frames": 900, "wall_seconds": 0.5}
+    )  # fmt: skip
+    record = DecisionRecord(point=DecisionPoint.BATTLE_MAIN_MENU, action="use BUBBLE", reason="r")
+    log = BattleLog(summary=summary, run_id="r", start_frame=0, decisions=(record, record))
+    path = tmp_path / "battles" / f"{summary.battle_id}.json"
+    write_json_atomic(path, log.model_dump(mode="json"))
+    return BattleRecord(battle_id=summary.battle_id, outcome=outcome, opponent="BROCK #1", log_path=str(path))
+
+
+def test_reflection_runs_in_the_background_and_writes_its_insights(tmp_path: Path) -> None:
+    answer = {"summary": "won", "insights": [{"lesson": "water beats rock", "applies_to": "vs BROCK",
+                                              "confidence": 0.8}]}  # fmt: skip
+    gateway = ScriptedGateway([answer])
+    reflection = Reflection(gateway=LocalHandle("gateway", gateway))
+    trainer = write_battle(tmp_path, "trainer", "victory")
+    wild = write_battle(tmp_path, "wild", "victory")
+    assert reflection.receive(trainer) == trainer.battle_id
+    reflection.receive(wild)
+    assert reflection.settle(10.0)
+    counts = reflection.report().counters
+    assert (counts["reflections"], counts["insights"], counts["skipped"]) == (1.0, 1.0, 1.0)
+    written = json.loads((tmp_path / "reflections" / f"{trainer.battle_id}.json").read_text())
+    assert written["answer"] == answer and written["selection"]["tier"] == "thinking"
+    assert [task.answer for task in gateway.tasks] == ["reflection"]
+    reflection.close()
+
+
+def test_reflection_without_a_gateway_only_keeps_records(tmp_path: Path) -> None:
+    reflection = Reflection()
+    reflection.receive(write_battle(tmp_path, "trainer", "defeat"))
+    assert reflection.settle(1.0)
+    assert reflection.report().counters["reflections"] == 0.0 and len(reflection.received) == 1
