@@ -83,7 +83,7 @@ class ModelsConfig(Section):
         model="claude-haiku-4-5",
         api_key_env="ANTHROPIC_API_KEY",
         max_tokens=512,
-        timeout_s=20.0,
+        timeout_s=15.0,
         price_input_per_mtok=1.0,
         price_output_per_mtok=5.0,
     )
@@ -113,9 +113,12 @@ class RoutingConfig(Section):
     strategy_boss: TierName = "thinking"
     reflection: TierName = "thinking"
     # A tactical decision moves up one tier when the battle is close (the rule-based estimate of how
-    # likely we are to lose, 0-1) or the enemy out-levels the active member by this many levels.
+    # likely we are to lose, 0-1), the enemy out-levels the active member by this many levels, or we are
+    # outnumbered.
     escalate_closeness: float = Field(0.6, ge=0.0, le=1.0)
     escalate_level_gap: int = Field(5, ge=1, le=100)
+    # ... or when the opponent has more members that can still fight than we have.
+    escalate_when_outnumbered: bool = True
 
 
 class LLMConfig(Section):
@@ -125,7 +128,7 @@ class LLMConfig(Section):
     retry_max_seconds: float = Field(8.0, ge=0.0, le=300.0)
     # Per endpoint: this many failed calls in a row open the breaker; after reset_seconds one call may
     # try again.
-    breaker_failures: int = Field(5, ge=1, le=100)
+    breaker_failures: int = Field(3, ge=1, le=100)
     breaker_reset_seconds: float = Field(60.0, gt=0.0, le=3600.0)
     # Rolling budgets in USD over the last hour and the last 24 hours; null means no limit.
     budget_hourly_usd: float | None = Field(None, ge=0.0)

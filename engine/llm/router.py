@@ -53,6 +53,8 @@ def wanted_tier(profile: TaskProfile, routing: RoutingConfig) -> tuple[Tier, str
         escalations.append(f"close battle ({profile.closeness:.0%} loss risk)")
     if profile.level_gap >= routing.escalate_level_gap:
         escalations.append(f"enemy {profile.level_gap} levels higher")
+    if routing.escalate_when_outnumbered and profile.enemy_remaining > profile.our_remaining > 0:
+        escalations.append(f"outnumbered {profile.our_remaining} to {profile.enemy_remaining}")
     if escalations and base != "thinking":
         return tier_above(base), f"{reason}, {' and '.join(escalations)}: one tier up"
     return base, reason

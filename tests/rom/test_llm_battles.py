@@ -75,11 +75,14 @@ def test_a_sensible_model_plays_a_boss_battle(
     (battle,) = summary["battles"]
     assert battle["outcome"] == "victory"
     assert summary["llm_calls"] > 0 and summary["cost_usd"] > 0
-    assert summary["llm"]["by_tier"]["acting"]["calls"] > 0  # the tactics of a boss battle
-    assert summary["llm"]["by_tier"]["thinking"]["calls"] > 0  # its strategy and the reflection
+    # One SQUIRTLE against BROCK's two: outnumbered, the first moves go to thinking; once GEODUDE is
+    # down it is one against one and the boss default, acting, takes over. Plans and reflection: thinking.
+    assert summary["llm"]["by_tier"]["acting"]["calls"] > 0
+    assert summary["llm"]["by_tier"]["thinking"]["calls"] > 0
     made = [d for d in decisions(run_dir) if d["kind"] == "battle"]
-    assert all(d["model"]["tier"] == "acting" for d in made if d["point"] == "battle_main_menu")
-    assert all("most damage" in d["reason"] for d in made if d["model"]["tier"] == "acting")
+    moves = [d["model"]["tier"] for d in made if d["point"] == "battle_main_menu"]
+    assert moves[0] == "thinking" and moves[-1] == "acting"
+    assert all("most damage" in d["reason"] for d in made)
     assert {r.wire for r in stub.requests} == {"anthropic", "openai"}
     assert (run_dir / "reflections" / f"{battle['battle_id']}.json").is_file()
     assert KEY not in (run_dir / "llm.jsonl").read_text()

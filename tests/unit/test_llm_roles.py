@@ -63,10 +63,11 @@ def test_a_boss_battle_decision_is_the_models_pick_from_the_legal_set() -> None:
                                 "confidence": 0.4}])  # fmt: skip
     choice = tactician_with(gateway).choose_battle(brock, None, None, "r-b001")
     assert choice.action == legal[pick] and choice.label == describe(legal[pick], brock)
-    assert (choice.reason, choice.tier, choice.confidence) == ("test pick", "acting", 0.4)
+    # One SQUIRTLE against BROCK's two: outnumbered, so one tier above the boss default (acting).
+    assert (choice.reason, choice.tier, choice.confidence) == ("test pick", "thinking", 0.4)
     (task,) = gateway.tasks
     assert task.action_ids == tuple(range(len(legal))) and task.battle_id == "r-b001"
-    assert "BROCK" in task.reason and task.wanted == "acting"
+    assert "BROCK" in task.reason and "outnumbered 1 to 2" in task.reason and task.wanted == "thinking"
     assert all(f"{i}: " in task.user for i in task.action_ids)
 
 
@@ -76,8 +77,8 @@ def test_a_failed_ask_keeps_the_rule_based_choice_and_says_why() -> None:
     free = Tactician().choose_battle(brock, None)
     choice = tactician_with(gateway).choose_battle(brock, None)
     assert choice.action == free.action and choice.reason == free.reason
-    assert choice.tier == "rule_based" and choice.selection.wanted == "acting"
-    assert choice.selection.steps == ("acting: circuit breaker open for stub",)
+    assert choice.tier == "rule_based" and choice.selection.wanted == "thinking"
+    assert choice.selection.steps == ("thinking: circuit breaker open for stub",)
 
 
 def test_a_routine_wild_battle_never_asks() -> None:

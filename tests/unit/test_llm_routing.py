@@ -49,6 +49,13 @@ def test_a_close_or_outlevelled_fight_goes_one_tier_up() -> None:
     tier, reason = wanted_tier(gap, ROUTING)
     assert tier == "thinking" and "6 levels higher" in reason
     assert wanted_tier(TaskProfile(task="tactics", battle="wild", closeness=0.59), ROUTING)[0] == "rule_based"
+    outnumbered = TaskProfile(task="tactics", battle="trainer", our_remaining=1, enemy_remaining=3)
+    tier, reason = wanted_tier(outnumbered, ROUTING)
+    assert tier == "thinking" and "outnumbered 1 to 3" in reason
+    even = TaskProfile(task="tactics", battle="trainer", our_remaining=2, enemy_remaining=2)
+    assert wanted_tier(even, ROUTING)[0] == "acting"
+    quiet = RoutingConfig(escalate_when_outnumbered=False)
+    assert wanted_tier(outnumbered, quiet)[0] == "acting"
 
 
 def test_thinking_never_goes_higher() -> None:
