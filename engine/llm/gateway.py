@@ -124,7 +124,8 @@ class ModelGateway:
         if task.wanted != "rule_based":
             self._count("fallbacks")
             self._count("step_downs")
-            log.info("%s falls back to rule_based: %s", task.role, "; ".join(steps))
+            # The decision's own log line names the last step; the whole chain is in decisions.jsonl.
+            log.debug("%s falls back to rule_based: %s", task.role, "; ".join(steps))
         return ModelOutcome(answer=None, selection=spent.selection("rule_based", task, steps))
 
     def estimate(self, name: Tier, task: ModelTask) -> tuple[float, float]:
