@@ -99,6 +99,7 @@ class BattleChoice(Frozen):
     selection: Selection = RULE_BASED_DEFAULT
     observations: str = ""  # what a model noticed, for the logs
     confidence: float | None = None
+    options: tuple[str, ...] = ()  # every legal action offered, as labels (for the battle log)
 
     @property
     def tier(self) -> Tier:

@@ -34,12 +34,27 @@ class BattleError(EngineError):
     """A battle could not be played: no legal action where one was needed, or no battle at all."""
 
 
+class SideView(Frozen):
+    """One side's active Pokémon as the player sees it: our HP exactly, the enemy's as its HP bar (%)."""
+
+    species: str
+    level: int
+    hp: int | None = None
+    max_hp: int | None = None
+    hp_percent: float
+    status: str
+
+
 class DecisionRecord(Frozen):
     point: DecisionPoint
     action: str
     reason: str
     tier: Literal["rule_based", "acting", "thinking"] = "rule_based"
     cost_usd: float = 0.0
+    frame: int | None = None
+    options: tuple[str, ...] = ()  # the legal actions offered, as labels
+    ours: SideView | None = None
+    enemy: SideView | None = None
 
 
 class BattleResult(Frozen):

@@ -32,8 +32,8 @@ from engine.messages import (
     Selection,
     StepReport,
 )
-from engine.runtime.battles import BattleTracker
-from engine.runtime.layout import RunPaths, append_json_line, write_json_atomic
+from engine.runtime.battles import BattleTracker, enemy_side, our_side
+from engine.runtime.layout import RunPaths, append_json_line, write_bytes_atomic, write_json_atomic
 from engine.runtime.summary import BattleSummary, RunSummary, StopReason
 from engine.telemetry import Telemetry
 from engine.telemetry.tracing import ATTR_BATTLE_ID, CycleKind
@@ -254,8 +254,11 @@ class Conductor:
             "choose_battle", state, self.directive, screenshot, self.tracker.battle_id
         )
         selection = choice.selection
-        record = DecisionRecord(point=state.decision_point, action=choice.label, reason=choice.reason,
-                                tier=selection.tier, cost_usd=selection.cost_usd)  # fmt: skip
+        record = DecisionRecord(
+            point=state.decision_point, action=choice.label, reason=choice.reason, tier=selection.tier,
+            cost_usd=selection.cost_usd, frame=perception.frame, options=choice.options,
+            ours=our_side(state), enemy=enemy_side(state),
+        )  # fmt: skip
         self.tracker.note(record)
         self._count_decision("battle", record.point.value, record.action, record.reason, selection)
         log.info(
@@ -266,6 +269,8 @@ class Conductor:
     def _start_battle(self, state: GameState) -> None:
         battle_id = f"{self.paths.run_id}-b{len(self.battles) + 1:03d}"
         self.roles.emulator.call("begin_battle", state)
+        # Kept with the log: the battle can be replayed from here (engine run --state FILE, replays).
+        write_bytes_atomic(self.paths.battle_start_state(battle_id), self.roles.emulator.call("save_state"))
         self.tracker = BattleTracker(battle_id, self.roles.emulator.call("frame_count"), state)
         enemy = state.battle.enemy if state.battle else None
         level = f" L{enemy.level}" if enemy is not None else ""

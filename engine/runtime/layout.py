@@ -3,7 +3,8 @@
 DATA_DIR/checkpoints/           checkpoints of every run
 DATA_DIR/memory/                lessons learned (shared by runs)
 DATA_DIR/runs/<run id>/         summary.json, run.log, decisions.jsonl, llm.jsonl, journey.json,
-                                battles/<battle id>.json, reflections/<battle id>.json
+                                battles/<battle id>.json (+ .state: the battle's start),
+                                reflections/<battle id>.json
 """
 
 from __future__ import annotations
@@ -65,6 +66,10 @@ class RunPaths:
     def battle_log(self, battle_id: str) -> Path:
         return self.battles / f"{battle_id}.json"
 
+    def battle_start_state(self, battle_id: str) -> Path:
+        """The emulator's state at the battle's first decision: a PyBoy save state, usable with --state."""
+        return self.battles / f"{battle_id}.state"
+
     def create(self) -> None:
         if self.data_dir.exists() and not self.data_dir.is_dir():
             raise UserInputError(f"--data-dir {self.data_dir} is a file, not a directory")
@@ -77,11 +82,14 @@ class RunPaths:
 
 def write_json_atomic(path: Path, data: Any) -> None:
     """Readers see the old file or the new one, never half of one."""
+    write_bytes_atomic(path, (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
+
+
+def write_bytes_atomic(path: Path, data: bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(f".{path.name}.tmp")
-    with temporary.open("w", encoding="utf-8") as handle:
-        json.dump(data, handle, indent=2, ensure_ascii=False)
-        handle.write("\n")
+    with temporary.open("wb") as handle:
+        handle.write(data)
         handle.flush()
         os.fsync(handle.fileno())
     temporary.replace(path)

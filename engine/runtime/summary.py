@@ -22,13 +22,30 @@ class BattleSummary(Frozen):
     wall_seconds: float
 
 
+class TurnOutcome(Frozen):
+    """What one decision led to, seen at the next decision: HP lost on each side (percentage points of
+    the HP bar; None when a different Pokémon was out afterwards), faints and status changes."""
+
+    decision: int
+    action: str
+    hp_lost_percent: float | None
+    enemy_hp_lost_percent: float | None
+    fainted: bool = False
+    enemy_fainted: bool = False
+    status_change: str | None = None
+    enemy_status_change: str | None = None
+
+
 class BattleLog(Frozen):
-    """One battle's record under runs/<run id>/battles/."""
+    """One battle's record under runs/<run id>/battles/, beside its start state (`start_state`, a PyBoy
+    save state file in the same folder)."""
 
     summary: BattleSummary
     run_id: str
     start_frame: int
     decisions: tuple[DecisionRecord, ...]
+    turns: tuple[TurnOutcome, ...] = ()
+    start_state: str | None = None
 
 
 class RunSummary(Frozen):

@@ -47,7 +47,15 @@ def test_a_battle_from_a_save_state(game: EmulatorSession, rom_path: Path, tmp_p
     assert battle["turns"] >= 1 and battle["decisions"] == summary["decisions"]
     assert summary["llm_calls"] == 0 and summary["cost_usd"] == 0.0 and summary["frames"] > 0
     log = json.loads((run_dir / "battles" / f"{battle['battle_id']}.json").read_text(encoding="utf-8"))
-    assert len(log["decisions"]) == battle["decisions"]
+    assert len(log["decisions"]) == battle["decisions"] == len(log["turns"])
+    first = log["decisions"][0]
+    assert first["ours"]["species"] == "SQUIRTLE" and first["enemy"]["species"] == "RATTATA"
+    assert first["enemy"]["hp"] is None and any(o.startswith("use ") for o in first["options"])
+    # Victory: the enemy's HP bar went from full to empty over the turns, and it fainted on the last.
+    dealt = [t["enemy_hp_lost_percent"] for t in log["turns"] if t["enemy_hp_lost_percent"] is not None]
+    assert sum(dealt) == first["enemy"]["hp_percent"] == 100 and log["turns"][-1]["enemy_fainted"]
+    start = run_dir / "battles" / log["start_state"]
+    assert start.is_file() and start.stat().st_size > 100_000  # a PyBoy state, loadable with --state
     assert json.loads((run_dir / "summary.json").read_text(encoding="utf-8")) == summary
 
 

@@ -1,0 +1,250 @@
+"""`LessonStore`: the one owner of the Chroma collection that holds lessons.
+
+Two writers on one embedded Chroma directory corrupt it silently, so exactly one process (the memory
+actor) opens the directory; other processes go through that actor, or every process uses a Chroma server
+(`http=(host, port)`). Lessons are stored as document = text, metadata = flat scalars (Chroma metadata
+cannot hold lists, nested values or be empty), id = lesson_id. Decay is applied when reading, so stored
+confidence only changes when a lesson is re-learned.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, TypeVar
+
+import chromadb
+from chromadb.config import Settings
+from pydantic import ValidationError
+
+from engine.memory.embedding import HashingEmbedding
+from engine.memory.errors import MemoryStoreError
+from engine.memory.lessons import (
+    Lesson,
+    LessonContext,
+    decayed_confidence,
+    equivalence_key,
+    merge,
+    relevance_score,
+)
+
+T = TypeVar("T")
+
+# Tuples are stored joined with this separator; lesson keys (types, species, battle ids) never contain it.
+_SEP = ","
+_TUPLE_FIELDS = ("attacker_types", "defender_types", "species", "provenance")
+_SCALAR_FIELDS = (
+    "kind",
+    "move",
+    "opponent",
+    "confidence",
+    "evidence",
+    "created_play_hours",
+    "updated_play_hours",
+    "last_used_play_hours",
+)
+
+
+def _to_metadata(lesson: Lesson) -> dict[str, str | int | float]:
+    metadata: dict[str, str | int | float] = {"equivalence": equivalence_key(lesson)}
+    for field in _TUPLE_FIELDS:
+        values: tuple[str, ...] = getattr(lesson, field)
+        if values:  # empty tuples are omitted, like None: Chroma keeps only what is there
+            metadata[field] = _SEP.join(values)
+    for field in _SCALAR_FIELDS:
+        value = getattr(lesson, field)
+        if value is not None:
+            metadata[field] = value
+    return metadata
+
+
+def _from_record(lesson_id: str, document: str | None, metadata: Mapping[str, Any] | None) -> Lesson:
+    if document is None or metadata is None:
+        raise MemoryStoreError(f"lesson {lesson_id!r} is stored without text or metadata")
+    fields: dict[str, Any] = {"lesson_id": lesson_id, "text": document}
+    for field in _TUPLE_FIELDS:
+        raw = metadata.get(field)
+        fields[field] = tuple(raw.split(_SEP)) if isinstance(raw, str) and raw else ()
+    for field in _SCALAR_FIELDS:
+        if field in metadata:
+            fields[field] = metadata[field]
+    try:
+        return Lesson.model_validate(fields)
+    except ValidationError as error:
+        raise MemoryStoreError(f"lesson {lesson_id!r} in the store is malformed: {error}") from error
+
+
+@contextmanager
+def _chroma_errors(action: str) -> Iterator[None]:
+    """Chroma raises its own errors, ValueError, OSError and Rust-side exceptions; callers see one class."""
+    try:
+        yield
+    except MemoryStoreError:
+        raise
+    except Exception as error:
+        raise MemoryStoreError(f"lesson store: {action} failed: {type(error).__name__}: {error}") from error
+
+
+class LessonStore:
+    def __init__(
+        self,
+        path: Path | None = None,
+        *,
+        http: tuple[str, int] | None = None,
+        collection: str = "lessons",
+        rate_per_hour: float = 0.05,
+        floor: float = 0.05,
+    ) -> None:
+        if (path is None) == (http is None):
+            raise MemoryStoreError(
+                "LessonStore needs exactly one of a directory path or an http (host, port)"
+            )
+        self.rate_per_hour = rate_per_hour
+        self.floor = floor
+        # Telemetry off: it would try to reach the internet, and runs must work offline.
+        settings = Settings(anonymized_telemetry=False)
+        client: Any
+        if path is not None:
+            if path.exists() and not path.is_dir():
+                raise MemoryStoreError(f"lesson store path {path} exists and is not a directory")
+            with _chroma_errors(f"opening {path}"):
+                client = chromadb.PersistentClient(path=str(path), settings=settings)
+        else:
+            assert http is not None
+            host, port = http
+            with _chroma_errors(f"connecting to {host}:{port}"):
+                client = chromadb.HttpClient(host=host, port=port, settings=settings)
+        self._client = client
+        try:
+            with _chroma_errors(f"opening collection {collection!r}"):
+                self._collection = client.get_or_create_collection(
+                    name=collection,
+                    embedding_function=HashingEmbedding(),
+                    configuration={"hnsw": {"space": "cosine"}},
+                )
+        except MemoryStoreError:
+            self.close()
+            raise
+
+    def _call(self, action: str, fn: Callable[[], T]) -> T:
+        with _chroma_errors(action):
+            return fn()
+
+    def _upsert(self, lessons: list[Lesson]) -> None:
+        if not lessons:
+            return
+        self._call(
+            "upsert",
+            lambda: self._collection.upsert(
+                ids=[lesson.lesson_id for lesson in lessons],
+                documents=[lesson.text for lesson in lessons],
+                metadatas=[_to_metadata(lesson) for lesson in lessons],
+            ),
+        )
+
+    def _get_where(self, **kwargs: Any) -> list[Lesson]:
+        result = self._call("get", lambda: self._collection.get(include=["documents", "metadatas"], **kwargs))
+        documents = result["documents"] or []
+        metadatas = result["metadatas"] or []
+        return [
+            _from_record(lesson_id, document, metadata)
+            for lesson_id, document, metadata in zip(result["ids"], documents, metadatas, strict=True)
+        ]
+
+    def add(self, lesson: Lesson, now_play_hours: float) -> Lesson:
+        """Store a lesson, merging it into an equivalent stored one if there is one; return what is stored."""
+        matches = self._get_where(where={"equivalence": equivalence_key(lesson)})
+        stored = lesson
+        if matches:
+            # Keep the oldest id, so references to the lesson stay valid as it accumulates evidence.
+            existing = min(matches, key=lambda match: match.created_play_hours)
+            stored = merge(existing, lesson, now_play_hours, rate_per_hour=self.rate_per_hour)
+            extras = [match.lesson_id for match in matches if match.lesson_id != existing.lesson_id]
+            if extras:  # duplicates can only come from an older writer; fold them away
+                self._call("delete", lambda: self._collection.delete(ids=extras))
+        self._upsert([stored])
+        return stored
+
+    def get(self, lesson_id: str) -> Lesson | None:
+        found = self._get_where(ids=[lesson_id])
+        return found[0] if found else None
+
+    def all(self) -> list[Lesson]:
+        return self._get_where()
+
+    def count(self) -> int:
+        return self._call("count", self._collection.count)
+
+    def retrieve(
+        self,
+        query_text: str,
+        context: LessonContext,
+        now_play_hours: float,
+        k: int = 5,
+        threshold: float = 0.2,
+    ) -> list[tuple[Lesson, float]]:
+        """The k most relevant lessons scoring at least `threshold`, best first; marks them used."""
+        if k <= 0:
+            return []
+        total = self.count()
+        if total == 0:
+            return []
+        n_results = min(max(4 * k, 20), total)
+        result = self._call(
+            "query",
+            lambda: self._collection.query(
+                query_texts=[query_text],
+                n_results=n_results,
+                include=["documents", "metadatas", "distances"],
+            ),
+        )
+        ids = result["ids"][0]
+        documents = (result["documents"] or [[]])[0]
+        metadatas = (result["metadatas"] or [[]])[0]
+        distances = (result["distances"] or [[]])[0]
+        scored: list[tuple[Lesson, float]] = []
+        for lesson_id, document, metadata, distance in zip(ids, documents, metadatas, distances, strict=True):
+            lesson = _from_record(lesson_id, document, metadata)
+            similarity = 1.0 - float(distance)  # cosine space: distance = 1 - cosine similarity
+            score = relevance_score(similarity, lesson, context, now_play_hours, self.rate_per_hour)
+            if score >= threshold:
+                scored.append((lesson, score))
+        scored.sort(key=lambda pair: pair[1], reverse=True)
+        top = scored[:k]
+        used = [(lesson.model_copy(update={"last_used_play_hours": now_play_hours}), s) for lesson, s in top]
+        # Metadata-only update in one batch: without documents Chroma does not re-embed.
+        if used:
+            self._call(
+                "mark used",
+                lambda: self._collection.update(
+                    ids=[lesson.lesson_id for lesson, _ in used],
+                    metadatas=[_to_metadata(lesson) for lesson, _ in used],
+                ),
+            )
+        return used
+
+    def prune(self, now_play_hours: float) -> int:
+        """Delete lessons whose decayed confidence fell below the floor; return how many."""
+        stale = [
+            lesson.lesson_id
+            for lesson in self.all()
+            if decayed_confidence(lesson, now_play_hours, self.rate_per_hour) < self.floor
+        ]
+        if stale:
+            self._call("prune", lambda: self._collection.delete(ids=stale))
+        return len(stale)
+
+    def close(self) -> None:
+        client, self._client = self._client, None
+        if client is not None:
+            close = getattr(client, "close", None)
+            if close is not None:
+                with _chroma_errors("close"):
+                    close()
+
+    def __enter__(self) -> LessonStore:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
