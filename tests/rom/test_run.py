@@ -74,7 +74,11 @@ def test_a_new_game_finds_and_wins_its_first_battles(rom_path: Path, tmp_path: P
     )
     assert (wild["battle_type"], wild["outcome"]) == ("wild", "victory")
     assert summary["overworld_steps"] > 0
-    assert len(list((run_dir / "battles").iterdir())) == 2
+    assert (
+        len(list((run_dir / "battles").glob("*.json")))
+        == 2
+        == len(list((run_dir / "battles").glob("*.state")))
+    )
 
 
 @pytest.mark.parametrize("flag", ["--max-battles", "--max-decisions"])
