@@ -11,6 +11,7 @@ from pathlib import Path
 
 from engine import __version__
 from engine.errors import UserInputError
+from engine.runtime.logs import terminal_handler
 
 log = logging.getLogger("engine")
 
@@ -193,7 +194,7 @@ COMMANDS = {"inspect": _inspect, "run": _run, "status": _status, "llm-log": _llm
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format="%(message)s", stream=sys.stderr)
+    logging.basicConfig(level=logging.INFO, handlers=[terminal_handler()])
     try:
         return COMMANDS[args.command](args)
     except UserInputError as exc:

@@ -130,7 +130,7 @@ def _menu_actions(state: GameState) -> list[BattleAction]:
     return actions
 
 
-def _as_battle_sees_it(state: GameState, mon: PartyMon) -> Mon:
+def as_battle_sees_it(state: GameState, mon: PartyMon) -> Mon:
     """The active member's HP and status live in the battle struct while it fights."""
     battle = state.battle
     if battle is not None and battle.player is not None and mon.slot == battle.player_active_slot:
@@ -158,7 +158,7 @@ def item_actions(state: GameState) -> list[UseItem]:
         actions += [
             UseItem(item=item.name, target=mon.slot)
             for mon in state.party
-            if has_effect(item, _as_battle_sees_it(state, mon))
+            if has_effect(item, as_battle_sees_it(state, mon))
         ]
     return actions
 

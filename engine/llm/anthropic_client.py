@@ -14,12 +14,10 @@ from engine.llm.clients import (
     UNREADABLE_BODY,
     describe,
     endpoint_key,
-    is_transient_status,
-    redact,
+    raise_mapped,
     require_key,
-    status_detail,
 )
-from engine.llm.errors import ProviderError, TransientModelError
+from engine.llm.errors import ProviderError
 from engine.llm.wire import ModelMessage, ModelRequest, ModelResponse, Provider, Usage
 
 
@@ -68,23 +66,7 @@ class AnthropicClient:
         return arguments
 
     def _raise_mapped(self, exc: Exception) -> NoReturn:
-        """Every SDK failure as one of the llm package's errors; the SDK's exception stays as the cause."""
-        if isinstance(exc, anthropic.APITimeoutError):
-            raise TransientModelError(f"anthropic: no answer within {self._timeout_s:g} s") from exc
-        if isinstance(exc, anthropic.APIConnectionError):
-            raise TransientModelError(f"anthropic: connection failed: {exc.message}") from exc
-        if isinstance(exc, anthropic.APIStatusError):
-            detail = status_detail(exc.status_code, exc.type, exc.body, self._api_key)
-            if is_transient_status(exc.status_code):
-                raise TransientModelError(f"anthropic: {detail}") from exc
-            raise ProviderError(f"anthropic: {detail}") from exc
-        if isinstance(exc, anthropic.APIResponseValidationError):
-            raise ProviderError(
-                f"anthropic: the HTTP {exc.status_code} response does not match the Messages API"
-            ) from exc
-        if isinstance(exc, UNREADABLE_BODY):
-            raise ProviderError(f"anthropic: unreadable response ({describe(exc)})") from exc
-        raise ProviderError(f"anthropic: {redact(describe(exc), self._api_key)}") from exc
+        raise_mapped(anthropic, "the Messages API", exc, self._timeout_s, self._api_key)
 
 
 def _response(message: Message, *, latency_s: float) -> ModelResponse:

@@ -8,10 +8,10 @@ which only translate each SDK's failures into `TransientModelError` or `Provider
 from __future__ import annotations
 
 import json
-from typing import Protocol
+from typing import Any, NoReturn, Protocol
 
 from engine.config import ModelTierConfig
-from engine.llm.errors import ProviderError
+from engine.llm.errors import ProviderError, TransientModelError
 from engine.llm.wire import ModelRequest, ModelResponse, Provider
 
 # Servers' error messages can be long (a whole HTML page from a proxy): the start says what went wrong.
@@ -80,6 +80,27 @@ def describe(exc: BaseException) -> str:
 
 # What a 200 whose body is not JSON at all raises: the decoder's errors, not the SDK's.
 UNREADABLE_BODY = (json.JSONDecodeError, UnicodeDecodeError)
+
+
+def raise_mapped(sdk: Any, api: str, exc: Exception, timeout_s: float, api_key: str | None) -> NoReturn:
+    """Every SDK failure as one of the llm package's errors, the SDK's exception kept as the cause. Both
+    SDKs name their exceptions alike, so `sdk` is the module (`anthropic` or `openai`); `api` names the
+    wire format for messages about responses that do not match it."""
+    provider = sdk.__name__
+    if isinstance(exc, sdk.APITimeoutError):
+        raise TransientModelError(f"{provider}: no answer within {timeout_s:g} s") from exc
+    if isinstance(exc, sdk.APIConnectionError):
+        raise TransientModelError(f"{provider}: connection failed: {exc.message}") from exc
+    if isinstance(exc, sdk.APIStatusError):
+        detail = status_detail(exc.status_code, exc.type, exc.body, api_key)
+        if is_transient_status(exc.status_code):
+            raise TransientModelError(f"{provider}: {detail}") from exc
+        raise ProviderError(f"{provider}: {detail}") from exc
+    if isinstance(exc, sdk.APIResponseValidationError):
+        raise ProviderError(f"{provider}: the HTTP {exc.status_code} response does not match {api}") from exc
+    if isinstance(exc, UNREADABLE_BODY):
+        raise ProviderError(f"{provider}: unreadable response ({describe(exc)})") from exc
+    raise ProviderError(f"{provider}: {redact(describe(exc), api_key)}") from exc
 
 
 def redact(text: str, api_key: str | None) -> str:

@@ -16,11 +16,9 @@ from engine.llm.clients import (
     UNREADABLE_BODY,
     describe,
     endpoint_key,
-    is_transient_status,
-    redact,
-    status_detail,
+    raise_mapped,
 )
-from engine.llm.errors import ProviderError, TransientModelError
+from engine.llm.errors import ProviderError
 from engine.llm.wire import ModelMessage, ModelRequest, ModelResponse, Provider, Usage
 
 OPENAI_API_HOST = "api.openai.com"
@@ -77,23 +75,7 @@ class OpenAIClient:
         return arguments
 
     def _raise_mapped(self, exc: Exception) -> NoReturn:
-        """Every SDK failure as one of the llm package's errors; the SDK's exception stays as the cause."""
-        if isinstance(exc, openai.APITimeoutError):
-            raise TransientModelError(f"openai: no answer within {self._timeout_s:g} s") from exc
-        if isinstance(exc, openai.APIConnectionError):
-            raise TransientModelError(f"openai: connection failed: {exc.message}") from exc
-        if isinstance(exc, openai.APIStatusError):
-            detail = status_detail(exc.status_code, exc.type, exc.body, self._api_key)
-            if is_transient_status(exc.status_code):
-                raise TransientModelError(f"openai: {detail}") from exc
-            raise ProviderError(f"openai: {detail}") from exc
-        if isinstance(exc, openai.APIResponseValidationError):
-            raise ProviderError(
-                f"openai: the HTTP {exc.status_code} response does not match Chat Completions"
-            ) from exc
-        if isinstance(exc, UNREADABLE_BODY):
-            raise ProviderError(f"openai: unreadable response ({describe(exc)})") from exc
-        raise ProviderError(f"openai: {redact(describe(exc), self._api_key)}") from exc
+        raise_mapped(openai, "Chat Completions", exc, self._timeout_s, self._api_key)
 
 
 def token_limit_name(host: str) -> str:

@@ -22,11 +22,12 @@ from engine.game.actions import (
     SwitchTo,
     UseItem,
     UseMove,
+    as_battle_sees_it,
     describe,
 )
 from engine.game.damage import Combatant, type_effectiveness
 from engine.game.items import BATTLE_ITEMS, ItemKind, hp_after
-from engine.game.models import BattleState, DecisionPoint, Frozen, GameState, Mon, PartyMon
+from engine.game.models import BattleState, DecisionPoint, Frozen, GameState, Mon
 from engine.game.tables import Move, game_data
 from engine.llm.answers import SHAPES
 from engine.messages import Directive, GameEvent
@@ -150,21 +151,13 @@ def _section(heading: str, body: str) -> str:
 # -- the battle, as the player sees it ---------------------------------------------------------------------
 
 
-def _as_battle_sees_it(state: GameState, mon: PartyMon) -> Mon:
-    """The active member's HP and status live in the battle struct while it fights."""
-    battle = state.battle
-    if battle is not None and battle.player is not None and mon.slot == battle.player_active_slot:
-        return battle.player
-    return mon
-
-
 def _party_lines(state: GameState, with_moves: bool = False) -> str:
     if not state.party:
         return "  (no Pokémon)"
     active = state.battle.player_active_slot if state.battle is not None else None
     lines = []
     for mon in state.party:
-        seen = _as_battle_sees_it(state, mon)
+        seen = as_battle_sees_it(state, mon)
         line = f"  {mon.slot + 1}. {_name(mon)} L{mon.level}, HP {seen.hp}/{seen.max_hp}, {_condition(seen)}"
         line += f", {_types(mon)}"
         if mon.slot == active:
@@ -281,7 +274,7 @@ def _note(action: BattleAction, state: GameState, view: EnemyView | None) -> str
     if isinstance(action, UseMove):
         return _move_note(action, state, view)
     if isinstance(action, SwitchTo | SendNext) and action.slot in party:
-        mon = _as_battle_sees_it(state, party[action.slot])
+        mon = as_battle_sees_it(state, party[action.slot])
         return f"{mon.species_name or '?'} L{mon.level}, HP {mon.hp}/{mon.max_hp}, {_types(mon)}"
     if isinstance(action, UseItem):
         return _item_note(action, state)
@@ -330,7 +323,7 @@ def _item_note(action: UseItem, state: GameState) -> str:
     party = {mon.slot: mon for mon in state.party}
     if item is None or action.target is None or action.target not in party:
         return f"{action.item}, {stock}" if stock else action.item
-    mon = _as_battle_sees_it(state, party[action.target])
+    mon = as_battle_sees_it(state, party[action.target])
     after = hp_after(item, mon)
     target = f"{mon.species_name or '?'} HP {mon.hp}/{mon.max_hp}"
     if item.kind in (ItemKind.HEAL_HP, ItemKind.REVIVE):

@@ -9,6 +9,22 @@ from pathlib import Path
 FILE_FORMAT = "%(asctime)s %(levelname)s %(message)s"
 
 
+class TerminalFormatter(logging.Formatter):
+    """One line per record on the user's terminal: a traceback (a bug of ours) goes to run.log only."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        message = record.getMessage()
+        if record.exc_info and record.exc_info[0] is not None:
+            message += f" ({record.exc_info[0].__name__}; the traceback is in run.log)"
+        return message
+
+
+def terminal_handler() -> logging.Handler:
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(TerminalFormatter())
+    return handler
+
+
 def attach_run_logs(path: Path, level: str, *, to_stderr: bool = False) -> list[logging.Handler]:
     """Send the "engine" loggers to the run's log file (appending: the driver and the conductor actor
     share it), and with `to_stderr` also to stderr. The CLI's own stderr handler sits on the root logger;
@@ -20,9 +36,7 @@ def attach_run_logs(path: Path, level: str, *, to_stderr: bool = False) -> list[
     file_handler.setFormatter(logging.Formatter(FILE_FORMAT))
     handlers: list[logging.Handler] = [file_handler]
     if to_stderr:
-        stream = logging.StreamHandler(sys.stderr)
-        stream.setFormatter(logging.Formatter("%(message)s"))
-        handlers.append(stream)
+        handlers.append(terminal_handler())
         engine.propagate = False
     for handler in handlers:
         handler.setLevel(level)
