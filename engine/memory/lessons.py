@@ -34,6 +34,34 @@ WEIGHT_EVIDENCE = 0.15
 EVIDENCE_SATURATION = 10
 
 
+class Measurement(Frozen):
+    """Numbers observed in battles, for the rule-based policy: the mean share of the defender's HP bar one
+    use took (percentage points, misses counted as 0) and how often the move hit, over `uses` uses."""
+
+    uses: int = Field(ge=1)
+    damage_percent: float | None = Field(default=None, ge=0.0, le=100.0)
+    hit_rate: float | None = Field(default=None, ge=0.0, le=1.0)
+
+
+def _weighted(a: float | None, a_n: int, b: float | None, b_n: int) -> float | None:
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return (a * a_n + b * b_n) / (a_n + b_n)
+
+
+def merge_measurements(a: Measurement | None, b: Measurement | None) -> Measurement | None:
+    """Pool two sets of observations: each mean weighted by its number of uses."""
+    if a is None or b is None:
+        return a or b
+    return Measurement(
+        uses=a.uses + b.uses,
+        damage_percent=_weighted(a.damage_percent, a.uses, b.damage_percent, b.uses),
+        hit_rate=_weighted(a.hit_rate, a.uses, b.hit_rate, b.uses),
+    )
+
+
 class Lesson(Frozen):
     lesson_id: str = Field(min_length=1)
     kind: LessonKind
@@ -49,6 +77,7 @@ class Lesson(Frozen):
     created_play_hours: float = Field(ge=0.0)
     updated_play_hours: float = Field(ge=0.0)
     last_used_play_hours: float | None = Field(default=None, ge=0.0)
+    measured: Measurement | None = None
 
 
 class LessonContext(Frozen):
@@ -107,6 +136,7 @@ def merge(existing: Lesson, new: Lesson, now_play_hours: float, rate_per_hour: f
             "text": newer.text,
             "confidence": min(1.0, max(0.0, confidence)),
             "evidence": evidence,
+            "measured": merge_measurements(existing.measured, new.measured),
             "provenance": tuple(provenance[-MAX_PROVENANCE:]),
             "created_play_hours": min(existing.created_play_hours, new.created_play_hours),
             "updated_play_hours": max(0.0, now_play_hours),

@@ -23,6 +23,7 @@ from engine.memory.errors import MemoryStoreError
 from engine.memory.lessons import (
     Lesson,
     LessonContext,
+    Measurement,
     decayed_confidence,
     equivalence_key,
     merge,
@@ -44,6 +45,8 @@ _SCALAR_FIELDS = (
     "updated_play_hours",
     "last_used_play_hours",
 )
+# Chroma metadata is flat: the measurement's fields are stored as measured_uses, measured_hit_rate, ...
+_MEASURED_PREFIX = "measured_"
 
 
 def _to_metadata(lesson: Lesson) -> dict[str, str | int | float]:
@@ -56,6 +59,10 @@ def _to_metadata(lesson: Lesson) -> dict[str, str | int | float]:
         value = getattr(lesson, field)
         if value is not None:
             metadata[field] = value
+    if lesson.measured is not None:
+        for field, value in lesson.measured.model_dump().items():
+            if value is not None:
+                metadata[_MEASURED_PREFIX + field] = value
     return metadata
 
 
@@ -69,7 +76,14 @@ def _from_record(lesson_id: str, document: str | None, metadata: Mapping[str, An
     for field in _SCALAR_FIELDS:
         if field in metadata:
             fields[field] = metadata[field]
+    measured = {
+        key.removeprefix(_MEASURED_PREFIX): value
+        for key, value in metadata.items()
+        if key.startswith(_MEASURED_PREFIX)
+    }
     try:
+        if measured:
+            fields["measured"] = Measurement.model_validate(measured)
         return Lesson.model_validate(fields)
     except ValidationError as error:
         raise MemoryStoreError(f"lesson {lesson_id!r} in the store is malformed: {error}") from error

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from engine.memory.errors import MemoryStoreError
-from engine.memory.lessons import Lesson, LessonContext
+from engine.memory.lessons import Lesson, LessonContext, Measurement
 from engine.memory.store import LessonStore
 
 
@@ -72,6 +72,14 @@ def test_add_get_count(store: LessonStore) -> None:
     assert store.get("water-rock") == lesson
     assert store.get("missing") is None
     assert store.all() == [lesson]
+
+
+def test_measurements_survive_the_store(store: LessonStore) -> None:
+    lesson = make("bubble-onix", measured=Measurement(uses=3, damage_percent=38.5, hit_rate=2 / 3))
+    store.add(lesson, 1.0)
+    assert store.get("bubble-onix") == lesson
+    merged = store.add(make("again", measured=Measurement(uses=1, damage_percent=42.5)), 1.0)
+    assert merged.measured == Measurement(uses=4, damage_percent=39.5, hit_rate=2 / 3)
 
 
 def test_equivalent_lesson_merges(store: LessonStore) -> None:

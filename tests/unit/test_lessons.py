@@ -13,6 +13,7 @@ from engine.memory.lessons import (
     MAX_PROVENANCE,
     Lesson,
     LessonContext,
+    Measurement,
     decayed_confidence,
     equivalence_key,
     merge,
@@ -108,6 +109,18 @@ def test_merge_caps_provenance_keeping_newest() -> None:
     assert len(merged.provenance) == MAX_PROVENANCE
     assert merged.provenance[-1] == "b-new"
     assert "b0" not in merged.provenance
+
+
+def test_merge_pools_measurements_by_uses() -> None:
+    existing = make(measured=Measurement(uses=3, damage_percent=30.0, hit_rate=1.0))
+    new = make(measured=Measurement(uses=1, damage_percent=10.0, hit_rate=0.0))
+    merged = merge(existing, new, 0.0).measured
+    assert merged == Measurement(uses=4, damage_percent=25.0, hit_rate=0.75)
+    # One side without numbers keeps the other's; a missing mean does not dilute the other.
+    assert merge(existing, make(), 0.0).measured == existing.measured
+    partial = make(measured=Measurement(uses=1, damage_percent=None, hit_rate=0.0))
+    pooled = merge(existing, partial, 0.0).measured
+    assert pooled is not None and pooled.damage_percent == 30.0 and pooled.hit_rate == 0.75
 
 
 GEODUDE = LessonContext(our_types=("WATER",), enemy_types=("ROCK", "GROUND"), species=("GEODUDE",))
