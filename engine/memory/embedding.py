@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 from chromadb import Documents, EmbeddingFunction, Embeddings
@@ -80,3 +80,16 @@ class HashingEmbedding(EmbeddingFunction[Documents]):
     def validate_config_update(self, old_config: dict[str, Any], new_config: dict[str, Any]) -> None:
         if old_config.get("dimensions") != new_config.get("dimensions"):
             raise ValueError("the embedding dimension of an existing collection cannot change")
+
+
+EmbeddingName = Literal["hashing", "minilm"]
+
+
+def embedding_function(name: EmbeddingName) -> EmbeddingFunction[Documents]:
+    """The configured embedder. minilm is Chroma's own ONNX all-MiniLM-L6-v2: imported only when chosen,
+    because it downloads its model on first use."""
+    if name == "hashing":
+        return HashingEmbedding()
+    from chromadb.utils.embedding_functions import DefaultEmbeddingFunction
+
+    return DefaultEmbeddingFunction()

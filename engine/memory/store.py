@@ -18,7 +18,7 @@ import chromadb
 from chromadb.config import Settings
 from pydantic import ValidationError
 
-from engine.memory.embedding import HashingEmbedding
+from engine.memory.embedding import EmbeddingName, embedding_function
 from engine.memory.errors import MemoryStoreError
 from engine.memory.lessons import (
     Lesson,
@@ -107,6 +107,7 @@ class LessonStore:
         *,
         http: tuple[str, int] | None = None,
         collection: str = "lessons",
+        embedding: EmbeddingName = "hashing",
         rate_per_hour: float = 0.05,
         floor: float = 0.05,
     ) -> None:
@@ -134,7 +135,7 @@ class LessonStore:
             with _chroma_errors(f"opening collection {collection!r}"):
                 self._collection = client.get_or_create_collection(
                     name=collection,
-                    embedding_function=HashingEmbedding(),
+                    embedding_function=embedding_function(embedding),
                     configuration={"hnsw": {"space": "cosine"}},
                 )
         except MemoryStoreError:
