@@ -188,6 +188,10 @@ class LessonStore:
     def all(self) -> list[Lesson]:
         return self._get_where()
 
+    def where(self, condition: dict[str, Any]) -> list[Lesson]:
+        """Lessons whose metadata matches a Chroma `where` filter (e.g. {"kind": "move"})."""
+        return self._get_where(where=condition)
+
     def count(self) -> int:
         return self._call("count", self._collection.count)
 
@@ -198,8 +202,11 @@ class LessonStore:
         now_play_hours: float,
         k: int = 5,
         threshold: float = 0.2,
+        *,
+        mark_used: bool = True,
     ) -> list[tuple[Lesson, float]]:
-        """The k most relevant lessons scoring at least `threshold`, best first; marks them used."""
+        """The k most relevant lessons scoring at least `threshold`, best first; marks them used unless
+        told not to (a person browsing memory is not a decision using it)."""
         if k <= 0:
             return []
         total = self.count()
@@ -227,6 +234,8 @@ class LessonStore:
                 scored.append((lesson, score))
         scored.sort(key=lambda pair: pair[1], reverse=True)
         top = scored[:k]
+        if not mark_used:
+            return top
         used = [(lesson.model_copy(update={"last_used_play_hours": now_play_hours}), s) for lesson, s in top]
         # Metadata-only update in one batch: without documents Chroma does not re-embed.
         if used:
