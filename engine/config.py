@@ -137,6 +137,28 @@ class LLMConfig(Section):
     screenshots: bool = False
 
 
+class MemoryConfig(Section):
+    """Lessons learned in reflection: where they live, how fast they fade, how many a decision sees."""
+
+    enabled: bool = True
+    # embedded: a Chroma directory under DATA_DIR/memory/, written by exactly one process (the memory
+    # actor). http: a Chroma server (`chroma run`), for sharing lessons between machines.
+    backend: Literal["embedded", "http"] = "embedded"
+    host: str = Field("localhost", min_length=1, max_length=253)
+    port: int = Field(8000, ge=1, le=65535)
+    collection: str = Field("lessons", min_length=3, max_length=60, pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]+$")
+    # hashing: offline, deterministic, no download (lexical). minilm: Chroma's ONNX all-MiniLM-L6-v2,
+    # semantic, downloaded (~80 MB) on first use, so it needs the network once.
+    embedding: Literal["hashing", "minilm"] = "hashing"
+    # Confidence fades as 1 / (1 + decay_per_hour · play hours since the lesson was last confirmed).
+    decay_per_hour: float = Field(0.05, ge=0.0, le=10.0)
+    # Lessons whose faded confidence drops below this are deleted at the start of a run.
+    prune_below: float = Field(0.05, ge=0.0, le=1.0)
+    # Lessons shown to a model per decision, and the least relevance score worth showing.
+    retrieve_k: int = Field(5, ge=0, le=50)
+    retrieve_threshold: float = Field(0.2, ge=0.0, le=1.0)
+
+
 class LoggingConfig(Section):
     level: str = Field("INFO", pattern=r"^(DEBUG|INFO|WARNING|ERROR)$")
 
@@ -150,6 +172,7 @@ class EngineConfig(Section):
     models: ModelsConfig = ModelsConfig()
     routing: RoutingConfig = RoutingConfig()
     llm: LLMConfig = LLMConfig()
+    memory: MemoryConfig = MemoryConfig()
     logging: LoggingConfig = LoggingConfig()
 
 

@@ -1,0 +1,183 @@
+"""`LessonMemory`: the memory role. One per engine, the only writer of the embedded lesson directory.
+
+It puts the play clock and the Chroma store behind a few verbs: `learn` (reflection and replays add
+lessons), `recall` (lessons for a prompt), `measured_for` (the numbers the rule-based policy uses),
+`played` (the conductor advances the clock). On Ray it is the memory actor; with `--local` and in the
+standalone commands it is a plain object. A lock file keeps a second process from opening the same
+embedded directory, which Chroma would let happen and then corrupt silently.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import logging
+import os
+import threading
+import uuid
+from pathlib import Path
+from typing import IO
+
+from engine.config import MemoryConfig
+from engine.memory.clock import PlayClock
+from engine.memory.errors import MemoryStoreError
+from engine.memory.lessons import Lesson, LessonContext, LessonKind, decayed_confidence
+from engine.memory.store import LessonStore
+from engine.messages import RoleReport
+
+log = logging.getLogger("engine.memory")
+LOCK_FILE = "writer.lock"
+CHROMA_DIR = "chroma"
+CLOCK_FILE = "clock.json"
+
+
+class MemoryBusyError(MemoryStoreError):
+    """Another process has the embedded lesson directory open."""
+
+
+def new_lesson_id() -> str:
+    return uuid.uuid4().hex
+
+
+def _lock(directory: Path) -> IO[str]:
+    directory.mkdir(parents=True, exist_ok=True)
+    handle = (directory / LOCK_FILE).open("a+", encoding="utf-8")
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        handle.seek(0)
+        holder = handle.read().strip() or "another process"
+        handle.close()
+        raise MemoryBusyError(
+            f"the lesson memory in {directory} is open in {holder}: stop that engine, send the command "
+            "to it with --address, or give this one its own --data-dir"
+        ) from None
+    handle.seek(0)
+    handle.truncate()
+    handle.write(f"process {os.getpid()}\n")
+    handle.flush()
+    return handle
+
+
+class LessonMemory:
+    def __init__(self, config: MemoryConfig, directory: Path | None) -> None:
+        """`directory` is DATA_DIR/memory; None (or memory disabled) keeps nothing: every verb still
+        answers, with no lessons."""
+        self.config = config
+        self._mutex = threading.Lock()  # --local: reflection's thread and the tactician share this object
+        self._lock_handle: IO[str] | None = None
+        self.store: LessonStore | None = None
+        self.counts = {"learned": 0, "merged": 0, "recalled": 0, "pruned": 0}
+        enabled = config.enabled and directory is not None
+        self.clock = PlayClock(directory / CLOCK_FILE if enabled and directory else None)
+        if enabled:
+            assert directory is not None
+            self.store = self._open(config, directory)
+            self.counts["pruned"] = self.store.prune(self.clock.hours())
+
+    def _open(self, config: MemoryConfig, directory: Path) -> LessonStore:
+        collection = f"{config.collection}-{config.embedding}"
+        common = {
+            "collection": collection,
+            "embedding": config.embedding,
+            "rate_per_hour": config.decay_per_hour,
+            "floor": config.prune_below,
+        }
+        if config.backend == "http":
+            return LessonStore(http=(config.host, config.port), **common)  # type: ignore[arg-type]
+        self._lock_handle = _lock(directory)
+        try:
+            return LessonStore(directory / CHROMA_DIR, **common)  # type: ignore[arg-type]
+        except MemoryStoreError:
+            self._release()
+            raise
+
+    @property
+    def enabled(self) -> bool:
+        return self.store is not None
+
+    # -- the clock ---------------------------------------------------------------------------------
+    def play_hours(self) -> float:
+        return self.clock.hours()
+
+    def played(self, frames: int) -> float:
+        with self._mutex:
+            return self.clock.add_frames(frames)
+
+    # -- lessons -----------------------------------------------------------------------------------
+    def learn(self, lessons: list[Lesson]) -> list[Lesson]:
+        """Store lessons at the current play time, each merged into an equivalent stored one if any."""
+        if self.store is None:
+            return []
+        stored: list[Lesson] = []
+        with self._mutex:
+            now = self.clock.hours()
+            for lesson in lessons:
+                stamped = lesson.model_copy(update={"created_play_hours": now, "updated_play_hours": now})
+                kept = self.store.add(stamped, now)
+                self.counts["merged" if kept.lesson_id != lesson.lesson_id else "learned"] += 1
+                stored.append(kept)
+        return stored
+
+    def recall(self, query: str, context: LessonContext, k: int | None = None) -> list[Lesson]:
+        """The most relevant lessons for a situation, best first (marked used)."""
+        if self.store is None:
+            return []
+        with self._mutex:
+            found = self.store.retrieve(
+                query,
+                context,
+                self.clock.hours(),
+                k=self.config.retrieve_k if k is None else k,
+                threshold=self.config.retrieve_threshold,
+            )
+        self.counts["recalled"] += len(found)
+        return [lesson for lesson, _ in found]
+
+    def measured_for(self, enemy_species: str) -> list[Lesson]:
+        """Move lessons with observed numbers against one species (the rule-based policy's evidence)."""
+        if self.store is None:
+            return []
+        with self._mutex:
+            return self.store.where(
+                {"$and": [{"species": enemy_species.upper()}, {"measured_uses": {"$gte": 1}}]}
+            )
+
+    def lessons(self, kind: LessonKind | None = None) -> list[Lesson]:
+        if self.store is None:
+            return []
+        with self._mutex:
+            found = self.store.where({"kind": kind}) if kind else self.store.all()
+        return sorted(found, key=lambda lesson: lesson.updated_play_hours, reverse=True)
+
+    def search(self, query: str, k: int = 10) -> list[tuple[Lesson, float]]:
+        """Lessons by relevance to free text, without marking them used (a person is looking)."""
+        if self.store is None:
+            return []
+        with self._mutex:
+            return self.store.retrieve(query, LessonContext(), self.clock.hours(), k=k, threshold=0.0,
+                                       mark_used=False)  # fmt: skip
+
+    def confidence_now(self, lesson: Lesson) -> float:
+        return decayed_confidence(lesson, self.clock.hours(), self.config.decay_per_hour)
+
+    def report(self) -> RoleReport:
+        counters = {key: float(value) for key, value in self.counts.items()}
+        counters["play_hours"] = round(self.clock.hours(), 3)
+        if self.store is not None:
+            counters["lessons"] = float(self.store.count())
+        return RoleReport(role="memory", healthy=True, counters=counters,
+                          detail="" if self.enabled else "disabled")  # fmt: skip
+
+    def _release(self) -> None:
+        handle, self._lock_handle = self._lock_handle, None
+        if handle is not None:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+            handle.close()
+
+    def close(self) -> None:
+        store, self.store = self.store, None
+        try:
+            if store is not None:
+                store.close()
+        finally:
+            self._release()
