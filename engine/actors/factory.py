@@ -16,6 +16,7 @@ from engine.config import EmulatorConfig, EngineConfig, LLMConfig, ModelsConfig,
 from engine.emulator.role import EmulatorRole
 from engine.emulator.rom import Game
 from engine.llm.gateway import ModelGateway
+from engine.memory.service import LessonMemory
 from engine.observer.journey import Observer
 from engine.reflection.inbox import Reflection
 from engine.resilience.checkpointer import Checkpointer
@@ -29,6 +30,7 @@ from engine.vision.perceiver import Vision
 Mode = Literal["local", "ray"]
 ROLE_NAMES = (
     "emulator", "vision", "observer", "strategist", "tactician", "reflection", "checkpoint", "gateway",
+    "memory",
 )  # fmt: skip
 # Anything built like EmulatorRole(rom, emulator config, player config) with its verbs: tests inject fakes.
 EmulatorFactory = Callable[[Path, EmulatorConfig, PlayerConfig], Any]
@@ -39,16 +41,22 @@ def actor_name(run_id: str, role: str) -> str:
 
 
 def _builders(
-    config: EngineConfig, options: RunOptions, run_id: str, game: Game, gateway: RoleHandle
+    config: EngineConfig,
+    options: RunOptions,
+    run_id: str,
+    game: Game,
+    services: Mapping[str, RoleHandle],
 ) -> dict[str, Callable[[], object]]:
-    """The roles after the emulator and the gateway, as zero-argument constructors (Vision needs the game
-    the emulator found in the cartridge header; the deciding roles reach models through the gateway)."""
+    """The roles after the emulator and the services, as zero-argument constructors (Vision needs the game
+    the emulator found in the cartridge header; the deciding roles reach models through the gateway and
+    lessons through memory)."""
     routing = config.routing
+    gateway, memory = services["gateway"], services["memory"]
     return {
         "vision": partial(Vision, game),
         "observer": Observer,
-        "strategist": partial(Strategist, routing, gateway),
-        "tactician": partial(Tactician, options.seed, routing, gateway),
+        "strategist": partial(Strategist, routing, gateway, memory),
+        "tactician": partial(Tactician, options.seed, routing, gateway, memory),
         "reflection": partial(Reflection, routing, gateway),
         "checkpoint": partial(_checkpointer, config.checkpoint.interval_seconds, run_id),
     }
@@ -88,14 +96,19 @@ def build_roles(
     `paths` gives the gateway its call log."""
     make_emulator = partial(emulator_factory, options.rom, config.emulator, config.player)
     make_gateway = _gateway_builder(config, run_id, paths, secrets or {})
+    # Without a data directory (tests of the wiring) nothing is remembered.
+    make_memory = partial(LessonMemory, config.memory, paths.memory if paths is not None else None)
     if mode == "local":
         emulator = make_emulator()
         local: dict[str, RoleHandle] = {"emulator": LocalHandle("emulator", emulator)}
         local["gateway"] = LocalHandle("gateway", make_gateway())
-        builders = _builders(config, options, run_id, Game(emulator.game_name()), local["gateway"])
+        local["memory"] = LocalHandle("memory", make_memory())
+        builders = _builders(config, options, run_id, Game(emulator.game_name()), local)
         local |= {role: LocalHandle(role, build()) for role, build in builders.items()}
         return Roles(**local)
-    return _ray_roles(config, options, run_id, make_emulator, make_gateway)
+    return _ray_roles(
+        config, options, run_id, make_emulator, {"gateway": make_gateway, "memory": make_memory}
+    )
 
 
 def _ray_roles(
@@ -103,7 +116,7 @@ def _ray_roles(
     options: RunOptions,
     run_id: str,
     make_emulator: Callable[[], object],
-    make_gateway: Callable[[], object],
+    make_services: Mapping[str, Callable[[], object]],
 ) -> Roles:
     import ray
     from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
@@ -117,14 +130,15 @@ def _ray_roles(
         )
         return RayHandle(role, shell.remote(build))
 
-    # The emulator opens the ROM by the path the user gave on this machine, and the gateway writes the
-    # call log under the data directory here: keep both on this node.
+    # The emulator opens the ROM by the path the user gave on this machine, the gateway writes the call
+    # log and memory the lessons under the data directory here: keep them on this node.
     here = NodeAffinitySchedulingStrategy(ray.get_runtime_context().get_node_id(), soft=False)
     handles: dict[str, RayHandle] = {"emulator": spawn("emulator", make_emulator, scheduling_strategy=here)}
     try:
-        handles["gateway"] = spawn("gateway", make_gateway, scheduling_strategy=here)
+        for service, make in make_services.items():
+            handles[service] = spawn(service, make, scheduling_strategy=here)
         game = Game(handles["emulator"].call("game_name"))
-        for role, build in _builders(config, options, run_id, game, handles["gateway"]).items():
+        for role, build in _builders(config, options, run_id, game, handles).items():
             handles[role] = spawn(role, build)
         for role, handle in handles.items():
             resolve(handle.actor.call.remote("report"), role)

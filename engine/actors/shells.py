@@ -89,6 +89,12 @@ class ModelGatewayActor(RoleShell):
     pass
 
 
+# One call at a time: it is the only writer of the embedded Chroma directory.
+@ray.remote(num_cpus=0)
+class LessonMemoryActor(RoleShell):
+    pass
+
+
 # Threaded (max_concurrency): `status` and `request_stop` answer from other threads while `run` is busy.
 @ray.remote(num_cpus=0, max_concurrency=4)
 class ConductorActor:
@@ -129,4 +135,5 @@ ROLE_SHELLS: dict[str, Any] = {
     "reflection": ReflectionActor,
     "checkpoint": CheckpointActor,
     "gateway": ModelGatewayActor,
+    "memory": LessonMemoryActor,
 }

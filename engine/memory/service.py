@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import IO
 
 from engine.config import MemoryConfig
+from engine.errors import UserInputError
 from engine.memory.clock import PlayClock
 from engine.memory.errors import MemoryStoreError
 from engine.memory.lessons import Lesson, LessonContext, LessonKind, decayed_confidence
@@ -30,8 +31,8 @@ CHROMA_DIR = "chroma"
 CLOCK_FILE = "clock.json"
 
 
-class MemoryBusyError(MemoryStoreError):
-    """Another process has the embedded lesson directory open."""
+class MemoryBusyError(MemoryStoreError, UserInputError):
+    """Another process has the embedded lesson directory open (the user can fix it: see the message)."""
 
 
 def new_lesson_id() -> str:

@@ -63,6 +63,7 @@ class Roles:
     reflection: RoleHandle
     checkpoint: RoleHandle
     gateway: RoleHandle  # the model gateway: clients, breakers, cost ledger (a service, not a role)
+    memory: RoleHandle  # lessons and the play clock (a service, not a role)
 
     def all(self) -> list[RoleHandle]:
         return [getattr(self, field.name) for field in fields(self)]
@@ -89,6 +90,7 @@ class Conductor:
         self.frames = 0
         self.game = "?"
         self.usage = UsageReport()
+        self._frames_on_clock = 0  # emulated frames already added to the play clock
         # Set from another thread (the Ray driver's Ctrl-C reaches the conductor actor as a request):
         # the run stops at the next cycle boundary, like a KeyboardInterrupt in-process.
         self._stop_requested = threading.Event()
@@ -140,7 +142,9 @@ class Conductor:
 
     def _final_bookkeeping(self) -> None:
         """Whatever can still be saved after a failure is saved; a failing role here is only logged."""
-        for action in (self._save_journey, self._count_frames, self._settle_reflection, self._add_up_usage):
+        actions = (self._save_journey, self._count_frames, self._advance_play_clock, self._settle_reflection,
+                   self._add_up_usage)  # fmt: skip
+        for action in actions:
             try:
                 action()
             except Exception as exc:  # the run is ending anyway; the summary must still be written
@@ -164,6 +168,13 @@ class Conductor:
 
     def _count_frames(self) -> None:
         self.frames = self.roles.emulator.call("frame_count")
+
+    def _advance_play_clock(self, frames: int | None = None) -> None:
+        """Lessons age with play time: add the frames emulated since the clock last heard from this run."""
+        frames = self.frames if frames is None else frames
+        if frames > self._frames_on_clock:
+            self.roles.memory.tell("played", frames - self._frames_on_clock)
+            self._frames_on_clock = frames
 
     def _save_journey(self) -> None:
         write_json_atomic(self.paths.run_dir / "journey.json", self.roles.observer.call("snapshot"))
@@ -286,6 +297,7 @@ class Conductor:
             final, emulator.call("battle_result"), emulator.call("frame_count"), self.paths.run_id
         )
         self.tracker = None
+        self._advance_play_clock(battle.start_frame + battle.summary.frames)
         summary = battle.summary
         self.battles.append(summary)
         self.metrics.battle_ended(summary.outcome, summary.battle_type, summary.wall_seconds)

@@ -8,14 +8,19 @@ cost is paid only when something happened.
 
 from __future__ import annotations
 
+import logging
+
 from engine.actors.handles import RoleHandle
 from engine.config import RoutingConfig
 from engine.game.models import GameState
 from engine.llm.render import render_strategy
 from engine.llm.router import wanted_tier
 from engine.llm.tasks import ModelOutcome, ModelTask
+from engine.memory.context import battle_context
 from engine.messages import Directive, EventName, GameEvent, RoleReport, Selection
 from engine.strategist.complexity import profile
+
+log = logging.getLogger("engine.strategist")
 
 TRIGGERS = frozenset(
     {EventName.BATTLE_START, EventName.NEW_ENEMY, EventName.HP_LOW, EventName.STUCK, EventName.HEARTBEAT}
@@ -25,9 +30,15 @@ MODEL_TRIGGERS = TRIGGERS - {EventName.HEARTBEAT}
 
 
 class Strategist:
-    def __init__(self, routing: RoutingConfig | None = None, gateway: RoleHandle | None = None) -> None:
+    def __init__(
+        self,
+        routing: RoutingConfig | None = None,
+        gateway: RoleHandle | None = None,
+        memory: RoleHandle | None = None,
+    ) -> None:
         self.routing = routing or RoutingConfig()
         self.gateway = gateway
+        self.memory = memory
         self.directive: Directive | None = None
         self.fired: dict[str, int] = {}
         self.model_directives = 0
@@ -47,7 +58,7 @@ class Strategist:
         planned = rule_based_plan(trigger, state).model_copy(update={"selection": selection})
         if wanted == "rule_based" or self.gateway is None or trigger.name not in MODEL_TRIGGERS:
             return planned
-        system, user = render_strategy(state, trigger, self.directive)
+        system, user = render_strategy(state, trigger, self.directive, self._lessons(state))
         task = ModelTask(
             role="strategist", answer="strategic", wanted=wanted, reason=reason, system=system, user=user
         )
@@ -63,6 +74,17 @@ class Strategist:
             frame=trigger.frame,
             selection=outcome.selection,
         )
+
+    def _lessons(self, state: GameState) -> tuple[str, ...]:
+        """Lesson texts for the plan's prompt (only paid for when a model is asked)."""
+        if self.memory is None or state.battle is None:
+            return ()
+        query, context = battle_context(state)
+        try:
+            return tuple(lesson.text for lesson in self.memory.call("recall", query, context))
+        except Exception as error:  # a broken memory costs the lessons, not the plan
+            log.warning("lesson memory unavailable: %s", error)
+            return ()
 
     def snapshot(self) -> dict[str, object]:
         return {

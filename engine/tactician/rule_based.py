@@ -22,6 +22,7 @@ from engine.game.damage import Combatant, expected_damage, ko_probability, type_
 from engine.game.items import BATTLE_ITEMS, ItemKind, hp_after
 from engine.game.models import BattleMon, BattleState, Frozen, GameState, Mon
 from engine.game.tables import Move, game_data
+from engine.memory.lessons import Measurement
 
 HP_BAR_PIXELS = 48  # the battle HUD's HP bar is 6 tiles of 8 pixels
 # A bench member must beat the active one by this factor in expected damage before we pay a turn
@@ -36,6 +37,12 @@ DANGER_HP_FRACTION = 0.5
 DANGER_KO_CHANCE = 0.5
 LIKELY_KO = 0.5
 MAX_MOVES = 4
+# Observed damage from lesson memory replaces the calculator's estimate gradually: after n observed uses
+# it weighs n / (n + PRIOR_USES). The calculator is exact for a plain hit but blind to what only shows in
+# play (multi-hit moves, moves that fail, the enemy's hidden stat boosts), and two uses are too few to
+# overrule it.
+PRIOR_USES = 2
+MIN_OBSERVED_USES = 2
 
 
 class Fairness(StrEnum):
@@ -149,9 +156,30 @@ def best_damage(mon: Mon, enemy: EnemyView) -> float:
     return max(scores, default=0.0)
 
 
+def with_observations(
+    scored: tuple[float, float, float], enemy: EnemyView, seen: Measurement | None
+) -> tuple[tuple[float, float, float], str]:
+    """(score, damage, KO chance) with observed damage blended in, and a note for the reason."""
+    _, damage, ko = scored
+    if seen is None or seen.damage_percent is None or seen.uses < MIN_OBSERVED_USES:
+        return scored, ""
+    observed = seen.damage_percent / 100 * enemy.combatant.max_hp
+    weight = seen.uses / (seen.uses + PRIOR_USES)
+    blended = (1 - weight) * damage + weight * observed
+    # Only means were observed, not spreads: a mean use that takes the enemy's remaining HP counts as a KO.
+    ko = (1 - weight) * ko + weight * (1.0 if observed >= max(1, enemy.hp) else 0.0)
+    note = f"; seen {seen.damage_percent:.0f}% a use in {seen.uses}"
+    return (ko * KO_WEIGHT + blended, blended, ko), note
+
+
 class RuleBasedPolicy:
     def __init__(self, fairness: Fairness = Fairness.VISIBLE_ONLY) -> None:
         self.fairness = fairness
+        # Enemy species -> our move -> what that move was seen to do to it (from lesson memory).
+        self.observed: dict[str, dict[str, Measurement]] = {}
+
+    def remember(self, enemy_species: str, measurements: dict[str, Measurement]) -> None:
+        self.observed[enemy_species.upper()] = measurements
 
     def decide(self, state: GameState, legal: list[BattleAction] | None = None) -> ActionDecision | None:
         legal = legal_actions(state) if legal is None else legal
@@ -181,11 +209,14 @@ class RuleBasedPolicy:
         if not moves:
             struggle = next((a for a in legal if isinstance(a, Struggle)), legal[0])
             return ActionDecision(action=struggle, reason="no PP left")
+        seen = self.observed.get((battle.enemy.species_name or "").upper(), {})
         scored = []
         for action in moves:
             move = _move(battle.player.moves[action.slot].move_id)
-            scored.append((move_score(attacker, enemy, move) if move else (0.0, 0.0, 0.0), action, move))
-        (_, damage, ko), best, best_move = max(scored, key=lambda item: item[0][0])
+            estimate = move_score(attacker, enemy, move) if move else (0.0, 0.0, 0.0)
+            value, note = with_observations(estimate, enemy, seen.get(move.name) if move else None)
+            scored.append((value, action, move, note))
+        (_, damage, ko), best, best_move, note = max(scored, key=lambda item: item[0][0])
         heal = self._heal_candidate(state, battle, enemy, attacker, ko, legal)
         if heal is not None:
             return heal
@@ -195,7 +226,7 @@ class RuleBasedPolicy:
         name = best_move.name if best_move else "?"
         return ActionDecision(
             action=best,
-            reason=f"{name}: ~{damage:.0f} of ~{enemy.hp} HP expected, {ko:.0%} KO chance",
+            reason=f"{name}: ~{damage:.0f} of ~{enemy.hp} HP expected, {ko:.0%} KO chance{note}",
         )
 
     def _heal_candidate(

@@ -24,6 +24,7 @@ from engine.llm.wire import ImagePart
 from engine.messages import BattleChoice, Directive, NavChoice, RoleReport, Selection, Tier
 from engine.strategist.complexity import profile
 from engine.tactician.explorer import Explorer, NavDecision
+from engine.tactician.lessons import BattleLessons
 from engine.tactician.rule_based import ActionDecision, RuleBasedPolicy
 
 HISTORY_KEPT = 20
@@ -31,12 +32,17 @@ HISTORY_KEPT = 20
 
 class Tactician:
     def __init__(
-        self, seed: int = 0, routing: RoutingConfig | None = None, gateway: RoleHandle | None = None
+        self,
+        seed: int = 0,
+        routing: RoutingConfig | None = None,
+        gateway: RoleHandle | None = None,
+        memory: RoleHandle | None = None,
     ) -> None:
         self.policy = RuleBasedPolicy()
         self.explorer = Explorer(seed=seed)
         self.routing = routing or RoutingConfig()
         self.gateway = gateway
+        self.lessons = BattleLessons(memory, self.policy)
         self._paid: tuple[Tier, ...] | None = None  # asked once: the gateway's live tiers do not change
         self.recent: deque[str] = deque(maxlen=HISTORY_KEPT)
         self.counts: dict[str, int] = {"battle_choices": 0, "nav_choices": 0, "model_choices": 0}
@@ -49,6 +55,7 @@ class Tactician:
         battle_id: str | None = None,
     ) -> BattleChoice:
         legal = legal_actions(state)
+        self.lessons.refresh(state, battle_id)
         fallback = self.policy.decide(state, legal)
         if fallback is None:
             raise BattleError(f"no legal action at {state.decision_point.value}")
@@ -82,7 +89,9 @@ class Tactician:
         fallback: ActionDecision,
     ) -> BattleChoice:
         options = action_options(state, legal)
-        system, user = render_tactical(state, options, directive, list(self.recent)[-8:])
+        system, user = render_tactical(
+            state, options, directive, list(self.recent)[-8:], lessons=self.lessons.texts
+        )
         task = ModelTask(
             role="tactician",
             answer="tactical",

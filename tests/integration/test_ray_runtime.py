@@ -50,6 +50,7 @@ CLASS_NAMES = {
     "reflection": "ReflectionActor",
     "checkpoint": "CheckpointActor",
     "gateway": "ModelGatewayActor",
+    "memory": "LessonMemoryActor",
     "conductor": "ConductorActor",
 }
 
@@ -75,6 +76,8 @@ def comparable(summary: RunSummary) -> dict[str, Any]:
     for battle in data["battles"]:
         battle.pop("wall_seconds")
         battle["battle_id"] = battle["battle_id"].removeprefix(summary.run_id)
+    if "battle_ids" in data:
+        data["battle_ids"] = [battle_id.removeprefix(summary.run_id) for battle_id in data["battle_ids"]]
     return data
 
 

@@ -1,0 +1,48 @@
+"""What lesson memory says about the battle at hand, fetched once per enemy rather than per decision.
+
+Two uses: the observed numbers (damage per use of our moves against this species) go to the rule-based
+policy, and the most relevant lesson texts go into model prompts. Lessons learned during this battle only
+arrive after it (reflection runs when it ends), so one look per battle and enemy is enough.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from engine.actors.handles import RoleHandle
+from engine.game.models import GameState
+from engine.memory.context import battle_context
+from engine.memory.lessons import Measurement
+from engine.tactician.rule_based import RuleBasedPolicy
+
+log = logging.getLogger("engine.tactician")
+
+
+class BattleLessons:
+    def __init__(self, memory: RoleHandle | None, policy: RuleBasedPolicy) -> None:
+        self.memory = memory
+        self.policy = policy
+        self.texts: tuple[str, ...] = ()
+        self._looked_at: tuple[str | None, str] | None = None
+
+    def refresh(self, state: GameState, battle_id: str | None) -> None:
+        """Look lessons up when the battle or the enemy changed; memory failures never stop a decision."""
+        enemy = state.battle.enemy if state.battle else None
+        if self.memory is None or enemy is None or not enemy.species_name:
+            return
+        key = (battle_id, enemy.species_name)
+        if key == self._looked_at:
+            return
+        self._looked_at = key
+        try:
+            measured = self.memory.call("measured_for", enemy.species_name)
+            query, context = battle_context(state)
+            recalled = self.memory.call("recall", query, context)
+        except Exception as error:  # a broken memory costs the lessons, not the battle
+            log.warning("lesson memory unavailable: %s", error)
+            return
+        numbers: dict[str, Measurement] = {
+            lesson.move: lesson.measured for lesson in measured if lesson.move and lesson.measured
+        }
+        self.policy.remember(enemy.species_name, numbers)
+        self.texts = tuple(lesson.text for lesson in recalled)

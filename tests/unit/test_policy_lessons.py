@@ -1,0 +1,111 @@
+"""The rule-based policy learning from observed numbers, and the tactician fetching them from memory."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from engine.game.actions import describe
+from engine.memory.lessons import Lesson, LessonContext, Measurement
+from engine.tactician.rule_based import MIN_OBSERVED_USES, RuleBasedPolicy
+from engine.tactician.tactician import Tactician
+from tests.unit.test_actions_and_policy import fixture_state
+
+
+def choice(policy: RuleBasedPolicy, fixture: str) -> tuple[str, str]:
+    state = fixture_state(fixture)
+    decision = policy.decide(state)
+    assert decision is not None
+    return describe(decision.action, state), decision.reason
+
+
+def test_observed_damage_overrules_the_estimate_with_enough_uses() -> None:
+    policy = RuleBasedPolicy()
+    enemy = fixture_state("red_brock_main_menu").battle.enemy.species_name  # type: ignore[union-attr]
+    assert choice(policy, "red_brock_main_menu")[0] == "use BUBBLE"
+    # BUBBLE was seen to do nothing to this species (say it kept missing), TACKLE to hurt it.
+    policy.remember(enemy, {"BUBBLE": Measurement(uses=20, damage_percent=0.0),
+                            "TACKLE": Measurement(uses=20, damage_percent=45.0)})  # fmt: skip
+    action, reason = choice(policy, "red_brock_main_menu")
+    assert action == "use TACKLE" and "seen 45% a use in 20" in reason
+
+
+def test_too_few_observations_change_nothing() -> None:
+    policy = RuleBasedPolicy()
+    enemy = fixture_state("red_brock_main_menu").battle.enemy.species_name  # type: ignore[union-attr]
+    few = MIN_OBSERVED_USES - 1
+    policy.remember(enemy, {"BUBBLE": Measurement(uses=few, damage_percent=0.0),
+                            "TACKLE": Measurement(uses=few, damage_percent=90.0)})  # fmt: skip
+    action, reason = choice(policy, "red_brock_main_menu")
+    assert action == "use BUBBLE" and "seen" not in reason
+
+
+def test_observations_of_another_species_do_not_apply() -> None:
+    policy = RuleBasedPolicy()
+    policy.remember("MEWTWO", {"BUBBLE": Measurement(uses=50, damage_percent=0.0)})
+    assert choice(policy, "red_brock_main_menu")[0] == "use BUBBLE"
+
+
+class FakeMemory:
+    """Stands in for the memory actor's two read verbs; counts calls to show the caching."""
+
+    role = "memory"
+
+    def __init__(self, lessons: list[Lesson]) -> None:
+        self.lessons = lessons
+        self.calls: list[tuple[str, tuple[Any, ...]]] = []
+
+    def call(self, method: str, *args: Any) -> Any:
+        self.calls.append((method, args))
+        if method == "measured_for":
+            return [lesson for lesson in self.lessons if lesson.measured and args[0] in lesson.species]
+        assert method == "recall" and isinstance(args[1], LessonContext)
+        return self.lessons[:1]
+
+    def tell(self, method: str, *args: Any) -> None:
+        self.call(method, *args)
+
+    def close(self) -> None:
+        pass
+
+
+def test_tactician_asks_memory_once_per_battle_and_enemy() -> None:
+    state = fixture_state("red_brock_main_menu")
+    enemy = state.battle.enemy.species_name  # type: ignore[union-attr]
+    lesson = Lesson(lesson_id="x", kind="move", text="BUBBLE does nothing here", move="BUBBLE",
+                    species=(enemy,), confidence=0.9, evidence=3, created_play_hours=0.0,
+                    updated_play_hours=0.0, measured=Measurement(uses=20, damage_percent=0.0))  # fmt: skip
+    memory = FakeMemory([lesson])
+    tactician = Tactician(memory=memory)  # type: ignore[arg-type]
+    first = tactician.choose_battle(state, None, battle_id="b1")
+    tactician.choose_battle(state, None, battle_id="b1")
+    assert "seen 0% a use in 20" in first.reason
+    assert [method for method, _ in memory.calls] == ["measured_for", "recall"]
+    assert tactician.lessons.texts == ("BUBBLE does nothing here",)
+    tactician.choose_battle(state, None, battle_id="b2")
+    assert len(memory.calls) == 4
+
+
+def test_a_failing_memory_costs_the_lessons_not_the_decision() -> None:
+    class Broken(FakeMemory):
+        def call(self, method: str, *args: Any) -> Any:
+            raise RuntimeError("actor died")
+
+    tactician = Tactician(memory=Broken([]))  # type: ignore[arg-type]
+    assert tactician.choose_battle(fixture_state("red_brock_main_menu"), None, battle_id="b1").label == (
+        "use BUBBLE"
+    )
+
+
+@pytest.mark.parametrize("fixture", ["red_wild_main_menu", "red_brock_main_menu"])
+def test_battle_context_names_both_sides(fixture: str) -> None:
+    from engine.memory.context import battle_context
+
+    state = fixture_state(fixture)
+    query, context = battle_context(state)
+    battle = state.battle
+    assert battle is not None and battle.enemy is not None and battle.player is not None
+    assert battle.enemy.species_name in query and battle.enemy.species_name in context.species
+    assert context.enemy_types and context.moves
+    assert (context.opponent is not None) == (battle.kind == "trainer")
