@@ -65,6 +65,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_run_parser(commands)
     _add_status_parser(commands)
     _add_llm_log_parser(commands)
+    _add_lessons_parser(commands)
+    _add_reflect_parser(commands)
     return parser
 
 
@@ -144,6 +146,59 @@ def _add_llm_log_parser(commands: argparse._SubParsersAction) -> None:
     llm_log.add_argument("--json", action="store_true", help="print the entries as JSON lines")
 
 
+def _memory_source(command: argparse.ArgumentParser) -> None:
+    command.add_argument(
+        "--data-dir", type=Path, default=Path("."), help="whose memory/ and runs/ (default: here)"
+    )
+    command.add_argument(
+        "--address",
+        metavar="ADDR",
+        help="ask the engine running on this Ray cluster instead ('auto': the one on this machine); "
+        "needed while that engine has the data directory's memory open",
+    )
+    command.add_argument("--config", type=Path, help="YAML config overlaying configs/default.yaml")
+    command.add_argument("--json", action="store_true", help="print a JSON report on stdout")
+
+
+def _add_lessons_parser(commands: argparse._SubParsersAction) -> None:
+    lessons = commands.add_parser(
+        "lessons",
+        help="show the lessons learned from battles",
+        description="Show lesson memory: kind, confidence now (after decay with play time) and as "
+        "stored, evidence (battles), structured keys, measured numbers and text.",
+    )
+    actions = lessons.add_subparsers(dest="action", metavar="ACTION", required=True)
+    listing = actions.add_parser("list", help="newest first", description="Lessons, newest first.")
+    listing.add_argument(
+        "--kind",
+        choices=["type_matchup", "move", "opponent", "resource", "sequence"],
+        help="only this kind",
+    )
+    listing.add_argument("-n", "--last", type=_positive, default=50, help="how many (default 50)")
+    _memory_source(listing)
+    search = actions.add_parser(
+        "search", help="by relevance to a text", description="Lessons ranked by relevance to QUERY."
+    )
+    search.add_argument("query", help='e.g. "SQUIRTLE vs ONIX ROCK GROUND"')
+    search.add_argument("-n", "--last", type=_positive, default=10, help="how many (default 10)")
+    _memory_source(search)
+
+
+def _add_reflect_parser(commands: argparse._SubParsersAction) -> None:
+    reflect = commands.add_parser(
+        "reflect",
+        help="re-run reflection on a stored battle",
+        description="Run the five reflection phases (failure detection, forensics, insight synthesis, "
+        "validation, memory) on a logged battle and print what was accepted and rejected and why. "
+        "Standalone it uses the data directory's memory and the configured model tiers (keys from the "
+        "environment); with --address the running engine's Reflection actor does it.",
+    )
+    reflect.add_argument(
+        "--battle", required=True, metavar="ID", help="battle id, e.g. 20261122-101500-3fa9-b002"
+    )
+    _memory_source(reflect)
+
+
 def _inspect(args: argparse.Namespace) -> int:
     from engine.config import load_config
     from engine.game.capture import load_capture
@@ -189,7 +244,28 @@ def _llm_log(args: argparse.Namespace) -> int:
     return show_llm_log(args.data_dir, args.run, args.last, args.full, args.json, sys.stdout)
 
 
-COMMANDS = {"inspect": _inspect, "run": _run, "status": _status, "llm-log": _llm_log}
+def _lessons(args: argparse.Namespace) -> int:
+    from engine.config import load_config
+    from engine.runtime.lessons_command import lessons_command
+
+    return lessons_command(load_config(args.config), args)
+
+
+def _reflect(args: argparse.Namespace) -> int:
+    from engine.config import load_config
+    from engine.runtime.reflect_command import reflect_command
+
+    return reflect_command(load_config(args.config), args)
+
+
+COMMANDS = {
+    "inspect": _inspect,
+    "run": _run,
+    "status": _status,
+    "llm-log": _llm_log,
+    "lessons": _lessons,
+    "reflect": _reflect,
+}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -12,7 +12,7 @@ import logging
 from engine.actors.handles import RoleHandle
 from engine.game.models import GameState
 from engine.memory.context import battle_context
-from engine.memory.lessons import Measurement
+from engine.memory.lessons import Measurement, merge_measurements
 from engine.tactician.rule_based import RuleBasedPolicy
 
 log = logging.getLogger("engine.tactician")
@@ -41,8 +41,11 @@ class BattleLessons:
         except Exception as error:  # a broken memory costs the lessons, not the battle
             log.warning("lesson memory unavailable: %s", error)
             return
-        numbers: dict[str, Measurement] = {
-            lesson.move: lesson.measured for lesson in measured if lesson.move and lesson.measured
-        }
+        numbers: dict[str, Measurement] = {}
+        for lesson in measured:  # reflection and counterfactual replays may both have measured a move
+            if lesson.move and lesson.measured:
+                pooled = merge_measurements(numbers.get(lesson.move), lesson.measured)
+                if pooled is not None:
+                    numbers[lesson.move] = pooled
         self.policy.remember(enemy.species_name, numbers)
         self.texts = tuple(lesson.text for lesson in recalled)

@@ -1,0 +1,35 @@
+"""Reaching a role of the engine that is running on a Ray cluster (`--address`), by its actor name.
+
+Actors are named `<run id>/<role>` in the configured namespace and run ids sort by start time, so "the
+running engine" is the newest run whose conductor is alive.
+"""
+
+from __future__ import annotations
+
+from engine.actors.handles import RoleHandle
+from engine.errors import UserInputError
+from engine.runtime.status import CONDUCTOR_SUFFIX, conductor_names
+
+
+class NoRunningEngineError(UserInputError):
+    """--address was given but no engine runs there."""
+
+
+def live_role(namespace: str, role: str) -> RoleHandle:
+    """A handle on `role` of the newest running engine in `namespace` (the caller has connected)."""
+    import ray
+
+    from engine.actors.ray_handles import RayHandle
+
+    runs = [name.removesuffix(CONDUCTOR_SUFFIX) for name in conductor_names(namespace)]
+    if not runs:
+        raise NoRunningEngineError(
+            f"no engine is running in namespace {namespace!r} on that cluster: leave out --address to work "
+            "on the data directory directly"
+        )
+    name = f"{runs[-1]}/{role}"
+    try:
+        actor = ray.get_actor(name, namespace=namespace)
+    except ValueError as exc:
+        raise NoRunningEngineError(f"the running engine {runs[-1]} has no {role} actor") from exc
+    return RayHandle(role, actor)
