@@ -54,11 +54,19 @@ class StrategicAnswer(Frozen):
 
 
 class Insight(Frozen):
+    """One lesson in the model's words. Reflection reads its keys (types, species, moves, trainers) from
+    the game names it uses, so the prompt asks for names as the game spells them."""
+
     lesson: str = Field(
-        min_length=1, max_length=240, description="a specific, checkable lesson, at most 240 chars"
+        min_length=1,
+        max_length=240,
+        description="a specific, checkable lesson naming species, moves, types and trainers as the game "
+        "spells them (ONIX, WATER_GUN, ROCK, BROCK #1), at most 240 chars",
     )
     applies_to: str = Field(
-        min_length=1, max_length=80, description='when it applies, e.g. "vs BROCK", "water types", "low HP"'
+        min_length=1,
+        max_length=80,
+        description='when it applies, e.g. "vs BROCK #1", "WATER vs ROCK", "low HP"',
     )
     confidence: float = Field(ge=0.0, le=1.0, description="0.0 to 1.0")
 

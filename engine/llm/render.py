@@ -31,7 +31,7 @@ from engine.game.models import BattleState, DecisionPoint, Frozen, GameState, Mo
 from engine.game.tables import Move, game_data
 from engine.llm.answers import SHAPES
 from engine.messages import Directive, GameEvent
-from engine.runtime.summary import BattleLog
+from engine.runtime.summary import BattleLog, TurnOutcome
 from engine.tactician.rule_based import (
     EnemyView,
     Fairness,
@@ -445,16 +445,44 @@ def render_strategy(
     return fill("strategy_system.md"), user
 
 
-def render_reflection(log: BattleLog) -> tuple[str, str]:
-    """(system, user) for the lessons of one finished battle."""
+_EFFECT_WORDS = {"super": "super effective", "not_very": "not very effective", "no_effect": "no effect"}
+
+
+def _turn_note(turn: TurnOutcome | None) -> str:
+    """What one decision led to, as the log measured it: how our move went (what the game said), HP bar
+    points lost on each side, faints. (Older logs lack the move's messages: read with getattr.)"""
+    if turn is None:
+        return ""
+    parts = []
+    if getattr(turn, "missed", False):
+        parts.append("our move missed")
+    effect = getattr(turn, "effectiveness", None)
+    if effect is not None:
+        parts.append(_EFFECT_WORDS.get(effect, effect))
+    if turn.enemy_hp_lost_percent:
+        parts.append(f"enemy HP {-turn.enemy_hp_lost_percent:+g}%")
+    if turn.hp_lost_percent:
+        parts.append(f"our HP {-turn.hp_lost_percent:+g}%")
+    if turn.enemy_fainted:
+        parts.append("the enemy fainted")
+    if turn.fainted:
+        parts.append("ours fainted")
+    return f" → {', '.join(parts)}" if parts else ""
+
+
+def render_reflection(log: BattleLog, findings: Sequence[str] = ()) -> tuple[str, str]:
+    """(system, user) for the lessons of one finished battle; `findings` are what the engine measured in
+    it (reflection's forensics), one line each."""
     summary = log.summary
     decisions = log.decisions[-LOG_DECISIONS:]
     skipped = len(log.decisions) - len(decisions)
+    turns = {turn.decision: turn for turn in log.turns}
     heading = "Decisions, oldest first"
     if skipped:
         heading += f" (the first {skipped} of {len(log.decisions)} are left out)"
     lines = [
         f"  {skipped + n}. [{record.point.value}] {record.action} — {record.reason}"
+        + _turn_note(turns.get(skipped + n - 1))
         for n, record in enumerate(decisions, start=1)
     ]
     user = fill(
@@ -468,6 +496,7 @@ def render_reflection(log: BattleLog) -> tuple[str, str]:
         seconds=str(round(summary.frames / FRAMES_PER_SECOND)),
         decisions_heading=heading + ":",
         decisions="\n".join(lines) or "  (none)",
+        findings=_section("What the engine measured in this battle:", _bulleted(findings)),
         shape=SHAPES["reflection"],
     )
     return fill("reflection_system.md"), user

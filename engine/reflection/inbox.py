@@ -1,9 +1,20 @@
-"""The Reflection role: receives every finished battle without holding up the game loop, and asks the
-reflection tier (by default `thinking`) what the battle teaches.
+"""The Reflection role: receives every finished battle without holding up the game loop, and reflects on
+it in five phases:
+
+1. failure detection (detect.py): defeat, pyrrhic, suboptimal or clean, with reasons;
+2. forensic analysis (forensics.py): turning points, mistakes, effectiveness, resources, measured numbers;
+3. insight synthesis (synthesis.py): rule-based lessons for every battle (free), plus the reflection tier
+   through the model gateway when a live tier exists, routing allows it and the battle is worth it;
+4. memory integration: the accepted lessons go to the memory service (`learn`), which merges equivalent
+   ones and answers with what it stores;
+5. validation (validation.py), applied to every candidate before integration.
+The report (report.py) is written to runs/<run id>/reflections/<battle id>.json.
 
 `receive` only queues the record; one worker thread reflects in order, so a slow model never delays a
-decision, whether Reflection is a Ray actor or a plain object in the conductor's process. `settle` waits
-for the queue (the end of a run calls it before the cost is added up).
+decision, whether Reflection is a Ray actor or a plain object in the conductor's process, and a failing
+reflection is logged and counted, never raised into play. `settle` waits for the queue (the end of a run
+calls it before the cost is added up). `reflect_now` runs the phases at once on one stored battle log and
+returns the report (what `engine reflect --battle ID` calls).
 """
 
 from __future__ import annotations
@@ -11,39 +22,95 @@ from __future__ import annotations
 import logging
 import queue
 import threading
+from collections import OrderedDict
 from pathlib import Path
+
+from pydantic import ValidationError
 
 from engine.actors.handles import RoleHandle
 from engine.config import RoutingConfig
-from engine.llm.render import render_reflection
-from engine.llm.tasks import ModelOutcome, ModelTask
-from engine.messages import BattleRecord, RoleReport
+from engine.memory.lessons import Lesson
+from engine.messages import BattleRecord, RoleReport, Tier
+from engine.reflection.detect import Failure, detect
+from engine.reflection.errors import BattleLogError
+from engine.reflection.forensics import analyse
+from engine.reflection.report import MemoryStatus, ReflectionReport
+from engine.reflection.synthesis import RULE_BASED, Candidate, ModelSynthesis, ask_model, rule_based
+from engine.reflection.turns import read_turns
+from engine.reflection.validation import Rejection, injection, validate
 from engine.runtime.layout import write_json_atomic
 from engine.runtime.summary import BattleLog
 
 log = logging.getLogger("engine.reflection")
 REFLECTIONS_DIR = "reflections"  # beside battles/ in the run's directory
+REPORTS_KEPT = 100  # the newest reports stay in memory for `reports`; every one is on disk
+
+
+def load_log(path: Path) -> BattleLog:
+    """The battle log at `path`, or a BattleLogError saying why not."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise BattleLogError(f"no battle log at {path}") from None
+    except OSError as exc:
+        raise BattleLogError(f"cannot read the battle log {path}: {exc}") from exc
+    try:
+        return BattleLog.model_validate_json(text)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"]) or "the file"
+        raise BattleLogError(f"{path} is not a battle log ({where}: {first['msg']})") from exc
+
+
+def reflection_path(log_path: Path, battle_id: str) -> Path:
+    """runs/<run id>/reflections/<battle id>.json for a log at runs/<run id>/battles/<battle id>.json."""
+    return log_path.parent.parent / REFLECTIONS_DIR / f"{battle_id}.json"
+
+
+def worth_reflecting(battle: BattleLog, failure: Failure | None = None) -> bool:
+    """Worth a model call: every battle but a routine wild win. Losses, escapes, catches and trainer
+    battles teach more; a wild win that cost half the team (pyrrhic) is not routine either."""
+    summary = battle.summary
+    routine = summary.battle_type == "wild" and summary.outcome == "victory"
+    return not routine or (failure is not None and failure.kind in ("defeat", "pyrrhic"))
 
 
 class Reflection:
-    def __init__(self, routing: RoutingConfig | None = None, gateway: RoleHandle | None = None) -> None:
+    def __init__(
+        self,
+        routing: RoutingConfig | None = None,
+        gateway: RoleHandle | None = None,
+        memory: RoleHandle | None = None,
+    ) -> None:
         self.routing = routing or RoutingConfig()
         self.gateway = gateway
+        self.memory = memory
         self.received: list[BattleRecord] = []
-        self.insights: dict[str, list[dict[str, object]]] = {}
-        self.counts = {"battles_received": 0, "reflections": 0, "insights": 0, "skipped": 0, "failed": 0}
+        self.reports: OrderedDict[str, ReflectionReport] = OrderedDict()
+        self.counts = {
+            "battles_received": 0, "reflections": 0, "model_reflections": 0, "insights": 0, "skipped": 0,
+            "lessons_accepted": 0, "lessons_rejected": 0, "lessons_stored": 0, "failed": 0,
+        }  # fmt: skip
+        self._tiers: tuple[Tier, ...] | None = None  # asked once: the gateway's live tiers do not change
         self._queue: queue.Queue[BattleRecord | None] = queue.Queue()
         self._worker: threading.Thread | None = None
         self._lock = threading.Lock()
 
+    # -- the API ---------------------------------------------------------------------------------------
     def receive(self, record: BattleRecord) -> str:
         """Queue the battle for reflection; acknowledge with its id."""
-        self.received.append(record)
-        self.counts["battles_received"] += 1
-        if self.gateway is not None and self.routing.reflection != "rule_based":
-            self._start_worker()
-            self._queue.put(record)
+        with self._lock:
+            self.received.append(record)
+            self.counts["battles_received"] += 1
+        self._start_worker()
+        self._queue.put(record)
         return record.battle_id
+
+    def reflect_now(self, log_path: str) -> ReflectionReport:
+        """Every phase, now, on the battle log at `log_path`; the report is also written beside the run's
+        battles. Raises BattleLogError when the log is missing or is not a battle log."""
+        path = Path(log_path)
+        return self._reflect(load_log(path), path)
 
     def settle(self, timeout: float = 60.0) -> bool:
         """Wait until every queued battle has been reflected on; False if `timeout` ran out first."""
@@ -59,7 +126,13 @@ class Reflection:
             self._queue.put(None)
             self._worker.join(timeout=5.0)
 
-    # -- the worker --------------------------------------------------------------------------------
+    def report(self) -> RoleReport:
+        with self._lock:
+            counters = {key: float(value) for key, value in self.counts.items()}
+        memory = "no memory configured" if self.memory is None else "memory attached"
+        return RoleReport(role="reflection", healthy=True, counters=counters, detail=memory)
+
+    # -- the worker ------------------------------------------------------------------------------------
     def _start_worker(self) -> None:
         with self._lock:
             if self._worker is None:
@@ -69,49 +142,134 @@ class Reflection:
     def _work(self) -> None:
         while (record := self._queue.get()) is not None:
             try:
-                self._reflect(record)
+                path = Path(record.log_path)
+                self._reflect(load_log(path), path)
             except Exception:  # one battle's failure must not stop reflection on the next
-                self.counts["failed"] += 1
+                self._count("failed")
                 log.exception("reflection on %s failed", record.battle_id)
             finally:
                 self._queue.task_done()
         self._queue.task_done()
 
-    def _reflect(self, record: BattleRecord) -> None:
-        battle = BattleLog.model_validate_json(Path(record.log_path).read_text(encoding="utf-8"))
-        if not worth_reflecting(battle):
-            self.counts["skipped"] += 1
-            return
-        assert self.gateway is not None
-        system, user = render_reflection(battle)
-        task = ModelTask(
-            role="reflection", answer="reflection", wanted=self.routing.reflection, reason="reflection",
-            system=system, user=user, battle_id=record.battle_id,
-        )  # fmt: skip
-        outcome: ModelOutcome = self.gateway.call("ask", task)
-        if outcome.answer is None:
-            log.info("no reflection on %s: %s", record.battle_id, "; ".join(outcome.selection.steps))
-            return
-        insights = list(outcome.answer["insights"])
-        self.insights[record.battle_id] = insights
-        self.counts["reflections"] += 1
-        self.counts["insights"] += len(insights)
-        target = Path(record.log_path).parent.parent / REFLECTIONS_DIR / f"{record.battle_id}.json"
-        write_json_atomic(target, {"battle_id": record.battle_id, "answer": outcome.answer,
-                                   "selection": outcome.selection.model_dump(mode="json")})  # fmt: skip
+    # -- the phases ------------------------------------------------------------------------------------
+    def _reflect(self, battle: BattleLog, log_path: Path) -> ReflectionReport:
+        summary = battle.summary
+        reads = read_turns(battle)
+        failure = detect(battle, reads)  # 1
+        forensics = analyse(battle, reads)  # 2
+        candidates: list[Candidate] = rule_based(battle, failure, forensics)  # 3, rule-based
+        synthesized_by = [RULE_BASED]
+        errors: list[str] = []
+        skipped = self._model_skip_reason(battle, failure)
+        model: ModelSynthesis | None = None
+        if skipped is None:  # 3, the model
+            assert self.gateway is not None
+            try:
+                model = ask_model(self.gateway, self.routing.reflection, battle, failure, forensics)
+            except Exception as exc:  # the rule-based lessons still count
+                log.warning("model reflection on %s failed: %s", summary.battle_id, exc)
+                errors.append(f"model synthesis failed: {type(exc).__name__}: {exc}")
+            if model is not None and model.answer is None:
+                skipped = "no model tier answered: " + ("; ".join(model.selection.steps) or "no reason given")
+            elif model is not None:
+                synthesized_by.append(model.selection.tier)
+                candidates += model.candidates
+        verdict = validate(candidates)  # 5, before anything reaches memory
+        rejected = list(verdict.rejected)
+        model_summary = model.summary if model is not None else None
+        if model is not None and model_summary and (why := injection(model_summary)):
+            rejected.append(Rejection(text=model_summary, reason=why, by=model.selection.tier))
+            model_summary = None
+        memory, stored, memory_error = self._integrate(list(verdict.accepted), summary.battle_id)  # 4
+        if memory_error:
+            errors.append(memory_error)
+        report = ReflectionReport(
+            battle_id=summary.battle_id,
+            run_id=battle.run_id,
+            outcome=summary.outcome,
+            battle_type=summary.battle_type,
+            opponent=summary.opponent,
+            failure=failure,
+            forensics=forensics,
+            synthesized_by=tuple(synthesized_by),
+            model_skipped=skipped,
+            model_summary=model_summary,
+            answer=model.answer if model is not None else None,
+            accepted=verdict.accepted,
+            rejected=tuple(rejected),
+            memory=memory,
+            stored=stored,
+            selection=model.selection if model is not None else None,
+            error="; ".join(errors) or None,
+        )
+        report = self._write(report, reflection_path(log_path, summary.battle_id))
+        self._keep(report, model)
+        return report
+
+    def _model_skip_reason(self, battle: BattleLog, failure: Failure) -> str | None:
+        """Why the model is not asked about this battle, or None when it is."""
+        if self.gateway is None:
+            return "no model gateway"
+        if self.routing.reflection == "rule_based":
+            return "routing.reflection is rule_based"
+        if not worth_reflecting(battle, failure):
+            self._count("skipped")
+            return "a routine wild win"
+        if not self._live_tiers():
+            return "no model tier is available"
+        return None
+
+    def _live_tiers(self) -> tuple[Tier, ...]:
+        if self._tiers is None:
+            assert self.gateway is not None
+            try:
+                self._tiers = tuple(self.gateway.call("available"))
+            except Exception as exc:  # asked again next battle
+                log.warning("the model gateway did not say which tiers are live: %s", exc)
+                return ()
+        return self._tiers
+
+    def _integrate(
+        self, accepted: list[Lesson], battle_id: str
+    ) -> tuple[MemoryStatus, tuple[str, ...], str | None]:
+        if self.memory is None:
+            return "no_memory", (), None
+        if not accepted:
+            return "nothing_to_store", (), None
+        try:
+            kept: list[Lesson] = self.memory.call("learn", accepted)
+        except Exception as exc:  # memory down: the report still says what would have been stored
+            log.warning("memory did not take the lessons of %s: %s", battle_id, exc)
+            return "failed", (), f"memory failed: {type(exc).__name__}: {exc}"
+        return "stored", tuple(lesson.lesson_id for lesson in kept), None
+
+    def _write(self, report: ReflectionReport, target: Path) -> ReflectionReport:
+        try:
+            write_json_atomic(target, report.model_dump(mode="json"))
+        except OSError as exc:
+            log.warning("could not write the reflection on %s: %s", report.battle_id, exc)
+            note = f"report not written: {exc}"
+            report = report.model_copy(update={"error": f"{report.error}; {note}" if report.error else note})
+        return report
+
+    def _keep(self, report: ReflectionReport, model: ModelSynthesis | None) -> None:
+        with self._lock:
+            self.reports[report.battle_id] = report
+            while len(self.reports) > REPORTS_KEPT:
+                self.reports.popitem(last=False)
+            self.counts["reflections"] += 1
+            if model is not None and model.answer is not None:
+                self.counts["model_reflections"] += 1
+                self.counts["insights"] += len(model.candidates)
+            self.counts["lessons_accepted"] += len(report.accepted)
+            self.counts["lessons_rejected"] += len(report.rejected)
+            self.counts["lessons_stored"] += len(report.stored)
         log.info(
-            "reflection on %s: %d insights (%s)", record.battle_id, len(insights), outcome.selection.tier
-        )
+            "reflection on %s: %s; %d lessons kept, %d rejected; memory: %s (%s)",
+            report.battle_id, report.failure.kind, len(report.accepted), len(report.rejected), report.memory,
+            ", ".join(report.synthesized_by),
+        )  # fmt: skip
 
-    def report(self) -> RoleReport:
-        return RoleReport(
-            role="reflection",
-            healthy=True,
-            counters={key: float(value) for key, value in self.counts.items()},
-        )
-
-
-def worth_reflecting(battle: BattleLog) -> bool:
-    """Every battle but a routine wild win: losses, escapes, catches and every trainer battle teach more."""
-    summary = battle.summary
-    return not (summary.battle_type == "wild" and summary.outcome == "victory")
+    def _count(self, key: str) -> None:
+        with self._lock:
+            self.counts[key] += 1

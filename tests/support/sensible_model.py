@@ -38,7 +38,10 @@ def sensible(request: StubRequest) -> StubReply:
         answer = {"objective": "win with super effective moves", "priorities": ["keep HP above half"],
                   "warnings": []}  # fmt: skip
     elif '"insights"' in prompt:
-        insight = {"lesson": "water moves beat rock types", "applies_to": "rock types", "confidence": 0.6}
+        # Written the way the reflection prompt asks (game names in capitals, a checkable type claim), so
+        # it passes reflection's validation against the type chart.
+        lesson = "WATER moves are super effective against ROCK types"
+        insight = {"lesson": lesson, "applies_to": "WATER vs ROCK", "confidence": 0.6}
         answer = {"summary": "a stub reflection", "insights": [insight]}
     else:
         raise ValueError("the stub model does not know this prompt")

@@ -148,15 +148,26 @@ def test_reflection_runs_in_the_background_and_writes_its_insights(tmp_path: Pat
     reflection.receive(wild)
     assert reflection.settle(10.0)
     counts = reflection.report().counters
-    assert (counts["reflections"], counts["insights"], counts["skipped"]) == (1.0, 1.0, 1.0)
+    # Both battles get the free rule-based phases; only the trainer battle is worth a model call.
+    assert (counts["reflections"], counts["model_reflections"]) == (2.0, 1.0)
+    assert (counts["insights"], counts["skipped"], counts["failed"]) == (1.0, 1.0, 0.0)
     written = json.loads((tmp_path / "reflections" / f"{trainer.battle_id}.json").read_text())
     assert written["answer"] == answer and written["selection"]["tier"] == "thinking"
+    assert written["synthesized_by"] == ["rule_based", "thinking"]
+    assert [lesson["text"] for lesson in written["accepted"]][-1] == "water beats rock [vs BROCK]"
+    assert written["memory"] == "no_memory" and written["stored"] == []
+    routine = json.loads((tmp_path / "reflections" / f"{wild.battle_id}.json").read_text())
+    assert routine["model_skipped"] == "a routine wild win" and routine["synthesized_by"] == ["rule_based"]
     assert [task.answer for task in gateway.tasks] == ["reflection"]
     reflection.close()
 
 
-def test_reflection_without_a_gateway_only_keeps_records(tmp_path: Path) -> None:
+def test_reflection_without_a_gateway_reflects_by_rules_only(tmp_path: Path) -> None:
     reflection = Reflection()
-    reflection.receive(write_battle(tmp_path, "trainer", "defeat"))
-    assert reflection.settle(1.0)
-    assert reflection.report().counters["reflections"] == 0.0 and len(reflection.received) == 1
+    record = write_battle(tmp_path, "trainer", "defeat")
+    reflection.receive(record)
+    assert reflection.settle(5.0)
+    assert reflection.report().counters["reflections"] == 1.0 and len(reflection.received) == 1
+    written = json.loads((tmp_path / "reflections" / f"{record.battle_id}.json").read_text())
+    assert written["failure"]["kind"] == "defeat" and written["model_skipped"] == "no model gateway"
+    reflection.close()
