@@ -79,6 +79,10 @@ class EmulatorRole:
     def execute(self, action: BattleAction) -> GameState:
         return self.executor.execute(action)
 
+    def take_battle_text(self) -> tuple[str, ...]:
+        """The battle messages shown since the last take (e.g. during the last `execute`), oldest first."""
+        return self.executor.take_battle_text()
+
     def settle(self) -> GameState:
         """Out of battle: clear dialog and menus until the player can walk (or a battle starts)."""
         return self.driver.settle()

@@ -35,7 +35,8 @@ class BattleError(EngineError):
 
 
 class SideView(Frozen):
-    """One side's active Pokémon as the player sees it: our HP exactly, the enemy's as its HP bar (%)."""
+    """One side's active Pokémon as the player sees it: our HP exactly, the enemy's as its HP bar (%);
+    our moves and their PP too (the enemy's are hidden from the player: left empty)."""
 
     species: str
     level: int
@@ -43,6 +44,8 @@ class SideView(Frozen):
     max_hp: int | None = None
     hp_percent: float
     status: str
+    moves: tuple[str, ...] = ()
+    pp: tuple[int, ...] = ()  # PP left, one per move
 
 
 class DecisionRecord(Frozen):
@@ -55,6 +58,10 @@ class DecisionRecord(Frozen):
     options: tuple[str, ...] = ()  # the legal actions offered, as labels
     ours: SideView | None = None
     enemy: SideView | None = None
+    move: str | None = None  # our move, when the action used one (STRUGGLE included)
+    # The battle messages shown while the action was carried out, up to the next decision (see
+    # BattleExecutor.take_battle_text), e.g. ("SQUIRTLE used BUBBLE!", "It's super effective!").
+    text: tuple[str, ...] = ()
 
 
 class BattleResult(Frozen):

@@ -25,6 +25,7 @@ from engine.game.actions import (
     UseItem,
     UseMove,
 )
+from engine.game.memory import MemoryImage
 from engine.game.models import DecisionPoint as D
 from engine.game.models import GameState
 from engine.game.navigation import (
@@ -34,6 +35,7 @@ from engine.game.navigation import (
     next_move_menu_press,
     next_scrolling_list_press,
 )
+from engine.game.screen import CONTINUE_ARROW, SCREEN_COLUMNS, row_text
 from engine.game.state import decode_state
 from engine.game.tables import game_data
 
@@ -51,6 +53,21 @@ INPUT_POLL_FRAMES = 2
 TEXT_POINTS = frozenset({D.BATTLE_TEXT, D.DIALOG_WAIT, D.POKEDEX_ENTRY})
 QUIET_POINTS = TEXT_POINTS | {D.YES_NO_PROMPT, D.BUSY}
 YES, NO = 0, 1
+# Battle messages: the text box's two lines are wTileMap rows 14 and 16 (rows 12 and 17 are its frame;
+# 13 and 15 hold a line halfway through scrolling up). Read only where the box holds a message, not menu
+# entries, and only at looks the executor makes anyway.
+MESSAGE_ROWS = range(13, 17)
+MESSAGE_POINTS = frozenset(
+    {
+        D.BATTLE_TEXT,
+        D.YES_NO_PROMPT,
+        D.BATTLE_NEXT_MON_PROMPT,
+        D.LEARN_MOVE_PROMPT,
+        D.ABANDON_LEARNING_PROMPT,
+        D.EVOLUTION,
+    }
+)
+MAX_BATTLE_TEXT = 12  # messages kept between two takes: the first ones, where a turn's events are
 MAX_BAG_ENTRIES = 20  # a full bag; the list also has CANCEL after the last item
 
 
@@ -64,6 +81,74 @@ class ExecutionError(EngineError):
         self.frame_hash = frame_hash
 
 
+class BattleText:
+    """Battle messages from successive looks at the text box, one entry per message ("SQUIRTLE used
+    BUBBLE!", "It's super effective!"): a message's lines are joined, a look in the middle of printing is
+    completed by a later one, lines scrolled up are not repeated, and a message shown twice in a row is
+    kept once. At most `limit` messages are kept until the next `take`."""
+
+    def __init__(self, limit: int = MAX_BATTLE_TEXT) -> None:
+        self.limit = limit
+        self.messages: list[str] = []
+        self.current: list[str] = []  # the lines of the message on screen, as far as printed
+        self.taken = False  # the current message went out with the last take (still on screen)
+
+    def see(self, lines: list[str]) -> None:
+        """One look at the box: its non-empty lines, top to bottom (an empty box ends the message)."""
+        if not lines:
+            self._finish()
+            return
+        merged = self._continued(lines)
+        if merged is None:
+            self._finish()
+            merged = list(lines)
+            self.taken = False
+        self.current = merged
+
+    def _continued(self, lines: list[str]) -> list[str] | None:
+        """The current message with `lines` taken in, if they continue it: its last line (or two) printed
+        further, a new line under them, or the box scrolled up; None when `lines` start another message."""
+        current = self.current
+        for start in range(max(0, len(current) - len(lines)), len(current)):
+            overlap = current[start:]
+            if len(overlap) > len(lines):
+                continue
+            last = len(overlap) - 1
+            if all(
+                lines[i] == seen or (i == last and lines[i].startswith(seen))
+                for i, seen in enumerate(overlap)
+            ):
+                return current[:start] + list(lines)
+        return None
+
+    def _finish(self) -> None:
+        if self.current and not self.taken:
+            message = " ".join(self.current)
+            if len(self.messages) < self.limit and (not self.messages or self.messages[-1] != message):
+                self.messages.append(message)
+        self.current, self.taken = [], False
+
+    def take(self) -> tuple[str, ...]:
+        """The messages since the last take; the one on screen goes with them, and is not repeated by
+        the next take while it stays there (printed further or not)."""
+        current = self.current
+        self._finish()
+        self.current, self.taken = current, True
+        messages, self.messages = tuple(self.messages), []
+        return messages
+
+
+def message_lines(image: MemoryImage, tile_map: int) -> list[str]:
+    """The text box's lines from the game's screen buffer, without the continue arrow."""
+    lines = []
+    for row in MESSAGE_ROWS:
+        tiles = image.read(tile_map + row * SCREEN_COLUMNS, SCREEN_COLUMNS)
+        line = row_text(tuple(tiles)).replace(CONTINUE_ARROW, "").strip()
+        if line:
+            lines.append(line)
+    return lines
+
+
 class BattleExecutor:
     def __init__(self, session: EmulatorSession, max_wait_frames: int = 3600) -> None:
         self.session = session
@@ -74,6 +159,7 @@ class BattleExecutor:
         # The species caught with a ball (wCapturedMonSpecies, set from "All right!" until the
         # nickname question is answered); cleared by whoever starts following a new battle.
         self.caught_species: str | None = None
+        self.battle_text = BattleText()
         self._poll = (0, session.ram_map.JoypadLowSensitivity)
         self._overworld_poll = (0, session.ram_map.JoypadOverworld)
         session.track_calls(*self._poll)
@@ -89,16 +175,25 @@ class BattleExecutor:
         return since is not None and since <= INPUT_POLL_FRAMES
 
     # -- observing and waiting ---------------------------------------------------------------------
-    def state(self) -> GameState:
+    def state(self, *, read_text: bool = False) -> GameState:
+        """One look at the game; with `read_text`, a battle message in the text box is kept for
+        `take_battle_text` (from the image already copied for the look: no extra reads)."""
         self.looks += 1
         image = self.session.memory_image()
         state = decode_state(image, self.session.ram_map)
         if state.battle is not None:
             self.last_in_battle = state  # the final look at both sides, for the battle's outcome
+            if read_text and state.decision_point in MESSAGE_POINTS:
+                self.battle_text.see(message_lines(image, self.session.ram_map.wTileMap))
             captured = image.u8(self.session.ram_map.wCapturedMonSpecies)
             if captured:
                 self.caught_species = game_data().species_name(captured) or f"species {captured}"
         return state
+
+    def take_battle_text(self) -> tuple[str, ...]:
+        """The battle messages the looks passed since the last take, oldest first (at most
+        MAX_BATTLE_TEXT); a message shown only between two looks is missing."""
+        return self.battle_text.take()
 
     def _press(self, button: Button) -> None:
         self.inputs.append(button.value)
@@ -137,7 +232,7 @@ class BattleExecutor:
         `targets` is reached (or any choice point with `stop_at_choices`)."""
         spent = 0
         while spent <= self.max_wait_frames:
-            state = self.state()
+            state = self.state(read_text=advance_text)
             if state.decision_point in targets or (stop_at_choices and state.decision_point in CHOICE_POINTS):
                 return state
             if advance_text and self.input_wanted() and state.decision_point in TEXT_POINTS:

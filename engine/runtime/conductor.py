@@ -32,7 +32,7 @@ from engine.messages import (
     Selection,
     StepReport,
 )
-from engine.runtime.battles import BattleTracker, enemy_side, our_side
+from engine.runtime.battles import BattleTracker, enemy_side, move_used, our_side
 from engine.runtime.layout import RunPaths, append_json_line, write_bytes_atomic, write_json_atomic
 from engine.runtime.summary import BattleSummary, RunSummary, StopReason
 from engine.telemetry import Telemetry
@@ -268,7 +268,7 @@ class Conductor:
         record = DecisionRecord(
             point=state.decision_point, action=choice.label, reason=choice.reason, tier=selection.tier,
             cost_usd=selection.cost_usd, frame=perception.frame, options=choice.options,
-            ours=our_side(state), enemy=enemy_side(state),
+            ours=our_side(state), enemy=enemy_side(state), move=move_used(choice.action, state),
         )  # fmt: skip
         self.tracker.note(record)
         self._count_decision("battle", record.point.value, record.action, record.reason, selection)
@@ -276,10 +276,12 @@ class Conductor:
             "  %s: %s (%s; %s)", record.point.value, record.action, record.reason, _tier_words(selection)
         )
         self.roles.emulator.call("execute", choice.action)
+        self.tracker.note_text(self.roles.emulator.call("take_battle_text"))
 
     def _start_battle(self, state: GameState) -> None:
         battle_id = f"{self.paths.run_id}-b{len(self.battles) + 1:03d}"
         self.roles.emulator.call("begin_battle", state)
+        self.roles.emulator.call("take_battle_text")  # the opening lines come before any decision
         # Kept with the log: the battle can be replayed from here (engine run --state FILE, replays).
         write_bytes_atomic(self.paths.battle_start_state(battle_id), self.roles.emulator.call("save_state"))
         self.tracker = BattleTracker(battle_id, self.roles.emulator.call("frame_count"), state)

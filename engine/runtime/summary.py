@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
+
+from pydantic import model_validator
 
 from engine.game.battle import DecisionRecord, Outcome
 from engine.game.models import Frozen
 from engine.llm.ledger import UsageReport
 
 StopReason = Literal["max_battles", "max_decisions", "interrupted", "error"]
+Effectiveness = Literal["super", "not_very", "no_effect"]
 
 
 class BattleSummary(Frozen):
@@ -24,7 +27,10 @@ class BattleSummary(Frozen):
 
 class TurnOutcome(Frozen):
     """What one decision led to, seen at the next decision: HP lost on each side (percentage points of
-    the HP bar; None when a different Pokémon was out afterwards), faints and status changes."""
+    the HP bar; None when a different Pokémon was out afterwards), faints (also told by the messages:
+    "Enemy GEODUDE fainted!" before ONIX comes out) and status changes; and, from the battle messages
+    shown meanwhile (`text`), how each side's move went: effectiveness (None when the game said nothing:
+    a plain hit, a status move, or no move) and whether it missed."""
 
     decision: int
     action: str
@@ -34,6 +40,13 @@ class TurnOutcome(Frozen):
     enemy_fainted: bool = False
     status_change: str | None = None
     enemy_status_change: str | None = None
+    move: str | None = None  # our move's name when the decision used one, e.g. "BUBBLE"
+    text: tuple[str, ...] = ()  # the battle messages up to the next decision (at most 12)
+    effectiveness: Effectiveness | None = None  # of our move
+    enemy_effectiveness: Effectiveness | None = None  # of the enemy's move
+    missed: bool = False  # "SQUIRTLE's attack missed!"
+    enemy_missed: bool = False  # "Enemy ONIX's attack missed!"
+    pp_used: int | None = None  # PP our move spent; None when unknown (no move, or another one out)
 
 
 class BattleLog(Frozen):
@@ -53,6 +66,7 @@ class RunSummary(Frozen):
     game: str
     stopped: StopReason
     error: str | None = None
+    battle_ids: tuple[str, ...] = ()  # the battles' ids in order: battles/<id>.json and <id>.state
     battles: tuple[BattleSummary, ...]
     decisions: int  # every choice a policy made: battle decisions plus overworld steps
     overworld_steps: int
@@ -61,3 +75,22 @@ class RunSummary(Frozen):
     frames: int
     wall_seconds: float
     llm: UsageReport = UsageReport()  # tokens, cost and fallbacks by tier
+
+    @model_validator(mode="before")
+    @classmethod
+    def _battle_ids_from_battles(cls, data: Any) -> Any:
+        """`battle_ids` need not be given: they are the battles' ids."""
+        if isinstance(data, dict) and "battle_ids" not in data:
+            ids = [
+                battle.battle_id if isinstance(battle, BattleSummary) else battle.get("battle_id")
+                for battle in data.get("battles") or ()
+                if isinstance(battle, BattleSummary | dict)
+            ]
+            data = {**data, "battle_ids": ids}
+        return data
+
+    @model_validator(mode="after")
+    def _battle_ids_match(self) -> RunSummary:
+        if self.battle_ids != tuple(battle.battle_id for battle in self.battles):
+            raise ValueError("battle_ids must list the battles' ids in order")
+        return self

@@ -28,6 +28,7 @@ def run(mode: list[str], rom: Path, state: Path, folder: Path) -> tuple[dict[str
     for battle in summary["battles"]:
         battle.pop("wall_seconds")
         battle["battle_id"] = battle["battle_id"].removeprefix(run_id)
+    summary["battle_ids"] = [battle_id.removeprefix(run_id) for battle_id in summary["battle_ids"]]
     lines = (folder / "data" / "runs" / run_id / "decisions.jsonl").read_text(encoding="utf-8").splitlines()
     decisions = [json.loads(line) for line in lines]
     for entry in decisions:

@@ -10,7 +10,13 @@ import pytest
 
 from engine.cli import main
 from engine.emulator.session import EmulatorSession
-from tests.support.scenarios import set_party, start_battle
+from engine.game.models import DecisionPoint
+from tests.support.scenarios import advance_to, set_party, set_party_hp, start_battle
+
+# wPlayerBattleStatus1 / wEnemyBattleStatus1 bit INVULNERABLE (pret constants/battle_constants.asm), set
+# while a Pokémon is underground or in the air (DIG, FLY): every move but SWIFT misses it (core.asm
+# MoveHitTest). Set by hand it stays, so each attack on that side misses, deterministically.
+INVULNERABLE = 1 << 6
 
 
 def run(args: list[str], tmp_path: Path) -> tuple[int, dict[str, Any], Path]:
@@ -57,6 +63,96 @@ def test_a_battle_from_a_save_state(game: EmulatorSession, rom_path: Path, tmp_p
     start = run_dir / "battles" / log["start_state"]
     assert start.is_file() and start.stat().st_size > 100_000  # a PyBoy state, loadable with --state
     assert json.loads((run_dir / "summary.json").read_text(encoding="utf-8")) == summary
+    assert summary["battle_ids"] == [battle["battle_id"]]
+    # What the game said each turn: our BUBBLE, its PP, and RATTATA's moves.
+    assert all(turn["text"] for turn in log["turns"])
+    assert {turn["move"] for turn in log["turns"]} == {"BUBBLE"}
+    assert all("SQUIRTLE used BUBBLE!" in turn["text"] for turn in log["turns"])
+    assert all(turn["pp_used"] == 1 for turn in log["turns"])
+    assert any(line.startswith("Enemy RATTATA used ") for turn in log["turns"] for line in turn["text"])
+
+
+def battle_log(run_dir: Path, summary: dict[str, Any]) -> dict[str, Any]:
+    (battle_id,) = summary["battle_ids"]
+    return json.loads((run_dir / "battles" / f"{battle_id}.json").read_text(encoding="utf-8"))
+
+
+def at_first_menu(game: EmulatorSession, party: list, opponent: str, level: int, tmp_path: Path) -> Path:
+    set_party(game, party)
+    start_battle(game, opponent, level)
+    advance_to(game, {DecisionPoint.BATTLE_MAIN_MENU})
+    return save(game, tmp_path)
+
+
+def invulnerable(game: EmulatorSession, status_address: int) -> None:
+    game.write_u8(status_address, game.read_u8(status_address) | INVULNERABLE)
+
+
+def test_the_battle_log_reads_super_effective_from_the_game(
+    game: EmulatorSession, rom_path: Path, tmp_path: Path
+) -> None:
+    """SQUIRTLE's water moves against BROCK's GEODUDE and ONIX: "It's super effective!" every time."""
+    state = at_first_menu(game, [("SQUIRTLE", 13)], "BROCK", 1, tmp_path)
+    code, summary, run_dir = run(
+        ["--rom", str(rom_path), "--state", str(state), "--max-battles", "1"], tmp_path
+    )
+    assert code == 0 and summary["battles"][0]["outcome"] == "victory"
+    turns = battle_log(run_dir, summary)["turns"]
+    attacks = [turn for turn in turns if turn["move"] is not None]
+    assert len(attacks) >= 2 and {turn["move"] for turn in attacks} <= {"BUBBLE", "WATER_GUN"}
+    for turn in attacks:
+        used = f"SQUIRTLE used {turn['move'].replace('_', ' ')}!"
+        assert turn["text"].index(used) + 1 == turn["text"].index("It's super effective!")
+        assert (turn["effectiveness"], turn["missed"], turn["pp_used"]) == ("super", False, 1)
+        assert turn["enemy_fainted"] and len(turn["text"]) <= 12
+    # GEODUDE fainted and ONIX came out before the next decision: only the message tells the faint.
+    assert "Enemy GEODUDE fainted!" in attacks[0]["text"] and attacks[0]["enemy_hp_lost_percent"] is None
+
+
+def test_the_battle_log_tells_our_misses(game: EmulatorSession, rom_path: Path, tmp_path: Path) -> None:
+    """GEODUDE made invulnerable: each of our attacks misses ("SQUIRTLE's attack missed!", PP spent all
+    the same) and its TACKLEs knock SQUIRTLE out."""
+    set_party_hp(game, 0, 9)
+    state_path = at_first_menu(game, [("SQUIRTLE", 8)], "GEODUDE", 7, tmp_path)
+    game.load_state(state_path.read_bytes())
+    invulnerable(game, game.ram_map.wEnemyBattleStatus1)
+    state = save(game, tmp_path)
+    code, summary, run_dir = run(
+        ["--rom", str(rom_path), "--state", str(state), "--max-battles", "1"], tmp_path
+    )
+    assert code == 0 and summary["battles"][0]["outcome"] == "defeat"
+    attacks = [turn for turn in battle_log(run_dir, summary)["turns"] if turn["move"] is not None]
+    assert attacks and all(turn["missed"] and not turn["enemy_missed"] for turn in attacks)
+    assert all("SQUIRTLE's attack missed!" in turn["text"] for turn in attacks)
+    assert all(turn["effectiveness"] is None and turn["enemy_hp_lost_percent"] == 0 for turn in attacks)
+    assert all(turn["pp_used"] == 1 for turn in attacks)
+
+
+def test_the_battle_log_tells_the_enemys_misses_and_weak_hits(
+    game: EmulatorSession, rom_path: Path, tmp_path: Path
+) -> None:
+    """SQUIRTLE made invulnerable, with only TACKLE against a GEODUDE (rock resists it): every TACKLE is
+    "not very effective", and every GEODUDE TACKLE misses."""
+    state_path = at_first_menu(game, [("SQUIRTLE", 8, ["TACKLE"])], "GEODUDE", 7, tmp_path)
+    game.load_state(state_path.read_bytes())
+    invulnerable(game, game.ram_map.wPlayerBattleStatus1)
+    state = save(game, tmp_path)
+    code, summary, run_dir = run(
+        ["--rom", str(rom_path), "--state", str(state), "--max-battles", "1"], tmp_path
+    )
+    assert code == 0 and summary["battles"][0]["outcome"] == "victory"
+    turns = battle_log(run_dir, summary)["turns"]
+    assert {turn["move"] for turn in turns} == {"TACKLE"} and turns[-1]["enemy_fainted"]
+    # TACKLE itself misses now and then (95% accurate): then the game says so instead.
+    assert all(
+        (turn["effectiveness"], turn["missed"]) in {("not_very", False), (None, True)} for turn in turns
+    )
+    assert sum(turn["effectiveness"] == "not_very" for turn in turns) > len(turns) / 2
+    assert all(turn["hp_lost_percent"] == 0 and turn["pp_used"] == 1 for turn in turns)
+    # "Enemy GEODUDE used TACKLE" may be read before its "!" is printed: the miss follows at once.
+    enemy_moves = [turn for turn in turns if any(m.startswith("Enemy GEODUDE used") for m in turn["text"])]
+    assert enemy_moves and all(turn["enemy_missed"] for turn in enemy_moves)
+    assert all("Enemy GEODUDE's attack missed!" in turn["text"] for turn in enemy_moves)
 
 
 def test_a_new_game_finds_and_wins_its_first_battles(rom_path: Path, tmp_path: Path) -> None:

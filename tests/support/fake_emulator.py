@@ -122,6 +122,9 @@ class FakeEmulator:
         self.acted = True
         return self.state
 
+    def take_battle_text(self) -> tuple[str, ...]:
+        return ()  # the captures hold no battle messages between stops
+
     def settle(self) -> GameState:
         return self.state
 
