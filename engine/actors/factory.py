@@ -57,7 +57,7 @@ def _builders(
         "observer": Observer,
         "strategist": partial(Strategist, routing, gateway, memory),
         "tactician": partial(Tactician, options.seed, routing, gateway, memory),
-        "reflection": partial(Reflection, routing, gateway),
+        "reflection": partial(Reflection, routing, gateway, memory),
         "checkpoint": partial(_checkpointer, config.checkpoint.interval_seconds, run_id),
     }
 
