@@ -1,0 +1,139 @@
+"""`engine replay`: replay a logged battle, compare it with its log and (with --counterfactuals) try every
+other choice it offered. The console script registers `add_replay_parser` and `run_replay`."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import TextIO
+
+from engine.config import EngineConfig, load_config
+from engine.errors import UserInputError
+from engine.replay.logs import find_battle_log
+from engine.replay.models import ReplayReport
+from engine.replay.pool import PoolSettings, default_workers
+from engine.replay.render import render_report
+from engine.replay.replayer import ReplayOptions, replay_battle
+from engine.replay.rollouts import DEFAULT_MAX_DECISIONS
+
+EXIT_MATCHES, EXIT_DIVERGES = 0, 1
+PROGRESS_SECONDS = 1.0
+
+
+def _positive(value: str) -> int:
+    try:
+        number = int(value)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"not a whole number: {value}") from exc
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more: {value}")
+    return number
+
+
+def add_replay_parser(commands: argparse._SubParsersAction) -> None:
+    replay = commands.add_parser(
+        "replay",
+        help="replay a logged battle, compare it with its log, try the other choices",
+        description="Play a battle logged by `engine run` (runs/<run id>/battles/<battle id>.json and its "
+        "start state) again with the logged actions and compare it with the log: decisions, HP bars, "
+        "outcome. Exit code 0 when it matches, 1 when it diverges. With --counterfactuals, every other "
+        "legal action at every decision is played out (then the rule-based policy) against the logged "
+        "action played out the same way; alternatives that would have won what was lost are reported "
+        "as regrets, with the lessons they teach.",
+    )
+    replay.add_argument("--battle", metavar="ID", required=True, help="the battle id, e.g. <run id>-b001")
+    replay.add_argument(
+        "--rom", type=Path, required=True, help="the cartridge image the battle was played on"
+    )
+    replay.add_argument(
+        "--data-dir", type=Path, default=Path("."), help="where runs/ is (default: the current directory)"
+    )
+    replay.add_argument("--config", type=Path, help="YAML config overlaying configs/default.yaml")
+    replay.add_argument(
+        "--counterfactuals", action="store_true", help="also play out every other legal action"
+    )
+    replay.add_argument(
+        "--workers",
+        type=_positive,
+        metavar="N",
+        default=default_workers(),
+        help=f"rollout workers on Ray (default: min(4, CPUs) = {default_workers()})",
+    )
+    replay.add_argument(
+        "--max-decisions",
+        type=_positive,
+        metavar="N",
+        default=DEFAULT_MAX_DECISIONS,
+        help=f"decisions a rollout may take before it counts as unfinished (default {DEFAULT_MAX_DECISIONS})",
+    )
+    where = replay.add_mutually_exclusive_group()
+    where.add_argument(
+        "--local", action="store_true", help="play the rollouts in this process, one after another"
+    )
+    where.add_argument(
+        "--address",
+        metavar="ADDR",
+        help="play the rollouts on the Ray cluster at ADDR ('auto': the one `ray start --head` started "
+        "on this machine); without --address or --local, on a private Ray instance",
+    )
+    replay.add_argument("--json", action="store_true", help="print the report as JSON on stdout")
+
+
+class StderrProgress:
+    """'rollouts 12/30' lines, at most one a second (and the last one always)."""
+
+    def __init__(self, stream: TextIO | None = None, every_seconds: float = PROGRESS_SECONDS) -> None:
+        self.stream = stream if stream is not None else sys.stderr
+        self.every_seconds = every_seconds
+        self.last = 0.0
+
+    def __call__(self, done: int, total: int) -> None:
+        now = time.monotonic()
+        if done == total or now - self.last >= self.every_seconds:
+            self.last = now
+            print(f"rollouts {done}/{total}", file=self.stream, flush=True)
+
+
+def _options(config: EngineConfig, args: argparse.Namespace) -> ReplayOptions:
+    pool = PoolSettings(
+        rom=args.rom,
+        emulator=config.emulator,
+        player=config.player,
+        mode="local" if args.local else "ray",
+        workers=args.workers,
+    )
+    return ReplayOptions(
+        pool=pool,
+        counterfactuals=args.counterfactuals,
+        max_rollout_decisions=args.max_decisions,
+        screenshots=config.llm.screenshots,
+    )
+
+
+def _report(config: EngineConfig, args: argparse.Namespace) -> ReplayReport:
+    logged = find_battle_log(args.data_dir, args.battle)
+    options = _options(config, args)
+    print(f"replaying {args.battle} ({len(logged.log.decisions)} decisions)", file=sys.stderr, flush=True)
+    if not options.counterfactuals or args.local:
+        return replay_battle(logged, options, StderrProgress())
+    from engine.runtime.cluster import ray_connection
+
+    # Connected before the replay: a wrong --address fails in seconds, not after the replay.
+    with ray_connection(args.address, config.runtime.namespace, log_to_driver=False):
+        return replay_battle(logged, options, StderrProgress())
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    """Exit code 0 when the replay matches the log, 1 when it diverges (a bad input raises
+    UserInputError, which the console script reports in one line)."""
+    config = load_config(args.config)
+    if not args.rom.is_file():
+        raise UserInputError(f"ROM not found: {args.rom}")
+    report = _report(config, args)
+    if args.json:
+        sys.stdout.write(report.model_dump_json(indent=2) + "\n")
+    else:
+        sys.stdout.write(render_report(report) + "\n")
+    return EXIT_MATCHES if report.matches_log else EXIT_DIVERGES
