@@ -9,7 +9,7 @@ confidence only changes when a lesson is re-learned.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
@@ -31,6 +31,15 @@ from engine.memory.lessons import (
 )
 
 T = TypeVar("T")
+
+# Equivalence keys per `$in` filter when add_many looks up stored lessons (SQLite bounds the number of
+# bound variables in one statement).
+_KEYS_PER_LOOKUP = 500
+# Marking lessons used is a metadata write, and a Chroma write costs ~15-50 ms (it is applied to the index
+# before it returns) against ~3 ms for the query itself: `retrieve` only notes its marks, and they are
+# written in one update once this many are pending, on `flush()`, before a prune and on close. Every read
+# of this store sees the pending marks; a crash loses only marks not yet written (recency, not lessons).
+MARKS_PER_WRITE = 256
 
 # Tuples are stored joined with this separator; lesson keys (types, species, battle ids) never contain it.
 _SEP = ","
@@ -117,6 +126,7 @@ class LessonStore:
             )
         self.rate_per_hour = rate_per_hour
         self.floor = floor
+        self._marks: dict[str, float] = {}  # lesson id -> last used (play hours), not yet written
         # Telemetry off: it would try to reach the internet, and runs must work offline.
         settings = Settings(anonymized_telemetry=False)
         client: Any
@@ -158,14 +168,26 @@ class LessonStore:
             ),
         )
 
+    def _read(self, lesson_id: str, document: str | None, metadata: Mapping[str, Any] | None) -> Lesson:
+        lesson = _from_record(lesson_id, document, metadata)
+        marked = self._marks.get(lesson_id)
+        if marked is None or marked == lesson.last_used_play_hours:
+            return lesson
+        return lesson.model_copy(update={"last_used_play_hours": marked})
+
     def _get_where(self, **kwargs: Any) -> list[Lesson]:
         result = self._call("get", lambda: self._collection.get(include=["documents", "metadatas"], **kwargs))
         documents = result["documents"] or []
         metadatas = result["metadatas"] or []
         return [
-            _from_record(lesson_id, document, metadata)
+            self._read(lesson_id, document, metadata)
             for lesson_id, document, metadata in zip(result["ids"], documents, metadatas, strict=True)
         ]
+
+    def _delete(self, ids: list[str]) -> None:
+        self._call("delete", lambda: self._collection.delete(ids=ids))
+        for lesson_id in ids:
+            self._marks.pop(lesson_id, None)
 
     def add(self, lesson: Lesson, now_play_hours: float) -> Lesson:
         """Store a lesson, merging it into an equivalent stored one if there is one; return what is stored."""
@@ -177,9 +199,50 @@ class LessonStore:
             stored = merge(existing, lesson, now_play_hours, rate_per_hour=self.rate_per_hour)
             extras = [match.lesson_id for match in matches if match.lesson_id != existing.lesson_id]
             if extras:  # duplicates can only come from an older writer; fold them away
-                self._call("delete", lambda: self._collection.delete(ids=extras))
+                self._delete(extras)
         self._upsert([stored])
         return stored
+
+    def add_many(self, lessons: Sequence[Lesson], now_play_hours: float) -> list[Lesson]:
+        """Store many lessons as `add` would one after the other (each merged into an equivalent one
+        stored before it, or earlier in `lessons`), with one lookup and one upsert per batch of Chroma's
+        maximum size rather than per lesson; return what was written, one lesson per record."""
+        written: list[Lesson] = []
+        batch = max(1, self._call("max batch size", self._client.get_max_batch_size))
+        for start in range(0, len(lessons), batch):
+            written.extend(self._add_batch(lessons[start : start + batch], now_play_hours))
+        return written
+
+    def _add_batch(self, lessons: Sequence[Lesson], now_play_hours: float) -> list[Lesson]:
+        keys = list(dict.fromkeys(equivalence_key(lesson) for lesson in lessons))
+        stored: dict[str, list[Lesson]] = {}
+        for start in range(0, len(keys), _KEYS_PER_LOOKUP):
+            chunk = keys[start : start + _KEYS_PER_LOOKUP]
+            where = {"equivalence": chunk[0]} if len(chunk) == 1 else {"equivalence": {"$in": chunk}}
+            for match in self._get_where(where=where):
+                stored.setdefault(equivalence_key(match), []).append(match)
+        current: dict[str, Lesson] = {}
+        extras: list[str] = []
+        for key, matches in stored.items():
+            existing = min(matches, key=lambda match: match.created_play_hours)
+            current[key] = existing
+            extras.extend(match.lesson_id for match in matches if match.lesson_id != existing.lesson_id)
+        changed: dict[str, Lesson] = {}  # by equivalence key, in the order first written
+        for lesson in lessons:
+            key = equivalence_key(lesson)
+            held = current.get(key)
+            kept = (
+                lesson
+                if held is None
+                else merge(held, lesson, now_play_hours, rate_per_hour=self.rate_per_hour)
+            )
+            current[key] = changed[key] = kept
+        if extras:
+            self._delete(extras)
+        # One record per id: a later lesson with the same id replaces an earlier one, as repeated adds do.
+        records = list({lesson.lesson_id: lesson for lesson in changed.values()}.values())
+        self._upsert(records)
+        return records
 
     def get(self, lesson_id: str) -> Lesson | None:
         found = self._get_where(ids=[lesson_id])
@@ -206,18 +269,16 @@ class LessonStore:
         mark_used: bool = True,
     ) -> list[tuple[Lesson, float]]:
         """The k most relevant lessons scoring at least `threshold`, best first; marks them used unless
-        told not to (a person browsing memory is not a decision using it)."""
+        told not to (a person browsing memory is not a decision using it). The marks are written later,
+        in batches (see MARKS_PER_WRITE); this store's reads see them at once."""
         if k <= 0:
             return []
-        total = self.count()
-        if total == 0:
-            return []
-        n_results = min(max(4 * k, 20), total)
+        # No count() first: Chroma returns what there is when asked for more (nothing from an empty store).
         result = self._call(
             "query",
             lambda: self._collection.query(
                 query_texts=[query_text],
-                n_results=n_results,
+                n_results=max(4 * k, 20),
                 include=["documents", "metadatas", "distances"],
             ),
         )
@@ -227,7 +288,7 @@ class LessonStore:
         distances = (result["distances"] or [[]])[0]
         scored: list[tuple[Lesson, float]] = []
         for lesson_id, document, metadata, distance in zip(ids, documents, metadatas, distances, strict=True):
-            lesson = _from_record(lesson_id, document, metadata)
+            lesson = self._read(lesson_id, document, metadata)
             similarity = 1.0 - float(distance)  # cosine space: distance = 1 - cosine similarity
             score = relevance_score(similarity, lesson, context, now_play_hours, self.rate_per_hour)
             if score >= threshold:
@@ -236,30 +297,53 @@ class LessonStore:
         top = scored[:k]
         if not mark_used:
             return top
-        used = [(lesson.model_copy(update={"last_used_play_hours": now_play_hours}), s) for lesson, s in top]
-        # Metadata-only update in one batch: without documents Chroma does not re-embed.
-        if used:
+        used = []
+        for lesson, score in top:
+            if lesson.last_used_play_hours != now_play_hours:
+                self._marks[lesson.lesson_id] = now_play_hours
+                lesson = lesson.model_copy(update={"last_used_play_hours": now_play_hours})
+            used.append((lesson, score))
+        if len(self._marks) >= MARKS_PER_WRITE:
+            self.flush()
+        return used
+
+    def flush(self) -> None:
+        """Write the pending last-used marks: one metadata-only update (Chroma merges the keys given and
+        does not re-embed without documents)."""
+        if not self._marks:
+            return
+        marks, self._marks = self._marks, {}
+        try:
             self._call(
                 "mark used",
                 lambda: self._collection.update(
-                    ids=[lesson.lesson_id for lesson, _ in used],
-                    metadatas=[_to_metadata(lesson) for lesson, _ in used],
+                    ids=list(marks), metadatas=[{"last_used_play_hours": hours} for hours in marks.values()]
                 ),
             )
-        return used
+        except MemoryStoreError:
+            self._marks = {**marks, **self._marks}  # kept for the next try
+            raise
 
     def prune(self, now_play_hours: float) -> int:
         """Delete lessons whose decayed confidence fell below the floor; return how many."""
+        self.flush()
         stale = [
             lesson.lesson_id
             for lesson in self.all()
             if decayed_confidence(lesson, now_play_hours, self.rate_per_hour) < self.floor
         ]
         if stale:
-            self._call("prune", lambda: self._collection.delete(ids=stale))
+            self._delete(stale)
         return len(stale)
 
     def close(self) -> None:
+        try:
+            if self._client is not None:
+                self.flush()
+        finally:
+            self._close_client()
+
+    def _close_client(self) -> None:
         client, self._client = self._client, None
         if client is not None:
             close = getattr(client, "close", None)

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from engine.memory import store as store_module
 from engine.memory.errors import MemoryStoreError
 from engine.memory.lessons import Lesson, LessonContext, Measurement
 from engine.memory.store import LessonStore
@@ -168,3 +169,95 @@ def test_many_lessons_stay_fast(store: LessonStore) -> None:
     results = store.retrieve("move number 7 works", LessonContext(moves=("MOVE7",)), 1.0, k=3, threshold=0.0)
     assert results[0][0].lesson_id == "m7"
     assert time.perf_counter() - start < 30
+
+
+def test_add_many_stores_what_adding_one_by_one_stores(tmp_path: Path) -> None:
+    """Equivalent lessons merge into one stored before them, or earlier in the same call; the result is
+    the store `add` builds one lesson at a time, including ids, evidence and merged numbers."""
+    incoming = [
+        make("second", defender_types=("ground", "rock"), updated_play_hours=2.0),
+        *UNRELATED,
+        make("bubble", kind="move", move="BUBBLE", text="BUBBLE hits ONIX hard",
+             measured=Measurement(uses=2, damage_percent=30.0)),
+        make("third", updated_play_hours=3.0),
+        make("bubble-again", kind="move", move="BUBBLE", text="BUBBLE still hits ONIX hard",
+             measured=Measurement(uses=1, damage_percent=45.0)),
+    ]  # fmt: skip
+    with LessonStore(tmp_path / "one") as one, LessonStore(tmp_path / "many") as many:
+        one.add(make("first"), 1.0)
+        many.add(make("first"), 1.0)
+        for lesson in incoming:
+            one.add(lesson, 3.0)
+        written = many.add_many(incoming, 3.0)
+        assert sorted(many.all(), key=lambda x: x.lesson_id) == sorted(one.all(), key=lambda x: x.lesson_id)
+        assert many.count() == 5  # first (with second and third), three unrelated, bubble (with its repeat)
+        assert {lesson.lesson_id for lesson in written} == {
+            "first",
+            "bubble",
+            *(u.lesson_id for u in UNRELATED),
+        }
+        first, bubble = many.get("first"), many.get("bubble")
+        assert first is not None and first.evidence == 3
+        assert bubble is not None and bubble.measured == Measurement(uses=3, damage_percent=35.0)
+        assert many.add_many([], 3.0) == []
+
+
+def test_add_many_goes_in_batches_of_chromas_largest(
+    store: LessonStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(store._client, "get_max_batch_size", lambda: 7)
+    lessons = [
+        make(f"m{index}", kind="move", move=f"MOVE{index}", text=f"move number {index} works")
+        for index in range(20)
+    ]
+    store.add_many([*lessons, make("m3-again", kind="move", move="MOVE3", text="move number 3 works")], 1.0)
+    assert store.count() == 20
+    again = store.get("m3")
+    assert again is not None and again.evidence == 2
+
+
+def test_marks_are_written_in_batches_and_read_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """retrieve marks what it returns used; the store's reads see the marks before they are written, and
+    they are written once MARKS_PER_WRITE are pending, on flush and on close."""
+    monkeypatch.setattr(store_module, "MARKS_PER_WRITE", 3)
+    with LessonStore(tmp_path / "lessons") as store:
+        store.add_many([make("water-rock"), *UNRELATED], 1.0)
+        writes: list[list[str]] = []
+        update = store._collection.update
+
+        def counting_update(**kwargs: Any) -> None:
+            writes.append(list(kwargs["ids"]))
+            update(**kwargs)
+
+        monkeypatch.setattr(store._collection, "update", counting_update)
+        (found,) = store.retrieve("GEODUDE ROCK", GEODUDE_BATTLE, 2.0, k=1, threshold=0.0)
+        assert found[0].lesson_id == "water-rock" and found[0].last_used_play_hours == 2.0
+        assert writes == []  # pending, but seen by every read
+        assert store.get("water-rock") == found[0]
+        assert store.where({"kind": "type_matchup"})[0].last_used_play_hours == 2.0
+        # Marked again at the same play time: nothing changes, nothing is pending twice.
+        store.retrieve("GEODUDE ROCK", GEODUDE_BATTLE, 2.0, k=1, threshold=0.0)
+        assert writes == []
+        store.retrieve("FIRE GRASS ODDISH", GEODUDE_BATTLE, 3.0, k=4, threshold=0.0)  # all four: 4 >= 3
+        assert len(writes) == 1 and sorted(writes[0]) == sorted(
+            ["water-rock", *(u.lesson_id for u in UNRELATED)]
+        )
+        store.retrieve("BROCK", GEODUDE_BATTLE, 4.0, k=1, threshold=0.0)
+        store.flush()
+        assert len(writes) == 2
+        store.flush()
+        assert len(writes) == 2  # nothing left to write
+        store.retrieve("potions at the mart", LessonContext(), 5.0, k=1, threshold=0.0)
+    with LessonStore(tmp_path / "lessons") as reopened:  # the last mark was written on close
+        marked = {lesson.lesson_id: lesson.last_used_play_hours for lesson in reopened.all()}
+        assert max(hours for hours in marked.values() if hours is not None) == 5.0
+        assert marked["water-rock"] is not None
+
+
+def test_unmarked_retrieval_writes_nothing(store: LessonStore) -> None:
+    store.add(make("water-rock"), 1.0)
+    store.retrieve("GEODUDE", GEODUDE_BATTLE, 2.0, threshold=0.0, mark_used=False)
+    stored = store.get("water-rock")
+    assert stored is not None and stored.last_used_play_hours is None
