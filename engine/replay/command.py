@@ -1,5 +1,6 @@
 """`engine replay`: replay a logged battle, compare it with its log and (with --counterfactuals) try every
-other choice it offered. The console script registers `add_replay_parser` and `run_replay`."""
+other choice it offered. The console script registers `add_replay_parser` and `run_replay`; the emulator
+and Ray are imported only when a replay runs, so building the parser stays cheap."""
 
 from __future__ import annotations
 
@@ -7,16 +8,15 @@ import argparse
 import sys
 import time
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from engine.config import EngineConfig, load_config
 from engine.errors import UserInputError
-from engine.replay.logs import find_battle_log
-from engine.replay.models import ReplayReport
-from engine.replay.pool import PoolSettings, default_workers
-from engine.replay.render import render_report
-from engine.replay.replayer import ReplayOptions, replay_battle
-from engine.replay.rollouts import DEFAULT_MAX_DECISIONS
+from engine.replay.defaults import DEFAULT_MAX_DECISIONS, default_workers
+
+if TYPE_CHECKING:
+    from engine.config import EngineConfig
+    from engine.replay.models import ReplayReport
+    from engine.replay.replayer import ReplayOptions
 
 EXIT_MATCHES, EXIT_DIVERGES = 0, 1
 PROGRESS_SECONDS = 1.0
@@ -97,6 +97,9 @@ class StderrProgress:
 
 
 def _options(config: EngineConfig, args: argparse.Namespace) -> ReplayOptions:
+    from engine.replay.pool import PoolSettings
+    from engine.replay.replayer import ReplayOptions
+
     pool = PoolSettings(
         rom=args.rom,
         emulator=config.emulator,
@@ -113,6 +116,9 @@ def _options(config: EngineConfig, args: argparse.Namespace) -> ReplayOptions:
 
 
 def _report(config: EngineConfig, args: argparse.Namespace) -> ReplayReport:
+    from engine.replay.logs import find_battle_log
+    from engine.replay.replayer import replay_battle
+
     logged = find_battle_log(args.data_dir, args.battle)
     options = _options(config, args)
     print(f"replaying {args.battle} ({len(logged.log.decisions)} decisions)", file=sys.stderr, flush=True)
@@ -128,6 +134,9 @@ def _report(config: EngineConfig, args: argparse.Namespace) -> ReplayReport:
 def run_replay(args: argparse.Namespace) -> int:
     """Exit code 0 when the replay matches the log, 1 when it diverges (a bad input raises
     UserInputError, which the console script reports in one line)."""
+    from engine.config import load_config
+    from engine.replay.render import render_report
+
     config = load_config(args.config)
     if not args.rom.is_file():
         raise UserInputError(f"ROM not found: {args.rom}")

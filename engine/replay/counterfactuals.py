@@ -15,9 +15,10 @@ from collections.abc import Sequence
 from engine.game.battle import Outcome
 from engine.game.models import DecisionPoint
 from engine.replay import judge
+from engine.replay.defaults import DEFAULT_MAX_DECISIONS
 from engine.replay.driver import Step
 from engine.replay.models import Counterfactual, RolloutResult
-from engine.replay.rollouts import DEFAULT_MAX_DECISIONS, RolloutTask
+from engine.replay.rollouts import RolloutTask
 
 
 def plan(

@@ -6,7 +6,6 @@ differs. The decision states are sent to the pool once each, not once per rollou
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -18,7 +17,6 @@ from engine.replay.models import RolloutResult
 from engine.replay.rollouts import RolloutTask, RolloutWorker
 
 Progress = Callable[[int, int], None]  # (rollouts done, rollouts in all)
-MAX_DEFAULT_WORKERS = 4
 
 
 class Worker(Protocol):
@@ -27,10 +25,6 @@ class Worker(Protocol):
     def run(self, state: bytes, task: RolloutTask) -> RolloutResult: ...
 
     def close(self) -> None: ...
-
-
-def default_workers() -> int:
-    return min(MAX_DEFAULT_WORKERS, os.cpu_count() or 1)
 
 
 @dataclass(frozen=True)

@@ -9,13 +9,14 @@ from dataclasses import dataclass
 from engine.emulator.role import EmulatorRole
 from engine.replay.compare import check_decisions, first_divergence, frames_match
 from engine.replay.counterfactuals import assemble, plan
+from engine.replay.defaults import DEFAULT_MAX_DECISIONS
 from engine.replay.driver import DrivenBattle, DriveOptions, drive_battle, follow_log, restart_from
 from engine.replay.errors import ReplayError
 from engine.replay.lessons import lessons_from_regrets
 from engine.replay.logs import LoggedBattle
 from engine.replay.models import ReplayReport, RolloutRun
 from engine.replay.pool import PoolSettings, Progress, no_progress, run_rollouts
-from engine.replay.rollouts import DEFAULT_MAX_DECISIONS, RolloutTask
+from engine.replay.rollouts import RolloutTask
 
 
 @dataclass(frozen=True)

@@ -15,13 +15,13 @@ from engine.emulator.role import EmulatorRole
 from engine.errors import EngineError
 from engine.game.actions import as_battle_sees_it
 from engine.game.models import Frozen, GameState
+from engine.replay.defaults import DEFAULT_MAX_DECISIONS
 from engine.replay.driver import DrivenBattle, DriveOptions, drive_battle, forced_then, restart_from
 from engine.replay.models import RolloutResult
 from engine.runtime.battles import enemy_side, our_side
 from engine.tactician.rule_based import RuleBasedPolicy
 
 ROLLOUT_RUN_ID = "rollout"
-DEFAULT_MAX_DECISIONS = 200
 
 
 class RolloutTask(Frozen):
