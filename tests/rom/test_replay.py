@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -177,5 +178,17 @@ def test_rollouts_run_on_a_pool_of_ray_actors_with_the_same_results(
     assert [lesson["text"] for lesson in report["lessons"]] == [
         lesson["text"] for lesson in local_counterfactuals["lessons"]
     ]
-    alive = list_actors(filters=[("class_name", "=", "RolloutActor"), ("state", "=", "ALIVE")])
-    assert alive == []
+
+    def workers(*states: str) -> list[Any]:
+        found = list_actors(
+            address=f"http://{ray_instance.dashboard_url}",  # other Ray instances may run on this machine
+            filters=[("class_name", "=", "RolloutActor")],
+            limit=1000,
+        )
+        return [actor for actor in found if not states or actor.state in states]
+
+    assert len(workers()) == 2  # two actors played the rollouts between them
+    deadline = time.monotonic() + 20  # a killed actor's state reaches the state API within a few seconds
+    while workers("ALIVE") and time.monotonic() < deadline:
+        time.sleep(0.5)
+    assert workers("ALIVE") == []
