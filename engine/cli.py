@@ -11,6 +11,7 @@ from pathlib import Path
 
 from engine import __version__
 from engine.errors import UserInputError
+from engine.replay.command import add_replay_parser, run_replay
 from engine.runtime.logs import terminal_handler
 
 log = logging.getLogger("engine")
@@ -67,6 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_llm_log_parser(commands)
     _add_lessons_parser(commands)
     _add_reflect_parser(commands)
+    add_replay_parser(commands)
     return parser
 
 
@@ -265,6 +267,7 @@ COMMANDS = {
     "llm-log": _llm_log,
     "lessons": _lessons,
     "reflect": _reflect,
+    "replay": run_replay,
 }
 
 

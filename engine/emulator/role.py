@@ -74,7 +74,10 @@ class EmulatorRole:
         return self.executor.advance()
 
     def begin_battle(self, first_look: GameState) -> None:
+        """The battle's first decision: the conductor saves the start state next. The session forgets its
+        call records here, so the live battle runs on exactly the frames a replay from that state will."""
         self.executor.last_in_battle = first_look
+        self.session.forget_calls()
 
     def execute(self, action: BattleAction) -> GameState:
         return self.executor.execute(action)

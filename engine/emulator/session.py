@@ -262,6 +262,14 @@ class EmulatorSession:
         except SaveStateError:
             self._restore(before)
             raise
+        self.forget_calls()
+
+    def forget_calls(self) -> None:
+        """Forget when the tracked routines last ran. Those records are frame numbers of this session's
+        timeline, not part of PyBoy's state: after a load they would make what follows depend on what
+        this session ran before (the executor waits on them before pressing a button)."""
+        for key in self._last_call_frame:
+            self._last_call_frame[key] = -1
 
     def _load_checked(self, data: bytes) -> None:
         buffer = io.BytesIO(data)

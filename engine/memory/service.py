@@ -101,7 +101,11 @@ class LessonMemory:
         return self.clock.hours()
 
     def played(self, frames: int) -> float:
+        """Advance the play clock (the conductor calls this as battles end), and write the last-used marks
+        retrieval keeps in memory, so a crash loses at most one battle's worth."""
         with self._mutex:
+            if self.store is not None:
+                self.store.flush()
             return self.clock.add_frames(frames)
 
     # -- lessons -----------------------------------------------------------------------------------

@@ -329,6 +329,35 @@ def measure(reads: Sequence[TurnRead]) -> tuple[MoveMeasure, ...]:
     return tuple(measures)
 
 
+def pool_measures(measures: Sequence[MoveMeasure]) -> tuple[MoveMeasure, ...]:
+    """Measurements of the same move against the same species by the same types of user, from several
+    battles (counterfactual rollouts), as one: counts add up, the mean damage is weighted by uses."""
+    groups: dict[tuple[str, str, tuple[str, ...]], list[MoveMeasure]] = {}
+    for item in measures:
+        groups.setdefault((item.move, item.species, item.attacker_types), []).append(item)
+    pooled = []
+    for parts in groups.values():
+        known = [(part.damage_percent, part.uses) for part in parts if part.damage_percent is not None]
+        uses = sum(count for _, count in known)
+        damage = sum(mean * count for mean, count in known) / uses if uses else None
+        users = tuple(dict.fromkeys(user for part in parts for user in part.users))
+        observed = [part.observed for part in parts if part.observed]
+        pooled.append(
+            parts[0].model_copy(
+                update={
+                    "users": users,
+                    "uses": sum(part.uses for part in parts),
+                    "damage_percent": round(damage, 1) if damage is not None else None,
+                    "hits": sum(part.hits for part in parts),
+                    "hit_known": sum(part.hit_known for part in parts),
+                    "unknown_uses": sum(part.unknown_uses for part in parts),
+                    "observed": observed[-1] if observed else None,
+                }
+            )
+        )
+    return tuple(pooled)
+
+
 def resources(reads: Sequence[TurnRead]) -> Resources:
     items: Counter[str] = Counter(read.item for read in reads if read.kind == "item" and read.item)
     balls: Counter[str] = Counter(read.item for read in reads if read.kind == "ball" and read.item)

@@ -114,7 +114,7 @@ def measured_text(measure: MoveMeasure) -> str:
     return text
 
 
-def _measured(measures: Sequence[MoveMeasure], battle_id: str) -> list[Candidate]:
+def measured_candidates(measures: Sequence[MoveMeasure], battle_id: str) -> list[Candidate]:
     found = []
     for measure in measures:
         if measure.uses == 0 or measure.damage_percent is None:
@@ -237,7 +237,7 @@ def _resources(log: BattleLog, forensics: Forensics) -> list[Candidate]:
 def rule_based(log: BattleLog, failure: Failure, forensics: Forensics) -> list[Candidate]:
     battle_id = log.summary.battle_id
     return [
-        *_measured(forensics.measured, battle_id),
+        *measured_candidates(forensics.measured, battle_id),
         *_type_matchups(forensics, battle_id),
         *_opponent(log, failure, forensics),
         *_resources(log, forensics),

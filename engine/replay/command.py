@@ -79,6 +79,11 @@ def add_replay_parser(commands: argparse._SubParsersAction) -> None:
         "on this machine); without --address or --local, on a private Ray instance",
     )
     replay.add_argument("--json", action="store_true", help="print the report as JSON on stdout")
+    replay.add_argument(
+        "--no-learn",
+        action="store_true",
+        help="do not store the counterfactuals' lessons (regrets, measured damage) in lesson memory",
+    )
 
 
 class StderrProgress:
@@ -131,6 +136,18 @@ def _report(config: EngineConfig, args: argparse.Namespace) -> ReplayReport:
         return replay_battle(logged, options, StderrProgress())
 
 
+def _learn(config: EngineConfig, args: argparse.Namespace, report: ReplayReport) -> ReplayReport:
+    """Regrets and measured numbers go to lesson memory: the running engine's (--address), or the data
+    directory's."""
+    from engine.runtime.memory_access import memory_access
+
+    address = args.address if not args.local else None
+    with memory_access(config, args.data_dir, address, must_exist=False) as memory:
+        stored = memory.call("learn", list(report.lessons))
+    print(f"lessons: {len(stored)} stored in memory", file=sys.stderr, flush=True)
+    return report.model_copy(update={"learned": tuple(lesson.lesson_id for lesson in stored)})
+
+
 def run_replay(args: argparse.Namespace) -> int:
     """Exit code 0 when the replay matches the log, 1 when it diverges (a bad input raises
     UserInputError, which the console script reports in one line)."""
@@ -141,6 +158,8 @@ def run_replay(args: argparse.Namespace) -> int:
     if not args.rom.is_file():
         raise UserInputError(f"ROM not found: {args.rom}")
     report = _report(config, args)
+    if report.lessons and not args.no_learn:
+        report = _learn(config, args, report)
     if args.json:
         sys.stdout.write(report.model_dump_json(indent=2) + "\n")
     else:

@@ -14,7 +14,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from engine.emulator.role import EmulatorRole
-from engine.emulator.session import EmulatorSession
 from engine.game.actions import BattleAction, describe, legal_actions
 from engine.game.battle import DecisionRecord, Policy
 from engine.game.models import DecisionPoint, GameState
@@ -64,23 +63,9 @@ class DrivenBattle:
     frames: int  # from the first decision to where driving stopped
 
 
-def forget_input_polls(session: EmulatorSession) -> None:
-    """Forget on which frames the game last polled the joypad.
-
-    The session keeps those frames (a code hook) and the executor reads them to decide whether to wait
-    for the game to ask for a button. They are not part of PyBoy's state: after a load they describe the
-    timeline before it, so what follows would depend on whatever this session ran earlier. Forgotten,
-    they are as in a freshly opened session. Stopgap until EmulatorSession.load_state does this itself.
-    """
-    calls = session._last_call_frame
-    for key in calls:
-        calls[key] = -1
-
-
 def restart_from(emulator: EmulatorRole, state: bytes) -> None:
     """Load a save state so that what follows depends on the state alone."""
-    emulator.session.load_state(state)
-    forget_input_polls(emulator.session)
+    emulator.session.load_state(state)  # forgets the session's call records: the state alone decides
 
 
 def _battle_over(state: GameState) -> bool:

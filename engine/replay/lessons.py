@@ -14,6 +14,9 @@ from collections.abc import Callable, Sequence
 from engine.game.battle import SideView
 from engine.game.tables import game_data
 from engine.memory.lessons import Lesson
+from engine.reflection.forensics import pool_measures
+from engine.reflection.synthesis import measured_candidates
+from engine.reflection.validation import validate
 from engine.replay.models import Counterfactual
 
 MAX_TEXT = 300  # Lesson.text's limit
@@ -107,3 +110,16 @@ def lessons_from_regrets(
         if entry.regret:
             regrets.setdefault(key, []).append(entry)
     return tuple(_lesson(group, tried[key], opponent, battle_id, new_id()) for key, group in regrets.items())
+
+
+def measured_lessons(counterfactuals: Sequence[Counterfactual], battle_id: str) -> tuple[Lesson, ...]:
+    """What our moves were seen to do across every rollout (each played once, however many alternatives
+    shared it as their baseline), pooled per move and enemy species: the numbers the rule-based policy
+    learns from. Rollouts are experiments with moves the battle itself may never have tried."""
+    rollouts = {}
+    for entry in counterfactuals:
+        for result in (entry.baseline, entry.result):
+            rollouts[(result.decision, result.action)] = result
+    measures = pool_measures([m for result in rollouts.values() for m in result.measures])
+    candidates = measured_candidates(measures, battle_id)
+    return tuple(lesson for lesson in validate(candidates).accepted if lesson.measured is not None)

@@ -19,7 +19,7 @@ class LoggedBattle:
     start_state: bytes  # the PyBoy save state taken at the battle's first decision
 
 
-def _log_path(data_dir: Path, battle_id: str) -> Path:
+def battle_log_path(data_dir: Path, battle_id: str) -> Path:
     runs = data_dir / "runs"
     if not runs.is_dir():
         raise BattleLogError(
@@ -65,6 +65,6 @@ def find_battle_log(data_dir: Path, battle_id: str) -> LoggedBattle:
     """The log of `battle_id` from any run under `data_dir`, with its start state read."""
     if not battle_id or "/" in battle_id or "\\" in battle_id or battle_id in (".", ".."):
         raise BattleLogError(f"--battle {battle_id!r}: expected a battle id like <run id>-b001")
-    path = _log_path(data_dir, battle_id)
+    path = battle_log_path(data_dir, battle_id)
     log = _read_log(path)
     return LoggedBattle(path=path, log=log, start_state=_read_state(path, log))

@@ -8,6 +8,7 @@ from typing import Literal
 from engine.game.battle import Outcome, SideView
 from engine.game.models import DecisionPoint, Frozen
 from engine.memory.lessons import Lesson
+from engine.reflection.forensics import MoveMeasure
 
 
 class Divergence(Frozen):
@@ -49,6 +50,8 @@ class RolloutResult(Frozen):
     frames: int
     actions: tuple[str, ...] = ()
     unfinished: str | None = None  # why it did not reach the battle's end (outcome None)
+    # What our moves were seen to do in this rollout (damage per use, hits), as reflection measures a log.
+    measures: tuple[MoveMeasure, ...] = ()
 
     @property
     def deliberate_escape(self) -> bool:
@@ -107,4 +110,5 @@ class ReplayReport(Frozen):
     rollouts: RolloutRun | None = None
     counterfactuals: tuple[Counterfactual, ...] = ()
     regrets: tuple[Counterfactual, ...] = ()
-    lessons: tuple[Lesson, ...] = ()
+    lessons: tuple[Lesson, ...] = ()  # regrets, and the measured numbers of every rollout
+    learned: tuple[str, ...] = ()  # ids of the lessons memory stored or merged them into

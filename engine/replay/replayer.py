@@ -12,7 +12,7 @@ from engine.replay.counterfactuals import assemble, plan
 from engine.replay.defaults import DEFAULT_MAX_DECISIONS
 from engine.replay.driver import DrivenBattle, DriveOptions, drive_battle, follow_log, restart_from
 from engine.replay.errors import ReplayError
-from engine.replay.lessons import lessons_from_regrets
+from engine.replay.lessons import lessons_from_regrets, measured_lessons
 from engine.replay.logs import LoggedBattle
 from engine.replay.models import ReplayReport, RolloutRun
 from engine.replay.pool import PoolSettings, Progress, no_progress, run_rollouts
@@ -105,7 +105,10 @@ def with_counterfactuals(
             "rollouts": run,
             "counterfactuals": tuple(entries),
             "regrets": regrets,
-            "lessons": lessons_from_regrets(entries, report.battle_id, report.opponent),
+            "lessons": (
+                *lessons_from_regrets(entries, report.battle_id, report.opponent),
+                *measured_lessons(entries, report.battle_id),
+            ),
         }
     )
 

@@ -15,6 +15,8 @@ from engine.emulator.role import EmulatorRole
 from engine.errors import EngineError
 from engine.game.actions import as_battle_sees_it
 from engine.game.models import Frozen, GameState
+from engine.reflection.forensics import measure
+from engine.reflection.turns import read_turns
 from engine.replay.defaults import DEFAULT_MAX_DECISIONS
 from engine.replay.driver import DrivenBattle, DriveOptions, drive_battle, forced_then, restart_from
 from engine.replay.models import RolloutResult
@@ -66,6 +68,7 @@ def rollout_result(task: RolloutTask, driven: DrivenBattle) -> RolloutResult:
         frames=driven.frames,
         actions=tuple(step.record.action for step in driven.steps),
         unfinished=driven.halted,
+        measures=measure(read_turns(driven.log)) if driven.log is not None else (),
     )
 
 

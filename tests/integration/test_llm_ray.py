@@ -39,6 +39,9 @@ def models_on(server: StubLLMServer) -> EngineConfig:
         # The scripted game is a wild battle: route it to the model so there is something to ask.
         "routing": {"tactics_wild": "acting", "strategy_wild": "acting"},
         "llm": {"retry_attempts": 1, "breaker_failures": FAILURES_TO_OPEN, "breaker_reset_seconds": 600},
+        # Both runs share a data directory: lessons the first one learned would lengthen (and so change
+        # the cost of) the second one's prompts.
+        "memory": {"enabled": False},
     })  # fmt: skip
 
 

@@ -20,7 +20,7 @@ from engine.replay.command import add_replay_parser, run_replay
 from engine.replay.logs import find_battle_log
 from engine.replay.pool import PoolSettings
 from engine.replay.replayer import ReplayOptions, replay_battle
-from tests.support.replay_fixtures import always_tail_whip, forget_polls_at_battle_start, record_battle
+from tests.support.replay_fixtures import always_tail_whip, record_battle
 from tests.support.scenarios import set_party, set_party_hp, start_battle
 
 # SQUIRTLE L13 with 16 of 38 HP against BROCK, using TAIL_WHIP every turn: lost in six decisions (short
@@ -56,11 +56,9 @@ def test_a_battle_logged_by_engine_run_replays_frame_for_frame(
     game: EmulatorSession,
     rom_path: Path,
     tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    with forget_polls_at_battle_start(monkeypatch):
-        data, battle_id = logged_by_engine_run(game, rom_path, tmp_path)
+    data, battle_id = logged_by_engine_run(game, rom_path, tmp_path)
     capsys.readouterr()
     code, report = replay(["--battle", battle_id, "--rom", str(rom_path), "--data-dir", str(data)], capsys)
     assert code == 0 and report["matches_log"] and report["first_divergence"] is None
@@ -71,23 +69,6 @@ def test_a_battle_logged_by_engine_run_replays_frame_for_frame(
         d["enemy_hp"] for d in report["decisions"]
     ]
     assert report["counterfactuals"] == [] and report["rollouts"] is None
-
-
-@pytest.mark.xfail(
-    strict=True,
-    reason="the conductor saves the start state while the session remembers a joypad poll the state does "
-    "not hold: a replay waits 2 frames longer before its first action, and the game's random numbers "
-    "move on (EmulatorRole.begin_battle must forget the poll records, as tests/support/replay_fixtures "
-    "forget_polls_at_battle_start does)",
-)
-def test_the_unchanged_conductor_replays_frame_for_frame(
-    game: EmulatorSession, rom_path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    data, battle_id = logged_by_engine_run(game, rom_path, tmp_path)
-    capsys.readouterr()
-    code, report = replay(["--battle", battle_id, "--rom", str(rom_path), "--data-dir", str(data)], capsys)
-    assert report["first_divergence"] is None, report["first_divergence"]
-    assert report["frames_match"] and code == 0
 
 
 # -- a battle lost to a bad choice -----------------------------------------------------------------
@@ -103,8 +84,7 @@ def bad_brock(
         start_battle(session, "BROCK", 1)
         state = session.save_state()
     data = tmp_path_factory.mktemp("bad_brock")
-    with pytest.MonkeyPatch.context() as patch, forget_polls_at_battle_start(patch):
-        battle_id = record_battle(rom_path, state, always_tail_whip(), data, "tailwhip")
+    battle_id = record_battle(rom_path, state, always_tail_whip(), data, "tailwhip")
     yield data, battle_id
     shutil.rmtree(data, ignore_errors=True)
 

@@ -1,20 +1,14 @@
-"""Battles logged for replay tests: a recorder that logs a battle as the conductor does, with any policy,
-and the conductor fix replays depend on (see `forget_polls_at_battle_start`)."""
+"""Battles logged for replay tests: a recorder that logs a battle as the conductor does, with any policy."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
-
-import pytest
 
 from engine.config import EngineConfig
 from engine.emulator.role import EmulatorRole
 from engine.game.actions import UseMove
 from engine.game.battle import Policy
-from engine.game.models import GameState
-from engine.replay.driver import DriveOptions, by_policy, drive_battle, forget_input_polls
+from engine.replay.driver import DriveOptions, by_policy, drive_battle
 from engine.runtime.layout import RunPaths, write_bytes_atomic, write_json_atomic
 from tests.support.battle_scenarios import PreferPolicy
 
@@ -24,22 +18,6 @@ TAIL_WHIP_SLOT = 1  # SQUIRTLE's moves at level 13: TACKLE, TAIL_WHIP, BUBBLE
 def always_tail_whip() -> Policy:
     """A deliberately bad policy: TAIL_WHIP whenever it is offered (it never damages anything)."""
     return PreferPolicy(lambda action: action == UseMove(slot=TAIL_WHIP_SLOT), "always TAIL_WHIP")
-
-
-@contextmanager
-def forget_polls_at_battle_start(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """The fix the conductor needs for its battles to replay exactly (until EmulatorRole.begin_battle
-    does it itself): at the battle's start, right before the start state is saved, the session forgets
-    when the game last polled the joypad, as a session that loads that state knows nothing of it."""
-    original = EmulatorRole.begin_battle
-
-    def begin_battle(self: EmulatorRole, first_look: GameState) -> None:
-        original(self, first_look)
-        forget_input_polls(self.session)
-
-    with monkeypatch.context() as patch:
-        patch.setattr(EmulatorRole, "begin_battle", begin_battle)
-        yield
 
 
 def record_battle(rom: Path, state: bytes, policy: Policy, data_dir: Path, run_id: str) -> str:
