@@ -9,12 +9,13 @@ than not. Each seed is a different battle (the game's random numbers move with t
 it starts). Every battle is played by `engine run --local` from a save state made here, with the full
 pipeline: battle log, reflection after each battle, lessons in the data directory's memory.
 
-Three groups of 10 (seeds 0-9 before, 10-19 after):
-- before: seeds 0-9 in a fresh data directory (reflection stores what it measured as they go);
-- control: seeds 10-19 with lesson memory turned off, so a gain below is not the seeds' luck;
-- after: seeds 10-19 in the same data directory, after `engine replay --counterfactuals` on every lost
-  battle of the first group: its rollouts try the untried move and store what it did as lessons.
-Prints the win counts, the lessons stored and the wall time of each step. Needs a ROM; run from the
+Seeds 0-9 are training battles, seeds 10-19 the test battles; the figure is the test battles' win count:
+- before: with lesson memory turned off (the rule-based policy as it is);
+- after reflection: after the training battles were played in a fresh data directory, where reflection
+  stores what it measured after each battle (damage per use of the moves the policy chose);
+- after reflection + counterfactual replays: also after `engine replay --counterfactuals` on every lost
+  training battle, whose rollouts try the moves the policy did not choose and store what they did.
+Prints the win counts, the measured lessons and the wall time of each step. Needs a ROM; run from the
 repository root (the scenario helpers live in tests/support/).
 """
 
@@ -24,6 +25,7 @@ import argparse
 import contextlib
 import io
 import json
+import shutil
 import sys
 import tempfile
 import time
@@ -97,6 +99,16 @@ def counterfactuals(rom: Path, data_dir: Path, lost: list[str]) -> None:
     print(f"counterfactual replays of {len(lost)} lost battles: {time.monotonic() - started:.0f} s")
 
 
+def show_measured(data_dir: Path) -> None:
+    stored = lessons(data_dir)
+    measured = [lesson for lesson in stored if lesson.get("measured")]
+    print(f"lessons: {len(stored)}, {len(measured)} with measured numbers")
+    for lesson in measured:
+        seen = lesson["measured"]
+        print(f"  {lesson['move']} vs {','.join(lesson['species'])}: {seen['damage_percent']:.1f}% per use "
+              f"over {seen['uses']} uses")  # fmt: skip
+
+
 def lessons(data_dir: Path) -> list[dict]:
     _, out = quiet(["lessons", "list", "--data-dir", str(data_dir), "--json", "-n", "100"])
     return json.loads(out)["lessons"]
@@ -114,18 +126,19 @@ def main(argv: list[str] | None = None) -> int:
         off = root / "memory-off.yaml"
         off.write_text("memory:\n  enabled: false\n", encoding="utf-8")
         data = root / "data"
+        train = {s: states[s] for s in before_seeds}
+        test = {s: states[s] for s in after_seeds}
         print(f"scenario: {PARTY[0]} L{PARTY[1]} {'/'.join(PARTY[2])} vs wild {ENEMY[0]} L{ENEMY[1]}")
-        before = group("before", args.rom, {s: states[s] for s in before_seeds}, data, None)
-        print(f"lessons after the first group's reflections: {len(lessons(data))}")
-        group("control (no memory)", args.rom, {s: states[s] for s in after_seeds}, root / "control", off)
-        lost = [battle["battle_id"] for battle in before if battle["outcome"] != "victory"]
+        group("before (test seeds, memory off)", args.rom, test, root / "before", off)
+        training = group("training (memory on)", args.rom, train, data, None)
+        show_measured(data)
+        reflected_only = root / "reflected-only"
+        shutil.copytree(data, reflected_only)
+        group("after reflection (test seeds)", args.rom, test, reflected_only, None)
+        lost = [battle["battle_id"] for battle in training if battle["outcome"] != "victory"]
         counterfactuals(args.rom, data, lost)
-        stored = lessons(data)
-        measured = [lesson for lesson in stored if lesson.get("measured")]
-        print(f"lessons now: {len(stored)} ({len(measured)} with measured numbers)")
-        for lesson in measured:
-            print(f"  {lesson['move']} vs {','.join(lesson['species'])}: {lesson['measured']}")
-        group("after", args.rom, {s: states[s] for s in after_seeds}, data, None)
+        show_measured(data)
+        group("after reflection + counterfactual replays (test seeds)", args.rom, test, data, None)
     return 0
 
 
