@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from engine import __version__
+from engine.arguments import non_negative, positive
 from engine.errors import UserInputError
 from engine.replay.command import add_replay_parser, run_replay
 from engine.runtime.logs import terminal_handler
@@ -22,16 +23,6 @@ def _existing_dir(value: str) -> Path:
     if not path.is_dir():
         raise argparse.ArgumentTypeError(f"not a directory: {value}")
     return path
-
-
-def _non_negative(value: str) -> int:
-    try:
-        number = int(value)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(f"not a whole number: {value}") from exc
-    if number < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more: {value}")
-    return number
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -58,7 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
     inspect.add_argument("--state", type=Path, help="PyBoy save state made with the same ROM")
     inspect.add_argument(
         "--frames",
-        type=_non_negative,
+        type=non_negative,
         default=0,
         help="frames to run before decoding (default 0; a fresh boot needs ~300 to show anything)",
     )
@@ -70,13 +61,6 @@ def build_parser() -> argparse.ArgumentParser:
     _add_reflect_parser(commands)
     add_replay_parser(commands)
     return parser
-
-
-def _positive(value: str) -> int:
-    number = _non_negative(value)
-    if number == 0:
-        raise argparse.ArgumentTypeError(f"must be 1 or more: {value}")
-    return number
 
 
 def _add_run_parser(commands: argparse._SubParsersAction) -> None:
@@ -98,8 +82,8 @@ def _add_run_parser(commands: argparse._SubParsersAction) -> None:
         help="run the roles as actors on the Ray cluster at ADDR ('auto': the one `ray start --head` "
         "started on this machine); without --address or --local, on a private Ray instance for this run",
     )
-    run.add_argument("--max-battles", type=_positive, help="stop once this many battles have ended")
-    run.add_argument("--max-decisions", type=_positive, help="stop after this many decisions")
+    run.add_argument("--max-battles", type=positive, help="stop once this many battles have ended")
+    run.add_argument("--max-decisions", type=positive, help="stop after this many decisions")
     run.add_argument("--summary", type=Path, help="also write the summary JSON to this file")
     run.add_argument(
         "--data-dir",
@@ -107,7 +91,7 @@ def _add_run_parser(commands: argparse._SubParsersAction) -> None:
         default=Path("."),
         help="holds checkpoints/, runs/<run id>/ and memory/ (default: the current directory)",
     )
-    run.add_argument("--seed", type=_non_negative, default=0, help="seed of the exploring walk (default 0)")
+    run.add_argument("--seed", type=non_negative, default=0, help="seed of the exploring walk (default 0)")
 
 
 def _add_status_parser(commands: argparse._SubParsersAction) -> None:
@@ -143,7 +127,7 @@ def _add_llm_log_parser(commands: argparse._SubParsersAction) -> None:
         "--data-dir", type=Path, default=Path("."), help="the run's data directory (default: here)"
     )
     llm_log.add_argument("--run", metavar="RUN_ID", help="which run (default: the newest)")
-    llm_log.add_argument("-n", "--last", type=_positive, default=20, help="how many entries (default 20)")
+    llm_log.add_argument("-n", "--last", type=positive, default=20, help="how many entries (default 20)")
     llm_log.add_argument("--full", action="store_true", help="whole prompts and answers, not previews")
     llm_log.add_argument("--json", action="store_true", help="print the entries as JSON lines")
 
@@ -176,13 +160,13 @@ def _add_lessons_parser(commands: argparse._SubParsersAction) -> None:
         choices=["type_matchup", "move", "opponent", "resource", "sequence"],
         help="only this kind",
     )
-    listing.add_argument("-n", "--last", type=_positive, default=50, help="how many (default 50)")
+    listing.add_argument("-n", "--last", type=positive, default=50, help="how many (default 50)")
     _memory_source(listing)
     search = actions.add_parser(
         "search", help="by relevance to a text", description="Lessons ranked by relevance to QUERY."
     )
     search.add_argument("query", help='e.g. "SQUIRTLE vs ONIX ROCK GROUND"')
-    search.add_argument("-n", "--last", type=_positive, default=10, help="how many (default 10)")
+    search.add_argument("-n", "--last", type=positive, default=10, help="how many (default 10)")
     _memory_source(search)
 
 

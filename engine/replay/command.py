@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+from engine.arguments import positive
 from engine.errors import UserInputError
 from engine.replay.defaults import DEFAULT_MAX_DECISIONS, default_workers
 
@@ -20,16 +21,6 @@ if TYPE_CHECKING:
 
 EXIT_MATCHES, EXIT_DIVERGES = 0, 1
 PROGRESS_SECONDS = 1.0
-
-
-def _positive(value: str) -> int:
-    try:
-        number = int(value)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(f"not a whole number: {value}") from exc
-    if number < 1:
-        raise argparse.ArgumentTypeError(f"must be 1 or more: {value}")
-    return number
 
 
 def add_replay_parser(commands: argparse._SubParsersAction) -> None:
@@ -56,14 +47,14 @@ def add_replay_parser(commands: argparse._SubParsersAction) -> None:
     )
     replay.add_argument(
         "--workers",
-        type=_positive,
+        type=positive,
         metavar="N",
         default=default_workers(),
         help=f"rollout workers on Ray (default: min(4, CPUs) = {default_workers()})",
     )
     replay.add_argument(
         "--max-decisions",
-        type=_positive,
+        type=positive,
         metavar="N",
         default=DEFAULT_MAX_DECISIONS,
         help=f"decisions a rollout may take before it counts as unfinished (default {DEFAULT_MAX_DECISIONS})",

@@ -13,18 +13,6 @@ from engine.runtime.summary import BattleLog, BattleSummary, TurnOutcome
 MENU = DecisionPoint.BATTLE_MAIN_MENU
 
 
-class Turn(TurnOutcome):
-    """A turn with the fields newer battle logs record (declared here too, so these tests run before and
-    after they reach TurnOutcome itself)."""
-
-    move: str | None = None
-    text: tuple[str, ...] = ()
-    effectiveness: Literal["super", "not_very", "no_effect"] | None = None
-    missed: bool = False
-    enemy_missed: bool = False
-    pp_used: int | None = None
-
-
 def side(species: str, percent: float, level: int = 12, status: str = "OK") -> SideView:
     return SideView(species=species, level=level, hp_percent=percent, status=status)
 
@@ -41,7 +29,7 @@ def battle(
         records.append(DecisionRecord(point=point, action=action, reason="r", ours=ours, enemy=enemy))
         if isinstance(after, dict):
             fields = {"hp_lost_percent": 0.0, "enemy_hp_lost_percent": 0.0} | after
-            after = Turn.model_validate({"decision": index, "action": action} | fields)
+            after = TurnOutcome.model_validate({"decision": index, "action": action} | fields)
         turns.append(after)
     summary = BattleSummary(
         battle_id="r-b001",
@@ -112,7 +100,7 @@ def test_repeated_misses_make_a_win_suboptimal() -> None:
                 "use BUBBLE",
                 side("SQUIRTLE", 100),
                 side("ONIX", 100),
-                Turn(
+                TurnOutcome(
                     decision=0, action="use BUBBLE", hp_lost_percent=0, enemy_hp_lost_percent=0, missed=True
                 ),
             ),
@@ -120,7 +108,7 @@ def test_repeated_misses_make_a_win_suboptimal() -> None:
                 "use BUBBLE",
                 side("SQUIRTLE", 100),
                 side("ONIX", 100),
-                Turn(
+                TurnOutcome(
                     decision=1, action="use BUBBLE", hp_lost_percent=0, enemy_hp_lost_percent=0, missed=True
                 ),
             ),

@@ -16,18 +16,6 @@ from engine.runtime.summary import BattleLog, BattleSummary, TurnOutcome
 MENU = DecisionPoint.BATTLE_MAIN_MENU
 
 
-class Turn(TurnOutcome):
-    """A turn with the fields newer battle logs record (declared here too, so these tests run before and
-    after they reach TurnOutcome itself)."""
-
-    move: str | None = None
-    text: tuple[str, ...] = ()
-    effectiveness: Literal["super", "not_very", "no_effect"] | None = None
-    missed: bool = False
-    enemy_missed: bool = False
-    pp_used: int | None = None
-
-
 def side(species: str, percent: float, level: int = 12, status: str = "OK") -> SideView:
     return SideView(species=species, level=level, hp_percent=percent, status=status)
 
@@ -57,8 +45,10 @@ def log_of(
     return BattleLog(summary=summary, run_id="r", start_frame=0, decisions=tuple(records), turns=tuple(turns))
 
 
-def turn(index: int, action: str, dealt: float | None, taken: float | None = 0.0, **fields: object) -> Turn:
-    return Turn.model_validate(
+def turn(
+    index: int, action: str, dealt: float | None, taken: float | None = 0.0, **fields: object
+) -> TurnOutcome:
+    return TurnOutcome.model_validate(
         {"decision": index, "action": action, "hp_lost_percent": taken, "enemy_hp_lost_percent": dealt}
         | fields
     )

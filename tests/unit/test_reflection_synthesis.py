@@ -20,18 +20,6 @@ from engine.runtime.summary import BattleLog, BattleSummary, TurnOutcome
 MENU = DecisionPoint.BATTLE_MAIN_MENU
 
 
-class Turn(TurnOutcome):
-    """A turn with the fields newer battle logs record (declared here too, so these tests run before and
-    after they reach TurnOutcome itself)."""
-
-    move: str | None = None
-    text: tuple[str, ...] = ()
-    effectiveness: Literal["super", "not_very", "no_effect"] | None = None
-    missed: bool = False
-    enemy_missed: bool = False
-    pp_used: int | None = None
-
-
 def side(species: str, percent: float, level: int = 14) -> SideView:
     return SideView(species=species, level=level, hp_percent=percent, status="OK")
 
@@ -57,8 +45,8 @@ def log_of(
     return BattleLog(summary=summary, run_id="r", start_frame=0, decisions=records, turns=turns)
 
 
-def bubble(index: int, dealt: float, **fields: Any) -> Turn:
-    return Turn(
+def bubble(index: int, dealt: float, **fields: Any) -> TurnOutcome:
+    return TurnOutcome(
         decision=index,
         action="use BUBBLE",
         hp_lost_percent=5,
@@ -132,7 +120,7 @@ def test_opponent_lessons_for_trainer_battles_only() -> None:
                 "use THUNDERSHOCK",
                 side("PIKACHU", 20),
                 side("ONIX", 100),
-                Turn(
+                TurnOutcome(
                     decision=1,
                     action="use THUNDERSHOCK",
                     hp_lost_percent=20,
