@@ -11,7 +11,7 @@ from pathlib import Path
 
 from engine import __version__
 from engine.arguments import non_negative, positive
-from engine.errors import UserInputError
+from engine.errors import EngineError, UserInputError
 from engine.replay.command import add_replay_parser, run_replay
 from engine.runtime.logs import terminal_handler
 
@@ -263,6 +263,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UserInputError as exc:
         print(f"engine: error: {exc}", file=sys.stderr)
         return 2
+    except EngineError as exc:
+        # Not the user's input but no bug either (a Chroma server that is down, a cluster that went
+        # away): one line, like every other message of ours.
+        print(f"engine: error: {exc}", file=sys.stderr)
+        return 1
     except BrokenPipeError:
         # The reader went away (e.g. `engine inspect ... | head`): not an error of ours.
         sys.stderr.close()

@@ -66,3 +66,11 @@ def test_memory_open_elsewhere_is_refused(data_dir: Path, capsys: pytest.Capture
         assert "--address" in capsys.readouterr().err
     finally:
         holder.close()
+
+
+def test_an_unreachable_chroma_server_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    config = tmp_path / "http.yaml"
+    config.write_text("memory:\n  backend: http\n  host: 127.0.0.1\n  port: 9\n")  # discard port: nothing
+    assert main(["lessons", "list", "--data-dir", str(tmp_path), "--config", str(config)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("engine: error: lesson store:") and "Traceback" not in err
