@@ -56,4 +56,3 @@ def test_lessons_from_earlier_battles_steer_later_decisions(
     with_lessons = run(rom_path, states[3], data)
     assert first_choice(without) == "use HORN_ATTACK"  # the calculator's pick: one hit per use
     assert first_choice(with_lessons) == "use DOUBLE_KICK"  # measured: two hits do more
-    assert main(["lessons", "list", "--data-dir", str(data), "--kind", "move", "--json"]) == 0
