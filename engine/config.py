@@ -38,10 +38,17 @@ class PlayerConfig(Section):
 
 class CheckpointConfig(Section):
     interval_seconds: float = Field(300.0, ge=1.0, le=86400.0)
+    every_decisions: int = Field(100, ge=1, le=1_000_000)
+    at_battles: bool = True
+    # At least two: a newest checkpoint that fails verification must leave a readable one behind.
+    keep: int = Field(5, ge=2, le=1000)
 
 
 class RuntimeConfig(Section):
     namespace: str = Field("engine", min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.-]+$")
+    max_restarts: int = Field(3, ge=0, le=100)
+    max_recoveries: int = Field(10, ge=0, le=1000)
+    recovery_timeout_seconds: float = Field(60.0, ge=1.0, le=3600.0)
 
 
 class TelemetryConfig(Section):

@@ -103,8 +103,8 @@ class Observer:
         self.previous = None
         return event
 
-    def snapshot(self) -> dict[str, Any]:
-        """The journey as JSON-ready data: persisted with the run and (later) in checkpoints."""
+    def journey(self) -> dict[str, Any]:
+        """The journey as JSON-ready data, for journey.json beside the run's other files."""
         return {
             "looks": self.looks,
             "badges": self.badges,

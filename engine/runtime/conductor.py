@@ -177,7 +177,7 @@ class Conductor:
             self._frames_on_clock = frames
 
     def _save_journey(self) -> None:
-        write_json_atomic(self.paths.run_dir / "journey.json", self.roles.observer.call("snapshot"))
+        write_json_atomic(self.paths.run_dir / "journey.json", self.roles.observer.call("journey"))
 
     def _play(self) -> StopReason:
         emulator = self.roles.emulator

@@ -60,7 +60,7 @@ def test_observer_journey_counts_battles() -> None:
     observer = Observer()
     observer.observe(perception("red_wild_main_menu"))
     ended = observer.battle_ended("victory", "PIDGEY", 500, ["SQUIRTLE"])
-    snapshot = observer.snapshot()
+    snapshot = observer.journey()
     assert ended.name is EventName.BATTLE_END
     assert snapshot["battles"] == {"victory": 1} and snapshot["team"] == ["SQUIRTLE"]
 
