@@ -11,6 +11,7 @@ from pathlib import Path
 
 from engine import __version__
 from engine.arguments import non_negative, positive
+from engine.checkpoints.command import add_checkpoints_parser, run_checkpoints
 from engine.errors import EngineError, UserInputError
 from engine.replay.command import add_replay_parser, run_replay
 from engine.runtime.logs import terminal_handler
@@ -60,6 +61,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_lessons_parser(commands)
     _add_reflect_parser(commands)
     add_replay_parser(commands)
+    add_checkpoints_parser(commands)
     return parser
 
 
@@ -252,6 +254,7 @@ COMMANDS = {
     "lessons": _lessons,
     "reflect": _reflect,
     "replay": run_replay,
+    "checkpoints": run_checkpoints,
 }
 
 

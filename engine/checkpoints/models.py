@@ -1,0 +1,101 @@
+"""What a checkpoint's manifest says, and how the store hands checkpoints back."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+# Bump when the layout or the manifest changes meaning; older engines then refuse instead of misreading.
+SCHEMA_VERSION = 1
+MANIFEST = "manifest.json"
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class PartDigest(_Frozen):
+    sha256: str
+    bytes: int
+
+
+class CheckpointHeader(_Frozen):
+    """What the writer knows about the run when it takes the checkpoint."""
+
+    run_id: str
+    reason: str  # why now: "periodic", "battle_start", "battle_end"...; part of the folder name
+    game: str
+    rom_sha256: str
+    config_hash: str
+    frames: int
+    decisions: int
+    decisions_offset: int
+    battles: int
+    play_frames: int
+
+
+class Manifest(CheckpointHeader):
+    schema_version: int
+    seq: int
+    created_at: str  # ISO-8601, UTC
+    parts: dict[str, PartDigest]  # keyed by file name: "conductor.json", "emulator.state"
+
+    @property
+    def name(self) -> str:
+        return f"{self.run_id}/{self.seq:06d}-{self.reason}"
+
+
+def checkpoint_name(path: Path) -> str:
+    """How people name a checkpoint: "<run id>/<folder>", e.g. 20261122-101500-3fa9/000012-battle_end."""
+    return f"{path.parent.name}/{path.name}"
+
+
+@dataclass(frozen=True)
+class StoredCheckpoint:
+    """A checkpoint just written."""
+
+    path: Path
+    manifest: Manifest
+
+    @property
+    def name(self) -> str:
+        return checkpoint_name(self.path)
+
+    @property
+    def bytes(self) -> int:
+        parts = sum(part.bytes for part in self.manifest.parts.values())
+        return parts + (self.path / MANIFEST).stat().st_size
+
+
+@dataclass(frozen=True)
+class CheckpointEntry:
+    """A checkpoint as listed: a broken one is listed too, with what is wrong with it."""
+
+    path: Path
+    manifest: Manifest | None  # None when the manifest is missing, unreadable or of another schema
+    problems: tuple[str, ...]
+
+    @property
+    def name(self) -> str:
+        return checkpoint_name(self.path)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+@dataclass(frozen=True)
+class LoadedCheckpoint:
+    """A verified checkpoint's contents."""
+
+    path: Path
+    manifest: Manifest
+    json_parts: dict[str, Any]  # by part name without ".json": "conductor"
+    blobs: dict[str, bytes]  # by file name: "emulator.state"
+
+    @property
+    def name(self) -> str:
+        return checkpoint_name(self.path)

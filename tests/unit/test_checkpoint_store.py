@@ -1,0 +1,375 @@
+"""The checkpoint store: atomic writes, pruning, verification, falling back past broken checkpoints,
+refusing incompatible ones, and naming checkpoints the way people type them."""
+
+from __future__ import annotations
+
+import errno
+import json
+import logging
+import os
+import pickle
+from pathlib import Path
+
+import pytest
+
+from engine.checkpoints.errors import (
+    CheckpointCorruptError,
+    CheckpointError,
+    CheckpointIncompatibleError,
+    CheckpointPathError,
+    CheckpointWriteError,
+    NoCheckpointError,
+)
+from engine.checkpoints.models import CheckpointHeader, Manifest, StoredCheckpoint
+from engine.checkpoints.store import CheckpointStore, check_compatible, data_dir_of, write_synced
+from engine.errors import UserInputError
+
+RUN = "20261122-101500-3fa9"
+OTHER_RUN = "20261123-090000-77b1"
+ROM_SHA = "a1b2c3d4e5f6" + "0" * 52
+STATE = bytes(range(256)) * 40
+PARTS = {"conductor": {"decisions": 12, "player": "ÉVOLI"}, "observer": [1, 2, 3]}
+
+
+def header(run_id: str = RUN, reason: str = "periodic", frames: int = 1000) -> CheckpointHeader:
+    return CheckpointHeader(
+        run_id=run_id,
+        reason=reason,
+        game="POKEMON RED",
+        rom_sha256=ROM_SHA,
+        config_hash="cfg1",
+        frames=frames,
+        decisions=12,
+        decisions_offset=0,
+        battles=1,
+        play_frames=frames,
+    )
+
+
+def write(store: CheckpointStore, run_id: str = RUN, reason: str = "periodic") -> StoredCheckpoint:
+    return store.write(header(run_id, reason), PARTS, {"emulator.state": STATE})
+
+
+def folders(run_dir: Path) -> list[str]:
+    return sorted(path.name for path in run_dir.iterdir())
+
+
+class FullDisk:
+    """Writes like the real writer until `quota` bytes are used, then fails the way a full disk does."""
+
+    def __init__(self, quota: int) -> None:
+        self.left = quota
+
+    def __call__(self, path: Path, data: bytes) -> None:
+        if len(data) > self.left:
+            write_synced(path, data[: self.left])
+            self.left = 0
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
+        self.left -= len(data)
+        write_synced(path, data)
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> CheckpointStore:
+    return CheckpointStore(tmp_path / "data" / "checkpoints")
+
+
+def test_round_trip_keeps_json_parts_and_the_save_state(store: CheckpointStore) -> None:
+    stored = write(store, reason="battle_end")
+    assert stored.path == store.root / RUN / "000001-battle_end"
+    assert stored.name == f"{RUN}/000001-battle_end"
+    assert stored.bytes == sum(path.stat().st_size for path in stored.path.iterdir())
+    loaded = store.load(stored.path)
+    assert loaded.json_parts == PARTS
+    assert loaded.blobs == {"emulator.state": STATE}
+    assert loaded.manifest == stored.manifest
+    assert (
+        loaded.manifest.model_dump(include=set(CheckpointHeader.model_fields))
+        == header(reason="battle_end").model_dump()
+    )
+    # On disk: pretty UTF-8 JSON, the raw state, and a manifest naming every part.
+    conductor = (stored.path / "conductor.json").read_bytes()
+    assert conductor.startswith(b"{\n  ") and "ÉVOLI".encode() in conductor
+    assert (stored.path / "emulator.state").read_bytes() == STATE
+    manifest = json.loads((stored.path / "manifest.json").read_text(encoding="utf-8"))
+    assert set(manifest["parts"]) == {"conductor.json", "observer.json", "emulator.state"}
+    assert manifest["parts"]["emulator.state"]["bytes"] == len(STATE)
+    assert manifest["schema_version"] == 1 and manifest["seq"] == 1
+
+
+def test_sequence_numbers_count_up_per_run_past_broken_folders(store: CheckpointStore) -> None:
+    assert [write(store).manifest.seq for _ in range(3)] == [1, 2, 3]
+    assert write(store, OTHER_RUN).manifest.seq == 1
+    (store.root / RUN / "000007-periodic").mkdir()  # broken (no manifest) but its name is taken
+    assert write(store, reason="battle_start").path.name == "000008-battle_start"
+
+
+def test_pruning_keeps_the_newest_k_of_each_run(tmp_path: Path) -> None:
+    store = CheckpointStore(tmp_path / "checkpoints", keep=3)
+    write(store, OTHER_RUN)
+    for _ in range(5):
+        write(store)
+    assert folders(store.root / RUN) == ["000003-periodic", "000004-periodic", "000005-periodic"]
+    assert folders(store.root / OTHER_RUN) == ["000001-periodic"]
+    single = CheckpointStore(store.root, keep=1)
+    newest = write(single)
+    assert folders(store.root / RUN) == [newest.path.name]
+    with pytest.raises(ValueError):
+        CheckpointStore(store.root, keep=0)
+
+
+def test_a_pruning_failure_is_logged_not_raised(
+    store: CheckpointStore, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    store.keep = 1
+    first = write(store)
+    real_rename = os.rename
+
+    def refuse_prune(source: Path, target: Path) -> None:
+        if "prune" in Path(target).name:
+            raise OSError(errno.EACCES, os.strerror(errno.EACCES), str(source))
+        real_rename(source, target)
+
+    monkeypatch.setattr(os, "rename", refuse_prune)
+    with caplog.at_level(logging.WARNING, logger="engine.checkpoints"):
+        second = write(store)
+    assert f"could not remove old checkpoint {first.name}: Permission denied" in caplog.text
+    assert folders(store.root / RUN) == [first.path.name, second.path.name]
+
+
+@pytest.mark.parametrize("quota", [0, len(STATE) // 2, None], ids=["first-part", "mid-state", "manifest"])
+def test_a_full_disk_mid_write_leaves_the_previous_checkpoint_intact(
+    store: CheckpointStore, quota: int | None
+) -> None:
+    first = write(store)
+    if quota is None:  # every part fits, the manifest does not
+        quota = sum(part.bytes for part in first.manifest.parts.values())
+    (store.root / RUN / ".tmp-000042").mkdir()  # left over from a crash
+    full = CheckpointStore(store.root, write_file=FullDisk(quota))
+    with pytest.raises(CheckpointWriteError) as caught:
+        write(full)
+    message = str(caught.value)
+    assert "No space left on device" in message and str(store.root / RUN) in message
+    assert f"newest intact checkpoint: {first.name}" in message and "\n" not in message
+    assert caught.value.intact == first.name
+    assert folders(store.root / RUN) == [first.path.name]  # no temp folder, no new checkpoint
+    assert store.verify(first.path) == ()
+    assert store.load(first.path).blobs["emulator.state"] == STATE
+    assert [entry.name for entry in store.entries()] == [first.name]
+
+
+def test_a_write_error_before_any_checkpoint_says_none_yet(store: CheckpointStore) -> None:
+    full = CheckpointStore(store.root, write_file=FullDisk(10))
+    with pytest.raises(CheckpointWriteError, match=r"No space left on device; .*: none yet$"):
+        write(full)
+    assert folders(store.root / RUN) == []
+
+
+def test_a_truncated_part_is_reported_and_skipped(
+    store: CheckpointStore, caplog: pytest.LogCaptureFixture
+) -> None:
+    first = write(store)
+    second = write(store)
+    (second.path / "emulator.state").write_bytes(STATE[:100])
+    problem = f"emulator.state: 100 bytes, the manifest says {len(STATE)}"
+    assert store.verify(second.path) == (problem,)
+    with caplog.at_level(logging.WARNING, logger="engine.checkpoints"):
+        loaded = store.latest()
+    assert loaded.path == first.path and loaded.blobs["emulator.state"] == STATE
+    assert f"checkpoint {second.name} failed verification ({problem}): trying the previous one" in caplog.text
+    with pytest.raises(CheckpointCorruptError) as caught:
+        store.load(second.path)
+    assert caught.value.problems == (problem,)
+
+
+def test_a_flipped_byte_in_a_part_is_a_sha256_mismatch(store: CheckpointStore) -> None:
+    stored = write(store)
+    state = bytearray(STATE)
+    state[1234] ^= 0x01
+    (stored.path / "emulator.state").write_bytes(bytes(state))
+    with pytest.raises(CheckpointCorruptError) as caught:
+        store.load(stored.path)
+    assert (
+        str(caught.value) == f"checkpoint {stored.name} failed verification: emulator.state: sha256 mismatch"
+    )
+
+
+def _flip_first_brace(path: Path) -> None:
+    data = path.read_bytes()
+    path.write_bytes(b"[" + data[1:])
+
+
+def _change_a_sha(path: Path) -> None:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["parts"]["conductor.json"]["sha256"] = "0" * 64
+    path.write_text(json.dumps(data), encoding="utf-8")
+
+
+def _drop_a_field(path: Path) -> None:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    del data["frames"]
+    path.write_text(json.dumps(data), encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("damage", "expected"),
+    [
+        (_flip_first_brace, "manifest.json: not valid JSON"),
+        (_change_a_sha, "conductor.json: sha256 mismatch"),
+        (_drop_a_field, "manifest.json: invalid (frames: Field required)"),
+        (Path.unlink, "manifest.json: missing"),
+    ],
+    ids=["invalid-json", "changed-sha", "missing-field", "deleted"],
+)
+def test_a_damaged_manifest_is_reported_and_skipped(
+    store: CheckpointStore, caplog: pytest.LogCaptureFixture, damage: object, expected: str
+) -> None:
+    first = write(store)
+    second = write(store)
+    damage(second.path / "manifest.json")  # type: ignore[operator]
+    problems = store.verify(second.path)
+    assert len(problems) == 1 and problems[0].startswith(expected)
+    with caplog.at_level(logging.WARNING, logger="engine.checkpoints"):
+        assert store.latest().path == first.path
+    assert f"checkpoint {second.name} failed verification" in caplog.text
+    listed = {entry.name: entry.problems for entry in store.entries()}
+    assert listed == {first.name: (), second.name: problems}
+
+
+def test_nothing_usable_is_no_checkpoint_error(store: CheckpointStore) -> None:
+    with pytest.raises(NoCheckpointError, match=r"no usable checkpoint in .*checkpoints$"):
+        store.latest()
+    for stored in (write(store), write(store)):
+        (stored.path / "observer.json").unlink()
+    with pytest.raises(NoCheckpointError) as caught:
+        store.latest(RUN)
+    assert str(caught.value) == f"no usable checkpoint in {store.root} for run {RUN} (2 failed verification)"
+    assert isinstance(caught.value, UserInputError)
+
+
+def _set_schema(path: Path, version: int) -> None:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["schema_version"] = version
+    path.write_text(json.dumps(data), encoding="utf-8")
+
+
+def test_another_schema_is_refused_not_skipped(store: CheckpointStore) -> None:
+    write(store)
+    newer = write(store)
+    _set_schema(newer.path / "manifest.json", 2)
+    assert store.verify(newer.path) == ("schema v2, this engine reads v1",)
+    refusal = f"checkpoint {newer.name} was written with checkpoint schema v2; this engine reads v1"
+    with pytest.raises(CheckpointIncompatibleError) as caught:
+        store.latest()
+    assert str(caught.value) == refusal
+    with pytest.raises(CheckpointIncompatibleError, match="schema v2; this engine reads v1"):
+        store.load(newer.path)
+    assert store.entries()[0].manifest is None
+    with pytest.raises(CheckpointIncompatibleError) as direct:
+        check_compatible(newer.manifest.model_copy(update={"schema_version": 2}), "POKEMON RED", ROM_SHA)
+    assert str(direct.value) == refusal
+
+
+def test_another_cartridge_is_refused_naming_both(store: CheckpointStore) -> None:
+    write(store)
+    newest = write(store)
+    blue_sha = "ffeeddccbbaa" + "9" * 52
+    with pytest.raises(CheckpointIncompatibleError) as caught:
+        store.latest(check=lambda manifest: check_compatible(manifest, "POKEMON BLUE", blue_sha))
+    assert str(caught.value) == (
+        f"checkpoint {newest.name} was made with another cartridge (POKEMON RED, sha256 a1b2c3d4e5f6); "
+        "--rom is POKEMON BLUE, sha256 ffeeddccbbaa"
+    )
+    assert isinstance(caught.value, UserInputError)
+    same = store.latest(check=lambda manifest: check_compatible(manifest, "POKEMON RED", ROM_SHA.upper()))
+    assert same.path == newest.path
+
+
+def test_resolve_every_spec_form(store: CheckpointStore) -> None:
+    first = write(store)
+    second = write(store, reason="battle_end")
+    other = write(store, OTHER_RUN)
+    assert store.resolve("latest") == other.path
+    assert store.resolve(str(first.path)) == first.path
+    assert store.resolve(str(store.root / RUN)) == second.path
+    assert store.resolve(f"{RUN}/000001-periodic") == first.path
+    assert store.resolve(f"{RUN}/1") == first.path
+    assert store.resolve(RUN) == second.path
+    (second.path / "manifest.json").unlink()  # still named by its path: verification will say why
+    assert store.resolve(str(second.path)) == second.path
+    unknown_specs = ("nope", f"{RUN}/9", f"{RUN}/../{OTHER_RUN}", str(store.root.parent), str(store.root))
+    for unknown in unknown_specs:
+        with pytest.raises(NoCheckpointError, match=r"no checkpoint .* in "):
+            store.resolve(unknown)
+
+
+def test_resolve_latest_with_no_checkpoints(store: CheckpointStore) -> None:
+    with pytest.raises(NoCheckpointError, match="no checkpoints in"):
+        store.resolve("latest")
+
+
+def test_entries_are_newest_first_broken_by_folder_time_temps_hidden(store: CheckpointStore) -> None:
+    a1 = write(store)
+    b1 = write(store, OTHER_RUN)
+    a2 = write(store)
+    (a2.path / "manifest.json").unlink()
+    os.utime(a2.path, (1_000_000, 1_000_000))  # long ago: it sorts last
+    (store.root / RUN / ".tmp-000050").mkdir()
+    assert [entry.name for entry in store.entries()] == [b1.name, a1.name, a2.name]
+    assert [entry.name for entry in store.entries(RUN)] == [a1.name, a2.name]
+    assert store.entries("no-such-run") == [] and store.entries("../x") == []
+
+
+@pytest.mark.parametrize(
+    ("json_parts", "blobs", "message"),
+    [
+        ({"../x": {}}, {}, "not a simple name"),
+        ({"a/b": {}}, {}, "not a simple name"),
+        ({".hidden": {}}, {}, "not a simple name"),
+        ({}, {"": b""}, "not a simple name"),
+        ({"manifest": {}}, {}, "reserved"),
+        ({}, {"manifest.json": b"x"}, "must not end in .json"),
+        ({}, {"state.json": b"x"}, "must not end in .json"),
+        ({"bad": object()}, {}, "is not JSON data"),
+        ({"bad": float("nan")}, {}, "is not JSON data"),
+    ],
+)
+def test_bad_parts_are_refused_before_writing(
+    store: CheckpointStore, json_parts: dict[str, object], blobs: dict[str, bytes], message: str
+) -> None:
+    with pytest.raises(CheckpointError, match=message):
+        store.write(header(), json_parts, blobs)
+    assert not store.root.exists()
+
+
+@pytest.mark.parametrize(("run_id", "reason"), [("..", "periodic"), (RUN, "battle/end"), (RUN, "")])
+def test_run_id_and_reason_must_be_simple_names(store: CheckpointStore, run_id: str, reason: str) -> None:
+    with pytest.raises(CheckpointError, match="not a simple name"):
+        store.write(header(run_id, reason), PARTS, {})
+
+
+def test_data_dir_of_a_checkpoint(store: CheckpointStore, tmp_path: Path) -> None:
+    stored = write(store)
+    assert data_dir_of(stored.path) == tmp_path / "data"
+    with pytest.raises(CheckpointPathError, match="is not a checkpoint folder") as caught:
+        data_dir_of(tmp_path / "elsewhere" / "000001-periodic")
+    assert isinstance(caught.value, UserInputError)
+
+
+def test_errors_survive_pickling_with_their_fields(tmp_path: Path) -> None:
+    corrupt = CheckpointCorruptError(tmp_path / RUN / "000001-periodic", ("emulator.state: missing",))
+    write_error = CheckpointWriteError(tmp_path, "No space left on device", f"{RUN}/000001-periodic")
+    refusals = [CheckpointIncompatibleError("other cartridge"), NoCheckpointError("none")]
+    for error in [corrupt, write_error, *refusals]:
+        copy = pickle.loads(pickle.dumps(error))
+        assert type(copy) is type(error) and str(copy) == str(error)
+    copied = pickle.loads(pickle.dumps(corrupt))
+    assert copied.problems == ("emulator.state: missing",) and copied.path == corrupt.path
+    assert pickle.loads(pickle.dumps(write_error)).intact == f"{RUN}/000001-periodic"
+
+
+def test_manifest_rejects_unknown_fields() -> None:
+    data = header().model_dump() | {"schema_version": 1, "seq": 1, "created_at": "x", "parts": {}}
+    Manifest.model_validate(data)
+    with pytest.raises(ValueError, match="extra"):
+        Manifest.model_validate(data | {"surprise": 1})
