@@ -115,6 +115,38 @@ class Observer:
             "notable_events": [event.model_dump(mode="json") for event in self.notable],
         }
 
+    def snapshot(self) -> dict[str, Any]:
+        """Everything the observer knows, as JSON-ready data for a checkpoint (`restore` takes it back)."""
+        return {
+            "looks": self.looks,
+            "outcomes": dict(self.outcomes),
+            "badges": self.badges,
+            "maps_seen": sorted(self.maps_seen),
+            "tiles_seen": [list(tile) for tile in sorted(self.tiles_seen)],
+            "last_new_tile_look": self.last_new_tile_look,
+            "stuck_reported": self.stuck_reported,
+            "notable": [event.model_dump(mode="json") for event in self.notable],
+            "team": list(self.team),
+            "previous": self.previous.model_dump(mode="json") if self.previous is not None else None,
+        }
+
+    def restore(self, data: dict[str, Any]) -> None:
+        """Replace the whole journey memory with a snapshot's: after a rollback the observer must not
+        remember tiles or battles from a future that no longer happened."""
+        self.looks = int(data["looks"])
+        self.outcomes = Counter({str(k): int(v) for k, v in data["outcomes"].items()})
+        self.badges = int(data["badges"])
+        self.maps_seen = {int(map_id) for map_id in data["maps_seen"]}
+        self.tiles_seen = {(int(m), int(x), int(y)) for m, x, y in data["tiles_seen"]}
+        self.last_new_tile_look = int(data["last_new_tile_look"])
+        self.stuck_reported = bool(data["stuck_reported"])
+        self.notable = deque(
+            (GameEvent.model_validate(event) for event in data["notable"]), maxlen=NOTABLE_KEPT
+        )
+        self.team = [str(name) for name in data["team"]]
+        previous = data["previous"]
+        self.previous = GameState.model_validate(previous) if previous is not None else None
+
     def report(self) -> RoleReport:
         counters = {"looks": float(self.looks), "battles": float(sum(self.outcomes.values()))}
         return RoleReport(role="observer", healthy=True, counters=counters)

@@ -9,6 +9,7 @@ cost is paid only when something happened.
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from engine.actors.handles import RoleHandle
 from engine.config import RoutingConfig
@@ -86,11 +87,21 @@ class Strategist:
             log.warning("lesson memory unavailable: %s", error)
             return ()
 
-    def snapshot(self) -> dict[str, object]:
+    def snapshot(self) -> dict[str, Any]:
+        """The standing directive and the trigger counts, as JSON-ready data for a checkpoint."""
         return {
             "directive": self.directive.model_dump(mode="json") if self.directive else None,
-            "fired": self.fired,
+            "fired": dict(self.fired),
+            "model_directives": self.model_directives,
         }
+
+    def restore(self, data: dict[str, Any]) -> None:
+        """Replace the standing directive and counts with a snapshot's (the directive is also the context
+        of the next model plan, so a stale one from after the checkpoint must not survive)."""
+        directive = data["directive"]
+        self.directive = Directive.model_validate(directive) if directive is not None else None
+        self.fired = {str(name): int(count) for name, count in data["fired"].items()}
+        self.model_directives = int(data["model_directives"])
 
     def report(self) -> RoleReport:
         counters = {k: float(v) for k, v in self.fired.items()}

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Literal
+from typing import Any, Literal
 
 from engine.game.models import Frozen, Overworld
 from engine.game.overworld import Direction, StepOutcome
@@ -92,10 +92,48 @@ class Explorer:
             self.last_new_tile_step = self.steps
         self.visits[_tile(after)] += 1
 
-    def snapshot(self) -> dict[str, object]:
-        """What the explorer knows, as JSON-ready data (for checkpoints and logs)."""
+    def summary(self) -> dict[str, object]:
+        """What the explorer knows in a few numbers, for logs and status."""
         return {
             "visited_tiles": len(self.visits),
             "maps": sorted({tile[0] for tile in self.visits}),
             "blocked_moves": len(self.blocked),
         }
+
+    def snapshot(self) -> dict[str, Any]:
+        """The explorer's whole state as JSON-ready data, random generator included: restored, the walk
+        goes on with the same steps it would have taken. Dicts keep their order, as lists of entries."""
+        version, words, gauss = self.rng.getstate()
+        return {
+            "rng": [version, list(words), gauss],
+            "visits": [[*tile, count] for tile, count in self.visits.items()],
+            "blocked": [[list(tile), direction.value, at] for (tile, direction), at in self.blocked.items()],
+            "leads_to": [
+                [list(tile), direction.value, list(target)]
+                for (tile, direction), target in self.leads_to.items()
+            ],
+            "just_bumped": self.just_bumped,
+            "steps": self.steps,
+            "last_new_tile_step": self.last_new_tile_step,
+        }
+
+    def restore(self, data: dict[str, Any]) -> None:
+        """Replace the whole state with a snapshot's."""
+        version, words, gauss = data["rng"]
+        self.rng.setstate((version, tuple(words), gauss))  # setstate wants the tuple getstate gave
+        self.visits = Counter({_as_tile(entry[:3]): int(entry[3]) for entry in data["visits"]})
+        self.blocked = {
+            (_as_tile(tile), Direction(direction)): int(at) for tile, direction, at in data["blocked"]
+        }
+        self.leads_to = {
+            (_as_tile(tile), Direction(direction)): _as_tile(target)
+            for tile, direction, target in data["leads_to"]
+        }
+        self.just_bumped = bool(data["just_bumped"])
+        self.steps = int(data["steps"])
+        self.last_new_tile_step = int(data["last_new_tile_step"])
+
+
+def _as_tile(values: list[int]) -> Tile:
+    map_id, x, y = values
+    return (int(map_id), int(x), int(y))

@@ -49,3 +49,10 @@ class BattleLessons:
                     numbers[lesson.move] = pooled
         self.policy.remember(enemy.species_name, numbers)
         self.texts = tuple(lesson.text for lesson in recalled)
+
+    def forget(self) -> None:
+        """Drop what was looked up for the battle at hand, and the numbers given to the policy: after a
+        rollback the next decision asks lesson memory again (memory itself is never rolled back)."""
+        self.texts = ()
+        self._looked_at = None
+        self.policy.forget_measurements()

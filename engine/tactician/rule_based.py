@@ -181,6 +181,9 @@ class RuleBasedPolicy:
     def remember(self, enemy_species: str, measurements: dict[str, Measurement]) -> None:
         self.observed[enemy_species.upper()] = measurements
 
+    def forget_measurements(self) -> None:
+        self.observed = {}
+
     def decide(self, state: GameState, legal: list[BattleAction] | None = None) -> ActionDecision | None:
         legal = legal_actions(state) if legal is None else legal
         if not legal:

@@ -140,7 +140,22 @@ class Tactician:
         self.explorer.record(before.overworld, decision, outcome, after.overworld)
 
     def snapshot(self) -> dict[str, Any]:
-        return {"recent": list(self.recent), "explorer": self.explorer.snapshot()}
+        """The tactician's state as JSON-ready data for a checkpoint. Lesson look-ups are not in it: they
+        are asked from memory again after a restore."""
+        return {
+            "recent": list(self.recent),
+            "counts": dict(self.counts),
+            "explorer": self.explorer.snapshot(),
+        }
+
+    def restore(self, data: dict[str, Any]) -> None:
+        """Replace the state with a snapshot's, and forget the lessons looked up for the battle at hand
+        and the tiers the gateway had (the gateway may have been re-created since)."""
+        self.recent = deque((str(line) for line in data["recent"]), maxlen=HISTORY_KEPT)
+        self.counts = {str(key): int(value) for key, value in data["counts"].items()}
+        self.explorer.restore(data["explorer"])
+        self.lessons.forget()
+        self._paid = None
 
     def report(self) -> RoleReport:
         return RoleReport(
