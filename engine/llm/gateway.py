@@ -159,6 +159,47 @@ class ModelGateway:
     def breaker_states(self) -> dict[str, str]:
         return self.breakers.states()
 
+    # -- checkpoints -------------------------------------------------------------------------------
+    def snapshot(self) -> dict[str, Any]:
+        """The gateway's accounting and what it learned about the providers, as JSON-ready data."""
+        with self._lock:
+            counts = dict(self._counts)
+            latency = dict(self._latency)
+            answer_tokens = dict(self._answer_tokens)
+        return {
+            "ledger": self.ledger.snapshot(),
+            "counts": counts,
+            "breakers": self.breakers.states(),
+            "latency": latency,
+            "answer_tokens": answer_tokens,
+        }
+
+    def restore(self, data: dict[str, Any]) -> None:
+        """Take a checkpoint's snapshot back, but only into a gateway that has recorded nothing yet.
+
+        Nothing here belongs to the game's timeline: the ledger and counts are money and calls really
+        spent, the breakers, latencies and answer lengths are what the providers did. So a rollback never
+        rewinds them. A live gateway keeps its own (its ledger already holds what was spent after the
+        checkpoint). A fresh one, re-created after its actor died, gets them all back: the totals, the
+        recent spends placed at their ages before its own clock (so hourly and daily budgets still hold),
+        and breakers that were open are opened again, so a dead provider is not hammered at once.
+        """
+        if not self._untouched():
+            log.info("gateway restore: keeping this gateway's own ledger, counts and breakers")
+            return
+        self.ledger.restore(data["ledger"])
+        with self._lock:
+            self._counts.update({key: int(data["counts"].get(key, 0)) for key in self._counts})
+            latency = data["latency"]
+            self._latency = {name: float(latency[name]) for name in PAID_TIERS if name in latency}
+            self._answer_tokens = {kind: float(value) for kind, value in data["answer_tokens"].items()}
+        self.breakers.reopen(data["breakers"])
+
+    def _untouched(self) -> bool:
+        with self._lock:
+            counted = any(self._counts.values()) or bool(self._latency)
+        return not counted and self.ledger.empty() and not self.breakers.states()
+
     def report(self) -> RoleReport:
         usage = self.usage()
         counters = {

@@ -8,6 +8,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from pydantic import Field
 
@@ -103,3 +104,26 @@ class CostLedger:
     def totals(self) -> dict[str, TierUsage]:
         with self._lock:
             return dict(self._tiers)
+
+    def empty(self) -> bool:
+        """Nothing recorded yet (a ledger just built)."""
+        with self._lock:
+            return not self._tiers and not self._recent
+
+    def snapshot(self) -> dict[str, Any]:
+        """Per-tier totals and the last day's spends as JSON-ready data. A spend's time is kept as its
+        age in seconds: clock readings (monotonic) mean nothing in another process."""
+        with self._lock:
+            now = self.clock()
+            return {
+                "tiers": {name: usage.model_dump(mode="json") for name, usage in self._tiers.items()},
+                "recent": [[now - spend.at, spend.cost_usd] for spend in self._recent],
+            }
+
+    def restore(self, data: dict[str, Any]) -> None:
+        """Take a snapshot's totals and spends, the spends placed at their ages before this ledger's
+        clock now, so the hourly and daily budgets count them as before."""
+        with self._lock:
+            now = self.clock()
+            self._tiers = {name: TierUsage.model_validate(usage) for name, usage in data["tiers"].items()}
+            self._recent = deque(Spend(now - float(age), float(cost)) for age, cost in data["recent"])

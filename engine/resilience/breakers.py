@@ -62,3 +62,12 @@ class BreakerBoard:
     def states(self) -> dict[str, str]:
         with self._lock:
             return {endpoint: breaker.current_state for endpoint, breaker in self._breakers.items()}
+
+    def reopen(self, states: dict[str, str]) -> None:
+        """Put breakers back in a state they were seen in (a checkpoint's): an endpoint that was failing
+        is not called again at once by a board just built. Open starts its reset timeout anew."""
+        for endpoint, state in states.items():
+            if state == pybreaker.STATE_OPEN:
+                self.for_endpoint(endpoint).open()
+            elif state == pybreaker.STATE_HALF_OPEN:
+                self.for_endpoint(endpoint).half_open()
