@@ -12,6 +12,7 @@ from pathlib import Path
 from engine.config import EmulatorConfig, PlayerConfig
 from engine.emulator.png import encode_png
 from engine.emulator.session import EmulatorSession, open_session
+from engine.emulator.snapshot import EmulatorSnapshot
 from engine.game.actions import BattleAction
 from engine.game.executor import BattleExecutor
 from engine.game.intro import IntroReport, reach_overworld
@@ -101,6 +102,28 @@ class EmulatorRole:
     # -- snapshots ---------------------------------------------------------------------------------
     def save_state(self) -> bytes:
         return self.session.save_state()
+
+    def snapshot(self) -> EmulatorSnapshot:
+        """The game as it is now, for a checkpoint (take it between verbs, where the game waits)."""
+        return EmulatorSnapshot(
+            state=self.session.save_state(),
+            frames=self.session.frame,
+            last_in_battle=self.executor.last_in_battle,
+        )
+
+    def restore(self, snapshot: EmulatorSnapshot) -> None:
+        """Go back to a snapshot, on this role or on one just opened (the emulator actor re-created after
+        a crash). A state that is unreadable, truncated or from another cartridge raises SaveStateError
+        and leaves the game as it was. What this role saw after the snapshot (battle text, intro lines)
+        is dropped: it belongs to a future that is played again."""
+        self.session.load_state(snapshot.state)
+        self.session.rewind_frame_counter(snapshot.frames)
+        self.executor.resume_at(snapshot.last_in_battle)
+        self.intro_lines = []
+
+    def cartridge_sha256(self) -> str:
+        """The loaded ROM's sha256 (hex): a checkpoint is restored only onto the cartridge it came from."""
+        return self.session.rom_sha256
 
     def report(self) -> RoleReport:
         return RoleReport(role="emulator", healthy=True, counters={"frames": self.session.frame})

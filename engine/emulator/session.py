@@ -98,6 +98,7 @@ class EmulatorSession:
         self.release_frames = release_frames
         self.check_every = check_every
         self._rom = rom_bytes
+        self.rom_sha256 = hashlib.sha256(rom_bytes).hexdigest()  # once: a checkpoint names its cartridge
         self._frame = 0
         self._last_call_frame: dict[tuple[int, int], int] = {}
         # An explicit, blank battery RAM keeps PyBoy from reading or writing a .ram file beside the ROM:
@@ -140,6 +141,17 @@ class EmulatorSession:
     def frame(self) -> int:
         """Frames emulated by this session since it was opened (loading a state does not reset it)."""
         return self._frame
+
+    def rewind_frame_counter(self, frames: int) -> None:
+        """Set the frame counter to `frames`, as when a checkpoint is restored.
+
+        PyBoy's save state holds the machine, not this count of frames the session ran, so loading a state
+        leaves the counter where it was. The run's frame numbers (events, decisions, battle logs, the play
+        clock) must go on from the checkpoint's instead: back on a session that played past it, forward on
+        one just opened after a crash."""
+        if frames < 0:
+            raise ValueError(f"a frame counter cannot be negative ({frames})")
+        self._frame = frames
 
     def tick(self, frames: int = 1) -> None:
         if frames <= 0:

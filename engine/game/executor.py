@@ -190,6 +190,14 @@ class BattleExecutor:
                 self.caught_species = game_data().species_name(captured) or f"species {captured}"
         return state
 
+    def resume_at(self, last_in_battle: GameState | None) -> None:
+        """The game was put back to a checkpoint: forget what was seen since, and take the checkpoint's
+        last look inside a battle (the battle's outcome is read from it)."""
+        self.last_in_battle = last_in_battle
+        self.caught_species = None  # read from RAM again at the next look in battle
+        self.battle_text = BattleText()
+        self.inputs.clear()
+
     def take_battle_text(self) -> tuple[str, ...]:
         """The battle messages the looks passed since the last take, oldest first (at most
         MAX_BATTLE_TEXT); a message shown only between two looks is missing."""

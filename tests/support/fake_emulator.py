@@ -10,12 +10,14 @@ with functools.partial), so the engine's factory can build it in-process or insi
 from __future__ import annotations
 
 import hashlib
+import json
 import time
 from collections.abc import Sequence
 from pathlib import Path
 
 from engine.config import EmulatorConfig, PlayerConfig
-from engine.emulator.errors import RomError
+from engine.emulator.errors import RomError, SaveStateError
+from engine.emulator.snapshot import EmulatorSnapshot
 from engine.game.actions import BattleAction
 from engine.game.capture import load_capture
 from engine.game.executor import ExecutionError
@@ -31,6 +33,7 @@ from engine.messages import Frame, NavChoice, RoleReport, StepReport
 # A wild battle: a turn at the main menu, the learn-move prompt after the enemy fainted, then Pallet Town.
 WILD_BATTLE = ("red_wild_main_menu", "red_learn_move_prompt", "red_wild_post_battle_overworld")
 ADVANCE_FRAMES, EXECUTE_FRAMES, WALK_FRAMES = 120, 60, 16
+FAKE_CARTRIDGE_SHA256 = hashlib.sha256(b"fake cartridge").hexdigest()
 
 
 class FakeEmulator:
@@ -135,11 +138,37 @@ class FakeEmulator:
     def save_state(self) -> bytes:
         return f"fake state at stop {self.index}".encode()
 
+    def snapshot(self) -> EmulatorSnapshot:
+        state = json.dumps({"index": self.index, "acted": self.acted}).encode()
+        return EmulatorSnapshot(state=state, frames=self.frames, last_in_battle=self.last_battle_look)
+
+    def restore(self, snapshot: EmulatorSnapshot) -> None:
+        """Back to a snapshot's stop; bytes that are not this script's state raise SaveStateError and
+        change nothing, as the real session refuses a truncated state."""
+        index, acted = _parse_state(snapshot.state, len(self.states))
+        self.index, self.acted = index, acted
+        self.frames = snapshot.frames
+        self.last_battle_look = snapshot.last_in_battle
+
+    def cartridge_sha256(self) -> str:
+        return FAKE_CARTRIDGE_SHA256
+
     def report(self) -> RoleReport:
         return RoleReport(role="emulator", healthy=True, counters={"frames": float(self.frames)})
 
     def close(self) -> None:
         self.images = []
+
+
+def _parse_state(data: bytes, stops: int) -> tuple[int, bool]:
+    try:
+        decoded = json.loads(data)
+        index, acted = decoded["index"], decoded["acted"]
+    except (ValueError, TypeError, KeyError) as exc:
+        raise SaveStateError(f"the scripted save state is unreadable ({exc})") from exc
+    if type(index) is not int or not isinstance(acted, bool) or not 0 <= index < stops:
+        raise SaveStateError(f"the scripted save state does not fit this script ({decoded})")
+    return index, acted
 
 
 class BrokenCartridge:

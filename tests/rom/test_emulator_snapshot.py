@@ -1,0 +1,117 @@
+"""The emulator role's checkpoint verbs on a real cartridge: a snapshot taken mid-battle, restored into the
+same role after playing on and into a role just opened (as Ray re-creates a crashed emulator actor), plays
+the rest of the battle frame for frame as the first time; a truncated state is refused and changes
+nothing."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from engine.config import EmulatorConfig, PlayerConfig
+from engine.emulator.errors import SaveStateError
+from engine.emulator.role import EmulatorRole
+from engine.emulator.snapshot import EmulatorSnapshot
+from engine.game.models import DecisionPoint, GameState
+from engine.tactician.rule_based import RuleBasedPolicy
+from tests.support.scenarios import set_party, start_battle
+
+MAX_DECISIONS = 40
+# What one decision left behind: the frame counter, the RAM digest, the game's next state, the battle text
+# read meanwhile and the executor's last look inside the battle.
+Look = tuple[int, str, GameState, tuple[str, ...], GameState | None]
+
+
+def open_role(rom: Path) -> EmulatorRole:
+    return EmulatorRole(rom, EmulatorConfig(), PlayerConfig())
+
+
+@pytest.fixture
+def battle(rom_path: Path, boot_record: tuple[bytes, list]) -> Iterator[tuple[EmulatorRole, GameState]]:
+    """SQUIRTLE L8 against a wild RATTATA L6 (several turns, with damage rolls and misses), at its first
+    choice, as the conductor begins a battle."""
+    role = open_role(rom_path)
+    try:
+        role.session.load_state(boot_record[0])
+        set_party(role.session, [("SQUIRTLE", 8)])
+        start_battle(role.session, "RATTATA", 6)
+        first = role.advance()
+        role.begin_battle(first)
+        role.take_battle_text()
+        yield role, first
+    finally:
+        role.close()
+
+
+def play(role: EmulatorRole, state: GameState, decisions: int = MAX_DECISIONS) -> list[Look]:
+    """Up to `decisions` choices of the free policy (deterministic), or until the battle is over."""
+    policy, looks = RuleBasedPolicy(), []
+    for _ in range(decisions):
+        if state.decision_point is DecisionPoint.OVERWORLD_FREE:
+            break
+        decision = policy.decide(state)
+        assert decision is not None
+        state = role.execute(decision.action)
+        looks.append(
+            (role.frame_count(), role.frame().digest, state, role.take_battle_text(), role.last_in_battle())
+        )
+    return looks
+
+
+def test_a_restored_battle_plays_on_frame_for_frame(
+    battle: tuple[EmulatorRole, GameState], rom_path: Path
+) -> None:
+    role, first = battle
+    ((_, _, state, _, _),) = play(role, first, decisions=1)
+    assert state.decision_point is DecisionPoint.BATTLE_MAIN_MENU  # mid-battle
+    at_snapshot = role.frame()
+    taken = role.snapshot()
+    assert taken.frames == role.frame_count() and taken.last_in_battle == role.last_in_battle()
+    # As a checkpoint stores it: JSON beside the raw state bytes.
+    snapshot = EmulatorSnapshot.from_parts(json.loads(json.dumps(taken.to_json())), taken.state)
+    assert snapshot == taken
+
+    expected = play(role, state)
+    assert expected[-1][2].decision_point is DecisionPoint.OVERWORLD_FREE and len(expected) >= 3
+    assert expected[-1][0] > snapshot.frames
+
+    role.restore(snapshot)
+    assert (role.frame(), role.last_in_battle()) == (at_snapshot, snapshot.last_in_battle)
+    assert play(role, state) == expected
+    # Rolled back again after a decision whose battle text was never taken: none of it comes back.
+    role.restore(snapshot)
+    decision = RuleBasedPolicy().decide(state)
+    assert decision is not None
+    role.execute(decision.action)
+    role.restore(snapshot)
+    assert play(role, state) == expected
+
+    fresh = open_role(rom_path)  # just opened: booted, no intro played, nothing tracked yet
+    try:
+        fresh.restore(snapshot)
+        assert (fresh.frame(), fresh.last_in_battle()) == (at_snapshot, snapshot.last_in_battle)
+        assert play(fresh, state) == expected
+        assert fresh.cartridge_sha256() == role.cartridge_sha256()
+        assert fresh.cartridge_sha256() == hashlib.sha256(rom_path.read_bytes()).hexdigest()
+    finally:
+        fresh.close()
+
+
+def test_a_truncated_state_is_refused_and_the_role_plays_on(battle: tuple[EmulatorRole, GameState]) -> None:
+    role, first = battle
+    ((_, _, state, _, _),) = play(role, first, decisions=1)
+    snapshot = role.snapshot()
+    before = (role.frame_count(), role.frame(), role.last_in_battle())
+    truncated = snapshot.model_copy(update={"state": snapshot.state[: len(snapshot.state) // 2]})
+    for bad in (truncated, snapshot.model_copy(update={"state": b"not a save state"})):
+        with pytest.raises(SaveStateError):
+            role.restore(bad)
+        assert (role.frame_count(), role.frame(), role.last_in_battle()) == before
+    played = play(role, state)
+    assert played and played[-1][2].decision_point is DecisionPoint.OVERWORLD_FREE
+    role.restore(snapshot)
+    assert play(role, state) == played  # the refused restores left nothing behind
