@@ -94,6 +94,13 @@ def _add_run_parser(commands: argparse._SubParsersAction) -> None:
         help="holds checkpoints/, runs/<run id>/ and memory/ (default: the current directory)",
     )
     run.add_argument("--seed", type=non_negative, default=0, help="seed of the exploring walk (default 0)")
+    run.add_argument(
+        "--resume",
+        metavar="CHECKPOINT",
+        help="carry on a run from a checkpoint: 'latest' (the newest under --data-dir that verifies), a "
+        "checkpoint folder, or RUN_ID[/SEQ] (see `engine checkpoints list`); the run id, its logs, "
+        "memory and summary carry on, and --max-battles/--max-decisions count over the whole run",
+    )
 
 
 def _add_status_parser(commands: argparse._SubParsersAction) -> None:

@@ -6,6 +6,7 @@ keeps the two equal). A user's `--config FILE` only needs the keys it changes.
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 from typing import Any, Literal
 
@@ -218,3 +219,8 @@ def load_config(path: Path | None) -> EngineConfig:
     if not isinstance(values, dict):
         raise ConfigError(f"config file {path} must hold a mapping of sections, not {type(values).__name__}")
     return config_from_mapping(values)
+
+
+def config_hash(config: EngineConfig) -> str:
+    """A short digest of every setting, kept in checkpoints: a resume with other settings is told so."""
+    return hashlib.sha256(config.model_dump_json().encode("utf-8")).hexdigest()[:16]

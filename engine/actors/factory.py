@@ -6,13 +6,23 @@ On Ray every role is a named actor, `<run id>/<role>` in the configured namespac
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Callable, Mapping
 from functools import partial
 from pathlib import Path
 from typing import Any, Literal
 
 from engine.actors.handles import LocalHandle, RoleHandle
-from engine.config import EmulatorConfig, EngineConfig, LLMConfig, ModelsConfig, PlayerConfig
+from engine.checkpoints.store import CheckpointStore
+from engine.config import (
+    CheckpointConfig,
+    EmulatorConfig,
+    EngineConfig,
+    LLMConfig,
+    ModelsConfig,
+    PlayerConfig,
+    config_hash,
+)
 from engine.emulator.role import EmulatorRole
 from engine.emulator.rom import Game
 from engine.llm.gateway import ModelGateway
@@ -28,6 +38,7 @@ from engine.telemetry.metrics import RunMetrics
 from engine.vision.perceiver import Vision
 
 Mode = Literal["local", "ray"]
+CHECKPOINT_SOURCES = ("emulator", "observer", "strategist", "tactician", "gateway", "memory")
 ROLE_NAMES = (
     "emulator", "vision", "observer", "strategist", "tactician", "reflection", "checkpoint", "gateway",
     "memory",
@@ -58,13 +69,25 @@ def _builders(
         "strategist": partial(Strategist, routing, gateway, memory),
         "tactician": partial(Tactician, options.seed, routing, gateway, memory),
         "reflection": partial(Reflection, routing, gateway, memory),
-        "checkpoint": partial(_checkpointer, config.checkpoint.interval_seconds, run_id),
     }
 
 
-def _checkpointer(interval_seconds: float, run_id: str) -> Checkpointer:
+def _checkpoint_builder(
+    config: EngineConfig, run_id: str, paths: RunPaths | None, sources: Mapping[str, RoleHandle]
+) -> Callable[[], Checkpointer]:
+    """The Checkpoint role pulls snapshots from (and pushes them back to) the roles it is given."""
+    root = paths.checkpoints if paths is not None else None
+    wanted = {role: sources[role] for role in CHECKPOINT_SOURCES}
+    return partial(_checkpointer, config.checkpoint, run_id, config_hash(config), root, wanted)
+
+
+def _checkpointer(
+    config: CheckpointConfig, run_id: str, digest: str, root: Path | None, sources: Mapping[str, RoleHandle]
+) -> Checkpointer:
     # Its metrics are made where it runs: Ray's metric objects belong to the process that records them.
-    return Checkpointer(interval_seconds, metrics=RunMetrics(run_id))
+    # Without a data directory (tests of the wiring) checkpoints go to a folder that is thrown away.
+    store = CheckpointStore(root if root is not None else Path(tempfile.mkdtemp()), keep=config.keep)
+    return Checkpointer(config, run_id, digest, store, sources, metrics=RunMetrics(run_id))
 
 
 def _gateway_builder(
@@ -105,9 +128,10 @@ def build_roles(
         local["memory"] = LocalHandle("memory", make_memory())
         builders = _builders(config, options, run_id, Game(emulator.game_name()), local)
         local |= {role: LocalHandle(role, build()) for role, build in builders.items()}
+        local["checkpoint"] = LocalHandle("checkpoint", _checkpoint_builder(config, run_id, paths, local)())
         return Roles(**local)
     return _ray_roles(
-        config, options, run_id, make_emulator, {"gateway": make_gateway, "memory": make_memory}
+        config, options, run_id, make_emulator, {"gateway": make_gateway, "memory": make_memory}, paths
     )
 
 
@@ -117,6 +141,7 @@ def _ray_roles(
     run_id: str,
     make_emulator: Callable[[], object],
     make_services: Mapping[str, Callable[[], object]],
+    paths: RunPaths | None,
 ) -> Roles:
     import ray
     from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
@@ -125,9 +150,12 @@ def _ray_roles(
     from engine.actors.shells import ROLE_SHELLS
 
     def spawn(role: str, build: Callable[[], object], **placement: Any) -> RayHandle:
+        # Ray re-creates a dead actor (running `build` again); the conductor then rolls the roles back to
+        # the latest checkpoint. No call is retried: verbs that run frames are not idempotent.
         shell = ROLE_SHELLS[role].options(
-            name=actor_name(run_id, role), namespace=config.runtime.namespace, **placement
-        )
+            name=actor_name(run_id, role), namespace=config.runtime.namespace,
+            max_restarts=config.runtime.max_restarts, max_task_retries=0, **placement,
+        )  # fmt: skip
         return RayHandle(role, shell.remote(build))
 
     # The emulator opens the ROM by the path the user gave on this machine, the gateway writes the call
@@ -140,6 +168,9 @@ def _ray_roles(
         game = Game(handles["emulator"].call("game_name"))
         for role, build in _builders(config, options, run_id, game, handles).items():
             handles[role] = spawn(role, build)
+        # It writes under the data directory here.
+        make_checkpointer = _checkpoint_builder(config, run_id, paths, handles)
+        handles["checkpoint"] = spawn("checkpoint", make_checkpointer, scheduling_strategy=here)
         for role, handle in handles.items():
             resolve(handle.actor.call.remote("report"), role)
     except BaseException:

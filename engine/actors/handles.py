@@ -21,6 +21,10 @@ class RoleHandle(Protocol):
 
     def close(self) -> None: ...
 
+    def incarnation(self) -> str:
+        """Which life of the role answers: it changes when the role's actor was re-created."""
+        ...
+
 
 class LocalHandle:
     def __init__(self, role: str, target: object) -> None:
@@ -38,6 +42,9 @@ class LocalHandle:
 
     def close(self) -> None:
         close_role(self.target)
+
+    def incarnation(self) -> str:
+        return "local"  # an in-process role dies only with the whole engine
 
 
 def close_role(target: object) -> None:

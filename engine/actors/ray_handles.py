@@ -67,6 +67,10 @@ class RayHandle:
         self._reap()
         return resolve(self._remote(method).remote(method, *args), self.role)
 
+    def incarnation(self) -> str:
+        remote = self.actor.incarnation.options(name=f"{self.role}.incarnation")
+        return str(resolve(remote.remote(), self.role))
+
     def tell(self, method: str, *args: Any) -> None:
         self._reap()
         ref = self._remote(method).remote(method, *args)

@@ -9,7 +9,9 @@ structure by class name (EmulatorActor, VisionActor, ...). The handles give each
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import ray
@@ -19,7 +21,7 @@ from engine.actors.ray_handles import drain_notifications
 from engine.config import LoggingConfig, TelemetryConfig
 from engine.errors import EngineError
 from engine.messages import RunStatus
-from engine.runtime.conductor import Conductor, Roles, RunOptions
+from engine.runtime.conductor import LATEST, Conductor, Roles, RunOptions
 from engine.runtime.layout import RunPaths
 from engine.runtime.logs import attach_run_logs
 from engine.runtime.summary import RunSummary
@@ -28,6 +30,9 @@ from engine.telemetry import Telemetry
 
 class RoleShell:
     def __init__(self, build: Callable[[], object]) -> None:
+        # Tells this actor's life from the next one's: Ray re-creates a dead actor under the same handle,
+        # and the conductor must roll back even when it never called the role while it was down.
+        self.born = uuid.uuid4().hex
         self.failure: EngineError | None = None
         try:
             self.role = build()
@@ -40,6 +45,9 @@ class RoleShell:
         if self.failure is not None:
             raise self.failure
         return getattr(self.role, method)(*args)
+
+    def incarnation(self) -> str:
+        return self.born
 
     def shutdown(self) -> None:
         if self.failure is None:
@@ -108,6 +116,9 @@ class ConductorActor:
     ) -> None:
         # Its progress lines go to stderr (Ray forwards them to the driver's terminal) and to run.log.
         self.handlers = attach_run_logs(paths.log, logs.level, to_stderr=True)
+        if ray.get_runtime_context().was_current_actor_reconstructed:
+            # Ray re-created this actor after the first one died: carry on from the latest checkpoint.
+            options = replace(options, resume=LATEST, resume_reason="the conductor actor was re-created")
         self.telemetry = Telemetry.from_config(telemetry, paths.run_id)  # built where the conductor runs
         self.roles = roles  # the Ray handles themselves (the conductor may wrap them for tracing)
         self.conductor = Conductor(roles, options, paths, self.telemetry)

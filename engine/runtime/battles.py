@@ -10,7 +10,7 @@ from typing import Literal
 
 from engine.game.actions import BattleAction, Struggle, UseMove
 from engine.game.battle import BattleError, DecisionRecord, SideView, battle_outcome, opponent_name
-from engine.game.models import BattleMon, DecisionPoint, GameState
+from engine.game.models import BattleMon, DecisionPoint, Frozen, GameState
 from engine.game.tables import game_data
 from engine.runtime.summary import BattleLog, BattleSummary, Effectiveness, TurnOutcome
 from engine.tactician.rule_based import hp_bar_fraction
@@ -175,6 +175,17 @@ def turn_outcomes(records: list[DecisionRecord], final: GameState) -> tuple[Turn
     return tuple(outcomes)
 
 
+class TrackerState(Frozen):
+    """A battle in progress, as a checkpoint keeps it."""
+
+    battle_id: str
+    start_frame: int
+    wall_seconds: float  # played so far
+    battle_type: Literal["wild", "trainer"]
+    opponent: str
+    records: tuple[DecisionRecord, ...]
+
+
 class BattleTracker:
     def __init__(self, battle_id: str, start_frame: int, first_look: GameState) -> None:
         if first_look.battle is None:
@@ -182,9 +193,24 @@ class BattleTracker:
         self.battle_id = battle_id
         self.start_frame = start_frame
         self.started = time.monotonic()
-        self.battle_type = first_look.battle.kind
+        self.battle_type: Literal["wild", "trainer"] = first_look.battle.kind
         self.opponent = opponent_name(first_look.battle)
         self.records: list[DecisionRecord] = []
+
+    def state(self) -> TrackerState:
+        return TrackerState(battle_id=self.battle_id, start_frame=self.start_frame,
+                            wall_seconds=round(time.monotonic() - self.started, 3),
+                            battle_type=self.battle_type, opponent=self.opponent,
+                            records=tuple(self.records))  # fmt: skip
+
+    @classmethod
+    def from_state(cls, state: TrackerState) -> BattleTracker:
+        tracker = cls.__new__(cls)
+        tracker.battle_id, tracker.start_frame = state.battle_id, state.start_frame
+        tracker.started = time.monotonic() - state.wall_seconds
+        tracker.battle_type, tracker.opponent = state.battle_type, state.opponent
+        tracker.records = list(state.records)
+        return tracker
 
     @property
     def turns(self) -> int:

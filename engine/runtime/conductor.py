@@ -15,6 +15,7 @@ import time
 from dataclasses import dataclass, fields
 from pathlib import Path
 
+from engine.actors.errors import RoleDiedError
 from engine.actors.handles import RoleHandle
 from engine.errors import EngineError, UserInputError
 from engine.game.battle import DecisionRecord
@@ -33,13 +34,16 @@ from engine.messages import (
     StepReport,
 )
 from engine.runtime.battles import BattleTracker, enemy_side, move_used, our_side
+from engine.runtime.conductor_state import ConductorState
 from engine.runtime.layout import RunPaths, append_json_line, write_bytes_atomic, write_json_atomic
 from engine.runtime.summary import BattleSummary, RunSummary, StopReason
+from engine.runtime.supervision import Supervision
 from engine.telemetry import Telemetry
 from engine.telemetry.tracing import ATTR_BATTLE_ID, CycleKind
 
 log = logging.getLogger("engine.run")
 HEARTBEAT_STEPS = 200
+LATEST = "latest"
 REFLECTION_SETTLE_SECONDS = 120.0  # a thinking model answering the last battle's reflection
 
 
@@ -51,6 +55,13 @@ class RunOptions:
     max_decisions: int | None = None
     seed: int = 0
     screenshots: bool = False  # attach the screen to tactical model prompts (llm.screenshots)
+    # A checkpoint to carry on from instead of starting: its path, or LATEST (this run's newest that
+    # verifies). The run id, logs and summary carry on; the limits count over the whole run.
+    resume: str | None = None
+    resume_reason: str = "engine run --resume"
+    checkpoint_every_decisions: int = 100
+    max_recoveries: int = 10
+    recovery_timeout: float = 60.0
 
 
 @dataclass(frozen=True)
@@ -69,7 +80,7 @@ class Roles:
         return [getattr(self, field.name) for field in fields(self)]
 
 
-class Conductor:
+class Conductor(Supervision):
     def __init__(
         self, roles: Roles, options: RunOptions, paths: RunPaths, telemetry: Telemetry | None = None
     ) -> None:
@@ -91,6 +102,15 @@ class Conductor:
         self.game = "?"
         self.usage = UsageReport()
         self._frames_on_clock = 0  # emulated frames already added to the play clock
+        self._in_battle = False
+        self._battle_ended = False  # a checkpoint is due at the next cycle boundary
+        self.recoveries = 0
+        self.started = time.monotonic()
+        self.played_before = 0.0  # wall seconds of this run in earlier processes (a resumed run)
+        self._decisions_at_checkpoint = 0
+        self._due_asked = time.monotonic()
+        self._boundary: tuple[ConductorState, int] | None = None
+        self._lives: dict[str, str] = {}  # each role's incarnation when last looked at
         # Set from another thread (the Ray driver's Ctrl-C reaches the conductor actor as a request):
         # the run stops at the next cycle boundary, like a KeyboardInterrupt in-process.
         self._stop_requested = threading.Event()
@@ -100,7 +120,7 @@ class Conductor:
 
     # -- lifecycle ---------------------------------------------------------------------------------
     def run(self) -> RunSummary:
-        started = time.monotonic()
+        self.started = time.monotonic()
         stopped: StopReason = "error"
         error: str | None = None
         try:
@@ -111,14 +131,17 @@ class Conductor:
         except KeyboardInterrupt:
             stopped = "interrupted"
             log.info("interrupted: stopping after writing the summary")
+            self._exit_checkpoint("interrupted")
         except EngineError as exc:
             error = str(exc)
             log.error("run failed: %s", exc)
+            self._exit_checkpoint("crash")
         except Exception as exc:
             # A bug of ours, not the user's: the traceback goes to run.log, and the summary of what was
             # played is still written rather than lost with the traceback.
             error = f"internal error: {type(exc).__name__}: {exc}"
             log.exception("run failed with an internal error")
+            self._exit_checkpoint("crash")
         finally:
             self.phase = "stopping"
             self._final_bookkeeping()
@@ -133,8 +156,9 @@ class Conductor:
             llm_calls=self.usage.calls,
             cost_usd=self.usage.cost_usd,
             frames=self.frames,
-            wall_seconds=round(time.monotonic() - started, 3),
+            wall_seconds=round(self._played_seconds(), 3),
             llm=self.usage,
+            recoveries=self.recoveries,
         )
         write_json_atomic(self.paths.summary, summary.model_dump(mode="json"))
         self.phase = "failed" if error else "stopped"
@@ -180,8 +204,33 @@ class Conductor:
         write_json_atomic(self.paths.run_dir / "journey.json", self.roles.observer.call("journey"))
 
     def _play(self) -> StopReason:
+        self.game = self.roles.emulator.call("game_name")
+        resume = self.options.resume
+        if resume is not None:
+            self._resume(None if resume == LATEST else resume)
+        else:
+            self._start_game()
+        self.roles.checkpoint.call("start")
+        self.phase = "running"
+        self._mark_boundary()
+        if resume is None:
+            self._checkpoint("start")
+        while (reason := self._limit_reached()) is None:
+            try:
+                self._cycle()
+                self._checkpoint_at_boundary()
+            except RoleDiedError as died:
+                self._recover(died)
+            self._mark_boundary()
+        self._checkpoint("stop")
+        if reason == "interrupted":
+            log.info("interrupted: stopping after writing the summary")
+        else:
+            log.info("stopping: %s reached", reason.replace("_", " "))
+        return reason
+
+    def _start_game(self) -> None:
         emulator = self.roles.emulator
-        self.game = emulator.call("game_name")
         state = self.options.state.read_bytes() if self.options.state is not None else None
         if state is not None:
             log.info("loading save state %s", self.options.state.name if self.options.state else "")
@@ -192,16 +241,7 @@ class Conductor:
             log.info("the save state is in a battle: playing it first")
         else:
             log.info("in the overworld after %d frames", report.frames)
-        self.roles.checkpoint.call("start")
-        self.phase = "running"
         self._in_battle = emulator.call("in_battle")
-        while (reason := self._limit_reached()) is None:
-            self._cycle()
-        if reason == "interrupted":
-            log.info("interrupted: stopping after writing the summary")
-        else:
-            log.info("stopping: %s reached", reason.replace("_", " "))
-        return reason
 
     def _limit_reached(self) -> StopReason | None:
         if self._stop_requested.is_set():
@@ -304,7 +344,9 @@ class Conductor:
         self.battles.append(summary)
         self.metrics.battle_ended(summary.outcome, summary.battle_type, summary.wall_seconds)
         log_path = self.paths.battle_log(summary.battle_id)
+        _keep_rolled_back(log_path)
         write_json_atomic(log_path, battle.model_dump(mode="json"))
+        self._battle_ended = True
         party = [mon.species_name or "?" for mon in final.party] if final is not None else []
         self.roles.observer.call(
             "battle_ended", summary.outcome, summary.opponent, battle.start_frame + summary.frames, party
@@ -356,7 +398,8 @@ class Conductor:
             except Exception as exc:  # a dead role is exactly what status must show
                 reports.append(RoleReport(role=handle.role, healthy=False, detail=str(exc)[:200]))
         by_role = {report.role: report for report in reports}
-        since = by_role["checkpoint"].counters.get("seconds_since_tick") if "checkpoint" in by_role else None
+        checkpoint = by_role.get("checkpoint")
+        since = checkpoint.counters.get("seconds_since_checkpoint") if checkpoint is not None else None
         frames = (
             by_role["emulator"].counters.get("frames", self.frames) if "emulator" in by_role else self.frames
         )
@@ -371,6 +414,18 @@ class Conductor:
             seconds_since_checkpoint=since if since is not None and since >= 0 else None,
             roles=tuple(reports),
         )
+
+
+def _keep_rolled_back(log_path: Path) -> None:
+    """A battle played again after a rollback: the first playing's log stays, under another name."""
+    if not log_path.exists():
+        return
+    for attempt in range(1, 1000):
+        aside = log_path.with_name(f"{log_path.stem}.rolled-back-{attempt}.json")
+        if not aside.exists():
+            log_path.rename(aside)
+            log.info("battle log %s kept as %s: the battle is played again", log_path.name, aside.name)
+            return
 
 
 def _tier_words(selection: Selection) -> str:

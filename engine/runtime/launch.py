@@ -17,6 +17,7 @@ from engine.llm.gateway import describe_tiers, secrets_from
 from engine.runtime.conductor import RunOptions
 from engine.runtime.layout import RunPaths, new_run_id, write_json_atomic
 from engine.runtime.logs import attach_run_logs, detach_run_logs
+from engine.runtime.resume import find_resume_point
 from engine.runtime.summary import RunSummary
 
 log = logging.getLogger("engine.run")
@@ -29,6 +30,8 @@ def _check_inputs(args: argparse.Namespace) -> None:
         raise UserInputError(f"ROM not found: {args.rom}")
     if args.state is not None and not args.state.is_file():
         raise UserInputError(f"save state not found: {args.state}")
+    if args.state is not None and args.resume is not None:
+        raise UserInputError("--state and --resume both say where to start: give one of them")
     if args.summary is not None and not args.summary.parent.resolve().is_dir():
         raise UserInputError(f"--summary {args.summary}: the folder {args.summary.parent} does not exist")
 
@@ -55,10 +58,17 @@ def _play(config: EngineConfig, options: RunOptions, paths: RunPaths, local: boo
 
 
 def _run(config: EngineConfig, args: argparse.Namespace) -> int:
-    paths = RunPaths(data_dir=args.data_dir, run_id=new_run_id())
+    point = find_resume_point(args.resume, args.data_dir, args.rom, config) if args.resume else None
+    if point is not None:
+        paths = RunPaths(data_dir=point.data_dir, run_id=point.run_id)
+    else:
+        paths = RunPaths(data_dir=args.data_dir, run_id=new_run_id())
     paths.create()
     handlers = attach_run_logs(paths.log, config.logging.level)
     try:
+        if point is not None:
+            log.info("run %s resumes from checkpoint %s (%s, %d decisions)", paths.run_id,
+                     point.manifest.name, point.manifest.reason, point.manifest.decisions)  # fmt: skip
         log.info("run %s: data in %s", paths.run_id, paths.run_dir)
         options = RunOptions(
             rom=args.rom,
@@ -67,6 +77,10 @@ def _run(config: EngineConfig, args: argparse.Namespace) -> int:
             max_decisions=args.max_decisions,
             seed=args.seed,
             screenshots=config.llm.screenshots,
+            resume=str(point.path) if point is not None else None,
+            checkpoint_every_decisions=config.checkpoint.every_decisions,
+            max_recoveries=config.runtime.max_recoveries,
+            recovery_timeout=config.runtime.recovery_timeout_seconds,
         )
         summary = _play(config, options, paths, args.local)
         if args.summary is not None:

@@ -66,6 +66,10 @@ class RunPaths:
     def battle_log(self, battle_id: str) -> Path:
         return self.battles / f"{battle_id}.json"
 
+    def reflection(self, battle_id: str) -> Path:
+        """The reflection report Reflection writes once it has thought about the battle."""
+        return self.run_dir / "reflections" / f"{battle_id}.json"
+
     def battle_start_state(self, battle_id: str) -> Path:
         """The emulator's state at the battle's first decision: a PyBoy save state, usable with --state."""
         return self.battles / f"{battle_id}.state"

@@ -9,7 +9,6 @@ answer in time) gives up waiting and the summary is rebuilt from the run's files
 
 from __future__ import annotations
 
-import json
 import logging
 import time
 from collections.abc import Mapping
@@ -24,6 +23,7 @@ from engine.actors.ray_handles import close_all, resolve
 from engine.config import EngineConfig
 from engine.emulator.role import EmulatorRole
 from engine.runtime.conductor import Roles, RunOptions
+from engine.runtime.decision_log import read_decisions
 from engine.runtime.layout import RunPaths, write_json_atomic
 from engine.runtime.summary import BattleLog, BattleSummary, RunSummary, StopReason
 
@@ -42,10 +42,13 @@ def start_conductor(config: EngineConfig, options: RunOptions, paths: RunPaths, 
 
     # It writes the run's files under --data-dir on this machine: keep it here.
     here = NodeAffinitySchedulingStrategy(ray.get_runtime_context().get_node_id(), soft=False)
+    # Restartable like the roles: a re-created conductor resumes from the run's latest checkpoint.
     return ConductorActor.options(
         name=actor_name(paths.run_id, "conductor"),
         namespace=config.runtime.namespace,
         scheduling_strategy=here,
+        max_restarts=config.runtime.max_restarts,
+        max_task_retries=0,
     ).remote(roles, options, paths, config.logging, config.telemetry)
 
 
@@ -67,11 +70,8 @@ def _summary_from_files(
     battles: list[BattleSummary] = []
     for path in sorted(paths.battles.glob("*.json")):
         battles.append(BattleLog.model_validate_json(path.read_text(encoding="utf-8")).summary)
-    kinds: list[str] = []
-    if paths.decisions.is_file():
-        kinds = [
-            json.loads(line)["kind"] for line in paths.decisions.read_text(encoding="utf-8").splitlines()
-        ]
+    kinds = [entry.get("kind") for entry in read_decisions(paths.decisions) if not entry.get("rolled_back")]
+    kinds = [kind for kind in kinds if kind in ("battle", "overworld")]
     return RunSummary(
         run_id=paths.run_id,
         game="?",
@@ -96,11 +96,25 @@ def _give_up(
     return summary
 
 
-def play(conductor: Any, paths: RunPaths) -> RunSummary:
+def _run_to_the_end(conductor: Any, restarts: int, asked: list[ray.ObjectRef]) -> RunSummary:
+    """The conductor's run; if its actor dies, Ray re-creates it and it resumes from the latest
+    checkpoint, so the run is asked again (up to `restarts` times). `asked` gets each run call."""
+    for attempt in range(restarts + 1):
+        asked.append(conductor.run.remote())
+        try:
+            return _wait(asked[-1])
+        except RoleDiedError as exc:
+            if attempt == restarts:
+                raise
+            log.error("%s: it resumes from the run's latest checkpoint once restarted", exc)
+    raise AssertionError("unreachable")
+
+
+def play(conductor: Any, paths: RunPaths, restarts: int = 0) -> RunSummary:
     started = time.monotonic()
-    ref = conductor.run.remote()
+    asked: list[ray.ObjectRef] = []
     try:
-        return _wait(ref)
+        return _run_to_the_end(conductor, restarts, asked)
     except RoleDiedError as exc:
         log.error("run failed: %s", exc)
         return _give_up(conductor, paths, "error", str(exc), started)
@@ -108,7 +122,7 @@ def play(conductor: Any, paths: RunPaths) -> RunSummary:
         log.info("interrupted: asking the conductor to stop after this cycle (Ctrl-C again to stop now)")
     try:
         conductor.request_stop.remote()
-        return _wait(ref, STOP_GRACE_SECONDS)
+        return _wait(asked[-1], STOP_GRACE_SECONDS)
     except (KeyboardInterrupt, GetTimeoutError, RoleDiedError):
         log.info("not waiting for the conductor: summary rebuilt from the run's files")
         return _give_up(conductor, paths, "interrupted", None, started)
@@ -131,7 +145,7 @@ def run_on_ray(
         conductor = start_conductor(config, options, paths, roles)
         log.info("actors started in namespace %s: %s/{conductor,%s}", config.runtime.namespace, paths.run_id,
                  ",".join(handle.role for handle in roles.all()))  # fmt: skip
-        return play(conductor, paths)
+        return play(conductor, paths, config.runtime.max_restarts)
     finally:
         if conductor is not None:
             ray.kill(conductor, no_restart=True)

@@ -61,7 +61,7 @@ def _models_line(status: RunStatus) -> str:
 
 def render(status: RunStatus) -> str:
     since = status.seconds_since_checkpoint
-    checkpoint = "no tick yet" if since is None else f"{since:.1f} s ago"
+    checkpoint = "none yet" if since is None else f"{since:.1f} s ago"
     lines = [
         f"run {status.run_id} ({status.game}): {status.state}",
         f"  where        {status.where}",

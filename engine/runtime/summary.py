@@ -75,6 +75,7 @@ class RunSummary(Frozen):
     frames: int
     wall_seconds: float
     llm: UsageReport = UsageReport()  # tokens, cost and fallbacks by tier
+    recoveries: int = 0  # rollbacks to a checkpoint after an actor died (decisions.jsonl says which)
 
     @model_validator(mode="before")
     @classmethod

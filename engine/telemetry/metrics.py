@@ -23,8 +23,12 @@ config).
     engine_llm_seconds             ray_engine_llm_seconds_bucket{tier,le}               histogram
     engine_breaker_state           ray_engine_breaker_state{endpoint}                   gauge
     engine_checkpoint_age_seconds  ray_engine_checkpoint_age_seconds                    gauge
+    engine_checkpoints             ray_engine_checkpoints_total{reason,result}          counter
+    engine_checkpoint_seconds      ray_engine_checkpoint_seconds_bucket{le}             histogram
+    engine_recoveries              ray_engine_recoveries_total{role}                    counter
 
-`result` is `decoded` or `reused` (the Vision gate skipped the decode); `direction` is `in` or `out`;
+`result` is `decoded` or `reused` (the Vision gate skipped the decode) for perceptions, `written` or
+`failed` for checkpoints; `direction` is `in` or `out`;
 the breaker gauge is 0 closed, 1 half-open, 2 open. Every series also has the label `run_id`, so runs
 sharing a cluster stay apart. Names use only letters, digits and `_`: Ray drops any other name with
 nothing but a warning.
@@ -56,6 +60,7 @@ class MetricSpec:
 DECISION_BOUNDS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
 BATTLE_BOUNDS = (5.0, 15.0, 30.0, 60.0, 120.0, 300.0, 600.0, 1800.0)
 LLM_BOUNDS = (0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0)
+CHECKPOINT_BOUNDS = (0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 
 METRICS = (
     MetricSpec("counter", "engine_decisions", "Decisions made, by kind", ("kind",)),
@@ -85,6 +90,13 @@ METRICS = (
         "gauge", "engine_breaker_state", "Circuit breaker: 0 closed, 1 half-open, 2 open", ("endpoint",)
     ),
     MetricSpec("gauge", "engine_checkpoint_age_seconds", "Seconds since the last checkpoint"),
+    MetricSpec(
+        "counter", "engine_checkpoints", "Checkpoints attempted, by reason and result", ("reason", "result")
+    ),
+    MetricSpec(
+        "histogram", "engine_checkpoint_seconds", "Wall time to write one checkpoint", (), CHECKPOINT_BOUNDS
+    ),
+    MetricSpec("counter", "engine_recoveries", "Rollbacks to a checkpoint after a role died", ("role",)),
 )
 RUN_TAG = "run_id"
 
@@ -200,6 +212,17 @@ class RunMetrics:
 
     def checkpoint_age(self, seconds: float) -> None:
         self._record("engine_checkpoint_age_seconds", seconds)
+
+    def checkpoint(self, reason: str, seconds: float | None) -> None:
+        """One checkpoint attempt: `seconds` is its write time, None when it failed."""
+        self._record(
+            "engine_checkpoints", 1, reason=reason, result="failed" if seconds is None else "written"
+        )
+        if seconds is not None:
+            self._record("engine_checkpoint_seconds", seconds)
+
+    def recovery(self, role: str) -> None:
+        self._record("engine_recoveries", 1, role=role)
 
     # -- reading back what this process recorded ----------------------------------------------------
     def value(self, name: str, **tags: str) -> float:

@@ -132,7 +132,12 @@ def status_example() -> RunStatus:
         seconds_since_checkpoint=12.34,
         roles=(
             RoleReport(role="emulator", healthy=True, counters={"frames": 40210}),
-            RoleReport(role="checkpoint", healthy=True, counters={"ticks": 0, "seconds_since_tick": -1.0}),
+            RoleReport(
+                role="checkpoint",
+                healthy=True,
+                counters={"written": 4, "failed": 0, "restored": 0, "seconds_since_checkpoint": 12.34},
+                detail="last: 20261122-101500-3fa9/000004-battle_end (battle_end)",
+            ),
             RoleReport(role="tactician", healthy=False, detail="the tactician actor died: killed"),
             RoleReport(
                 role="gateway",
@@ -161,7 +166,8 @@ def test_status_text_names_every_field() -> None:
         "  models       3 calls, 2400 tokens in, 180 out, $0.0033, 1 fallbacks to rule_based (tiers: acting)",
         "  roles",
         "    emulator    ok    frames=40210",
-        "    checkpoint  ok    ticks=0",
+        "    checkpoint  ok    written=4 failed=0 restored=0 seconds_since_checkpoint=12.34  "
+        "last: 20261122-101500-3fa9/000004-battle_end (battle_end)",
         "    tactician   DOWN    the tactician actor died: killed",
         "    gateway     ok    llm_calls=3 tokens_in=2400 tokens_out=180 cost_usd=0.0033 fallbacks=1  "
         "tiers: acting",
