@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from engine.config import EmulatorConfig, PlayerConfig
@@ -47,11 +47,14 @@ class FakeEmulator:
         script: Sequence[str] = WILD_BATTLE,
         delay: float = 0.0,
         fail_on: str | None = None,
+        fail_after: Mapping[str, int] | None = None,
     ) -> None:
         self.images = [load_capture(fixtures / name) for name in script]
         self.states = [decode_state(image, RED_BLUE) for image in self.images]
         self.delay = delay  # seconds per verb that runs frames: a slow game, for status tests
         self.fail_on = fail_on  # the verb that raises a typed engine error
+        self.fail_after = dict(fail_after or {})  # verb -> calls that succeed before it starts failing
+        self.calls: dict[str, int] = {}
         self.index = 0
         self.acted = False
         self.frames = 0
@@ -68,7 +71,8 @@ class FakeEmulator:
         return self.images[self.index]
 
     def _run(self, verb: str, frames: int) -> None:
-        if self.fail_on == verb:
+        self.calls[verb] = self.calls.get(verb, 0) + 1
+        if self.fail_on == verb or self.calls[verb] > self.fail_after.get(verb, self.calls[verb]):
             raise ExecutionError(
                 f"the scripted game refused {verb}", self.state.decision_point, ["a"], "fake-frame"
             )

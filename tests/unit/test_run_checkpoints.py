@@ -1,0 +1,139 @@
+"""Checkpoints in an in-process run with the fixture-backed emulator: when they are written, what a crash
+and a full disk leave behind, and a resume that carries the same run on."""
+
+from __future__ import annotations
+
+import errno
+import logging
+import os
+from dataclasses import replace
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine.actors.factory import build_roles
+from engine.actors.handles import LocalHandle
+from engine.checkpoints.store import CheckpointStore, write_synced
+from engine.config import EngineConfig, config_from_mapping, config_hash
+from engine.resilience.checkpointer import Checkpointer
+from engine.runtime.conductor import LATEST, Conductor, RunOptions
+from engine.runtime.decision_log import read_decisions
+from engine.runtime.layout import RunPaths
+from engine.runtime.local import run_local
+from engine.runtime.summary import RunSummary
+from tests.conftest import GEN1_FIXTURES
+from tests.support.chaos import LONG_BATTLE, LONG_BATTLE_DECISIONS
+from tests.support.fake_emulator import FakeEmulator
+
+
+def fake(**options: Any) -> Any:
+    return partial(FakeEmulator, fixtures=GEN1_FIXTURES, script=LONG_BATTLE, **options)
+
+
+def play(
+    paths: RunPaths, config: EngineConfig | None = None, emulator: Any = None, **options: Any
+) -> RunSummary:
+    base: dict[str, Any] = {"rom": Path("scripted.gb"), "max_battles": 1, "checkpoint_every_decisions": 4}
+    return run_local(config or EngineConfig(), RunOptions(**{**base, **options}), paths,
+                     emulator_factory=emulator or fake())  # fmt: skip
+
+
+def reasons(paths: RunPaths) -> list[str]:
+    entries = reversed(CheckpointStore(paths.checkpoints).entries(paths.run_id))
+    return [entry.manifest.reason for entry in entries if entry.manifest is not None]
+
+
+@pytest.fixture
+def paths(tmp_path: Path) -> RunPaths:
+    run = RunPaths(tmp_path, "r1")
+    run.create()
+    return run
+
+
+def test_a_run_checkpoints_at_start_every_n_decisions_at_battle_edges_and_at_stop(paths: RunPaths) -> None:
+    config = config_from_mapping({"checkpoint": {"keep": 50}})
+    summary = play(paths, config, max_battles=None, max_decisions=LONG_BATTLE_DECISIONS + 4)
+    assert summary.stopped == "max_decisions"
+    # The scripted game opens inside the battle: its start is the run's start.
+    assert reasons(paths) == ["start", "decisions", "decisions", "battle_end", "decisions", "stop"]
+    assert all(entry.ok for entry in CheckpointStore(paths.checkpoints).entries())
+
+
+def test_battle_checkpoints_can_be_turned_off(paths: RunPaths) -> None:
+    config = config_from_mapping({"checkpoint": {"keep": 50, "at_battles": False}})
+    play(paths, config)
+    assert "battle_end" not in reasons(paths) and reasons(paths)[-1] == "stop"
+
+
+def test_only_the_newest_k_are_kept(paths: RunPaths) -> None:
+    play(paths, config_from_mapping({"checkpoint": {"keep": 2}}), checkpoint_every_decisions=1)
+    assert reasons(paths) == ["battle_end", "stop"]
+
+
+def test_a_resumed_run_carries_on_with_the_same_id_counts_and_logs(
+    paths: RunPaths, caplog: pytest.LogCaptureFixture
+) -> None:
+    first = play(paths, max_battles=None, max_decisions=5)
+    assert (first.decisions, first.battles) == (5, ())
+    with caplog.at_level(logging.INFO, logger="engine.run"):
+        second = play(paths, resume=LATEST)
+    assert (second.run_id, second.stopped, second.decisions) == ("r1", "max_battles", LONG_BATTLE_DECISIONS)
+    (battle,) = second.battles
+    assert (battle.outcome, battle.decisions) == ("victory", LONG_BATTLE_DECISIONS)
+    entries = read_decisions(paths.decisions)
+    assert [entry["kind"] for entry in entries].count("resume") == 1
+    live = [entry["seq"] for entry in entries if "seq" in entry and not entry.get("rolled_back")]
+    assert live == list(range(1, LONG_BATTLE_DECISIONS + 1))
+    assert second.wall_seconds >= first.wall_seconds  # the run's time adds up over both processes
+    assert "resumed run r1 from checkpoint r1/000003-stop" in caplog.text
+
+
+def test_a_crash_leaves_a_checkpoint_of_the_last_cycle_boundary_to_resume_from(paths: RunPaths) -> None:
+    crashed = play(paths, emulator=fake(fail_after={"execute": 3}))
+    assert crashed.stopped == "error" and "refused execute" in (crashed.error or "")
+    assert reasons(paths)[-1] == "crash"
+    newest = CheckpointStore(paths.checkpoints).latest("r1")
+    assert newest.manifest.decisions == 3  # the fourth decision failed: its cycle does not count
+    resumed = play(paths, resume=LATEST)
+    assert resumed.stopped == "max_battles" and resumed.battles[0].decisions == LONG_BATTLE_DECISIONS
+
+
+class DiskQuota:
+    """A checkpoint folder on a disk that fills up after `limit` bytes."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.used = 0
+
+    def __call__(self, path: Path, data: bytes) -> None:
+        if self.used + len(data) > self.limit:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
+        self.used += len(data)
+        write_synced(path, data)
+
+
+def test_a_full_disk_is_one_clear_error_the_run_goes_on_and_the_previous_checkpoint_stays(
+    paths: RunPaths, caplog: pytest.LogCaptureFixture
+) -> None:
+    config = EngineConfig()
+    options = RunOptions(rom=Path("scripted.gb"), max_battles=1, checkpoint_every_decisions=4)
+    roles = build_roles(config, options, "r1", "local", fake(), paths=paths)
+    store = CheckpointStore(paths.checkpoints, write_file=DiskQuota(limit=60_000))
+    sources = {role: getattr(roles, role) for role in ("emulator", "observer", "strategist", "tactician",
+                                                       "gateway", "memory")}  # fmt: skip
+    checkpointer = Checkpointer(config.checkpoint, "r1", config_hash(config), store, sources)
+    roles = replace(roles, checkpoint=LocalHandle("checkpoint", checkpointer))
+    with caplog.at_level(logging.ERROR, logger="engine.run"):
+        summary = Conductor(roles, options, paths).run()
+    for handle in roles.all():
+        handle.close()
+    assert summary.stopped == "max_battles" and summary.battles[0].outcome == "victory"
+    failures = [record.getMessage() for record in caplog.records if "not written" in record.getMessage()]
+    assert failures and "No space left on device" in failures[0]
+    entries = store.entries("r1")
+    assert entries and all(entry.ok for entry in entries)
+    assert entries[0].name in failures[-1]  # the message names the checkpoint still intact
+    assert not [p for p in (paths.checkpoints / "r1").iterdir() if p.name.startswith(".tmp")]
+    assert store.load(entries[0].path).manifest.reason in ("start", "decisions")
