@@ -27,9 +27,10 @@ def rom(tmp_path: Path) -> Path:
 def save(
     data_dir: Path, rom: Path, reason: str, run_id: str = "run-a", **changes: object
 ) -> StoredCheckpoint:
-    header = {"run_id": run_id, "reason": reason, "game": "red",
-              "rom_sha256": hashlib.sha256(rom.read_bytes()).hexdigest(), "config_hash": config_hash(EngineConfig()),
-              "frames": 100, "decisions": 4, "decisions_offset": 0, "battles": 0, "play_frames": 0}  # fmt: skip
+    sha = hashlib.sha256(rom.read_bytes()).hexdigest()
+    header = {"run_id": run_id, "reason": reason, "game": "red", "rom_sha256": sha,
+              "config_hash": config_hash(EngineConfig()), "frames": 100, "decisions": 4,
+              "decisions_offset": 0, "battles": 0, "play_frames": 0}  # fmt: skip
     store = CheckpointStore(data_dir / "checkpoints")
     return store.write(
         CheckpointHeader(**{**header, **changes}), {"conductor": {}}, {"emulator.state": b"x" * 64}
