@@ -20,3 +20,7 @@ class RoleDiedError(ActorError):
 
 class ClusterUnavailableError(ActorError, UserInputError):
     """No Ray cluster answers at the address the user gave (or none is running for `--address auto`)."""
+
+
+class RecoveryError(ActorError):
+    """A role died and the run could not be rolled back (no checkpoint to go back to, or too many)."""

@@ -13,7 +13,7 @@ import logging
 import time
 from typing import TYPE_CHECKING
 
-from engine.actors.errors import RoleDiedError
+from engine.actors.errors import RecoveryError, RoleDiedError
 from engine.checkpoints.errors import CheckpointError
 from engine.messages import BattleRecord
 from engine.resilience.checkpointer import CheckpointRestored, ConductorPart
@@ -110,16 +110,28 @@ class Supervision:
 
     # -- rolling back ----------------------------------------------------------------------------------
     def _recover(self: Conductor, died: RoleDiedError) -> None:
-        self.recoveries += 1
-        self.metrics.recovery(died.role)
-        if self.recoveries > self.options.max_recoveries:
-            log.error("%s; %d rollbacks already: giving up", died, self.options.max_recoveries)
-            raise died
-        log.error("%s: waiting for the actors, then rolling back to the latest checkpoint", died)
+        """Roll back after `died`; another death during the rollback starts it again (each counts)."""
+        while True:
+            self.recoveries += 1
+            self.metrics.recovery(died.role)
+            if self.recoveries > self.options.max_recoveries:
+                log.error("%s; %d rollbacks already: giving up", died, self.options.max_recoveries)
+                raise died
+            log.error("%s: waiting for the actors, then rolling back to the latest checkpoint", died)
+            try:
+                self._roll_back(str(died))
+                return
+            except RoleDiedError as again:
+                died = again
+
+    def _roll_back(self: Conductor, why: str) -> None:
         self._await_roles()
         before, self._lives = self._lives, self._incarnations()
-        restored: CheckpointRestored = self.roles.checkpoint.call("restore", None)
-        self._rolled_back(restored, "rollback", str(died))
+        try:
+            restored: CheckpointRestored = self.roles.checkpoint.call("restore", None)
+        except CheckpointError as exc:
+            raise RecoveryError(f"{why}; no checkpoint to roll back to: {exc}") from exc
+        self._rolled_back(restored, "rollback", why)
         if before.get("reflection") != self._lives["reflection"]:
             self._reflect_again()
 

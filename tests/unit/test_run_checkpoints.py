@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from engine.actors.errors import RoleDiedError
 from engine.actors.factory import build_roles
 from engine.actors.handles import LocalHandle
 from engine.checkpoints.store import CheckpointStore, write_synced
@@ -114,16 +115,21 @@ class DiskQuota:
         write_synced(path, data)
 
 
+def checkpointer_on(disk: DiskQuota, config: EngineConfig, roles: Any, paths: RunPaths) -> Checkpointer:
+    store = CheckpointStore(paths.checkpoints, write_file=disk)
+    sources = {role: getattr(roles, role) for role in ("emulator", "observer", "strategist", "tactician",
+                                                       "gateway", "memory")}  # fmt: skip
+    return Checkpointer(config.checkpoint, "r1", config_hash(config), store, sources)
+
+
 def test_a_full_disk_is_one_clear_error_the_run_goes_on_and_the_previous_checkpoint_stays(
     paths: RunPaths, caplog: pytest.LogCaptureFixture
 ) -> None:
     config = EngineConfig()
     options = RunOptions(rom=Path("scripted.gb"), max_battles=1, checkpoint_every_decisions=4)
     roles = build_roles(config, options, "r1", "local", fake(), paths=paths)
-    store = CheckpointStore(paths.checkpoints, write_file=DiskQuota(limit=60_000))
-    sources = {role: getattr(roles, role) for role in ("emulator", "observer", "strategist", "tactician",
-                                                       "gateway", "memory")}  # fmt: skip
-    checkpointer = Checkpointer(config.checkpoint, "r1", config_hash(config), store, sources)
+    checkpointer = checkpointer_on(DiskQuota(limit=60_000), config, roles, paths)
+    store = checkpointer.store
     roles = replace(roles, checkpoint=LocalHandle("checkpoint", checkpointer))
     with caplog.at_level(logging.ERROR, logger="engine.run"):
         summary = Conductor(roles, options, paths).run()
@@ -137,3 +143,82 @@ def test_a_full_disk_is_one_clear_error_the_run_goes_on_and_the_previous_checkpo
     assert entries[0].name in failures[-1]  # the message names the checkpoint still intact
     assert not [p for p in (paths.checkpoints / "r1").iterdir() if p.name.startswith(".tmp")]
     assert store.load(entries[0].path).manifest.reason in ("start", "decisions")
+
+
+class DyingHandle(LocalHandle):
+    """A role whose actor dies at the given calls of its verbs (the call raises, as a dead actor's does),
+    and comes back as a new incarnation."""
+
+    def __init__(self, handle: LocalHandle, deaths: dict[str, tuple[int, ...]]) -> None:
+        super().__init__(handle.role, handle.target)
+        self.deaths, self.calls, self.life = deaths, dict.fromkeys(deaths, 0), 0
+
+    def call(self, method: str, *args: Any) -> Any:
+        if method in self.deaths:
+            self.calls[method] += 1
+            if self.calls[method] in self.deaths[method]:
+                self.life += 1
+                raise RoleDiedError(self.role, f"killed in {method}")
+        return super().call(method, *args)
+
+    def incarnation(self) -> str:
+        return f"life {self.life}"
+
+
+def run_with_dying_tactician(
+    paths: RunPaths,
+    deaths: dict[str, tuple[int, ...]],
+    checkpoint_deaths: dict[str, tuple[int, ...]] | None = None,
+    disk: DiskQuota | None = None,
+    **changes: Any,
+) -> RunSummary:
+    config = EngineConfig()
+    options = RunOptions(**{"rom": Path("scripted.gb"), "max_battles": 1, "checkpoint_every_decisions": 2,
+                            "recovery_timeout": 5.0, **changes})  # fmt: skip
+    roles = build_roles(config, options, "r1", "local", fake(), paths=paths)
+    roles = replace(roles, tactician=DyingHandle(roles.tactician, deaths))  # type: ignore[arg-type]
+    if disk is not None:
+        roles = replace(
+            roles, checkpoint=LocalHandle("checkpoint", checkpointer_on(disk, config, roles, paths))
+        )
+    if checkpoint_deaths:
+        roles = replace(roles, checkpoint=DyingHandle(roles.checkpoint, checkpoint_deaths))  # type: ignore[arg-type]
+    try:
+        return Conductor(roles, options, paths).run()
+    finally:
+        for handle in roles.all():
+            handle.close()
+
+
+def test_a_role_that_dies_is_rolled_back_with_every_other_role(paths: RunPaths) -> None:
+    summary = run_with_dying_tactician(paths, {"choose_battle": (6,)})
+    assert (summary.stopped, summary.recoveries) == ("max_battles", 1)
+    assert summary.battles[0].decisions == LONG_BATTLE_DECISIONS
+    entries = read_decisions(paths.decisions)
+    (rollback,) = [entry for entry in entries if entry["kind"] == "rollback"]
+    assert rollback["reason"] == "the tactician actor died: killed in choose_battle"
+    assert rollback["decisions"] == 4 and rollback["decisions_rolled_back"] == 1  # decision 5, since seq 4
+    live = [entry["seq"] for entry in entries if "seq" in entry and not entry.get("rolled_back")]
+    assert live == list(range(1, LONG_BATTLE_DECISIONS + 1))
+
+
+def test_a_death_during_the_rollback_starts_it_again(paths: RunPaths) -> None:
+    summary = run_with_dying_tactician(paths, {"choose_battle": (6,)}, {"restore": (1,)}, max_recoveries=5)
+    assert (summary.stopped, summary.recoveries) == ("max_battles", 2)
+    entries = read_decisions(paths.decisions)
+    (rollback,) = [entry for entry in entries if entry["kind"] == "rollback"]  # one rollback finished
+    assert rollback["reason"] == "the checkpoint actor died: killed in restore"
+    assert summary.battles[0].decisions == LONG_BATTLE_DECISIONS
+
+
+def test_too_many_deaths_end_the_run_with_the_error(paths: RunPaths) -> None:
+    summary = run_with_dying_tactician(paths, {"choose_battle": (2, 3, 4)}, max_recoveries=2)
+    assert summary.stopped == "error" and summary.error == "the tactician actor died: killed in choose_battle"
+    assert summary.recoveries == 3
+
+
+def test_a_death_with_no_checkpoint_to_go_back_to_ends_the_run_saying_so(paths: RunPaths) -> None:
+    summary = run_with_dying_tactician(paths, {"choose_battle": (2,)}, disk=DiskQuota(limit=0))
+    assert summary.stopped == "error"
+    assert "the tactician actor died" in (summary.error or "")
+    assert "no checkpoint to roll back to" in (summary.error or "")
