@@ -17,7 +17,7 @@ from engine.llm.gateway import describe_tiers, secrets_from
 from engine.runtime.conductor import RunOptions
 from engine.runtime.layout import RunPaths, new_run_id, write_json_atomic
 from engine.runtime.logs import attach_run_logs, detach_run_logs
-from engine.runtime.resume import find_resume_point
+from engine.runtime.resume import ResumePoint, find_resume_point
 from engine.runtime.summary import RunSummary
 
 log = logging.getLogger("engine.run")
@@ -57,8 +57,7 @@ def _play(config: EngineConfig, options: RunOptions, paths: RunPaths, local: boo
     return run_on_ray(config, options, paths, secrets=secrets)
 
 
-def _run(config: EngineConfig, args: argparse.Namespace) -> int:
-    point = find_resume_point(args.resume, args.data_dir, args.rom, config) if args.resume else None
+def _run(config: EngineConfig, args: argparse.Namespace, point: ResumePoint | None) -> int:
     if point is not None:
         paths = RunPaths(data_dir=point.data_dir, run_id=point.run_id)
     else:
@@ -101,10 +100,12 @@ def _run(config: EngineConfig, args: argparse.Namespace) -> int:
 
 def run_engine(config: EngineConfig, args: argparse.Namespace) -> int:
     _check_inputs(args)
+    # Chosen and checked before Ray starts: a wrong cartridge or a broken checkpoint costs one line.
+    point = find_resume_point(args.resume, args.data_dir, args.rom, config) if args.resume else None
     if args.local:
-        return _run(config, args)
+        return _run(config, args, point)
     from engine.runtime.cluster import ray_connection
 
     # Connected before the run's folder exists: a wrong --address leaves nothing behind.
     with ray_connection(args.address, config.runtime.namespace):
-        return _run(config, args)
+        return _run(config, args, point)
