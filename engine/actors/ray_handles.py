@@ -24,8 +24,12 @@ DRAIN_SECONDS = 10.0
 SHUTDOWN_SECONDS = 10.0
 
 
+DETAIL_CHARS = 160  # Ray's messages run long; logs and rollback lines keep their start
+
+
 def _first_line(text: str) -> str:
-    return text.strip().splitlines()[0][:300] if text.strip() else "no detail"
+    line = text.strip().splitlines()[0] if text.strip() else "no detail"
+    return line if len(line) <= DETAIL_CHARS else line[: DETAIL_CHARS - 1] + "…"
 
 
 def resolve(ref: ray.ObjectRef, role: str, timeout: float | None = None) -> Any:

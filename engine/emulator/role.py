@@ -109,6 +109,7 @@ class EmulatorRole:
             state=self.session.save_state(),
             frames=self.session.frame,
             last_in_battle=self.executor.last_in_battle,
+            call_ages=self.session.call_ages(),
         )
 
     def restore(self, snapshot: EmulatorSnapshot) -> None:
@@ -118,6 +119,9 @@ class EmulatorRole:
         is dropped: it belongs to a future that is played again."""
         self.session.load_state(snapshot.state)
         self.session.rewind_frame_counter(snapshot.frames)
+        # Unlike a replay from a battle's start state (which forgets them, as the live battle did at its
+        # start), a rollback must carry on exactly as the run would have: the records come back too.
+        self.session.restore_call_ages(snapshot.call_ages)
         self.executor.resume_at(snapshot.last_in_battle)
         self.intro_lines = []
 

@@ -100,7 +100,9 @@ class EmulatorSession:
         self._rom = rom_bytes
         self.rom_sha256 = hashlib.sha256(rom_bytes).hexdigest()  # once: a checkpoint names its cartridge
         self._frame = 0
-        self._last_call_frame: dict[tuple[int, int], int] = {}
+        # PyBoy frame of each tracked routine's last run; None: not since tracking began (or a load). A
+        # restored record may be negative: it ran before this PyBoy's first frame.
+        self._last_call_frame: dict[tuple[int, int], int | None] = {}
         # An explicit, blank battery RAM keeps PyBoy from reading or writing a .ram file beside the ROM:
         # in-game saves live in save states and checkpoints instead.
         try:
@@ -207,16 +209,32 @@ class EmulatorSession:
         key = (bank, address)
         if key in self._last_call_frame:
             return
-        self._last_call_frame[key] = -1
+        self._last_call_frame[key] = None
         self.pyboy.hook_register(bank, address, self._record_call, key)
 
     def _record_call(self, key: tuple[int, int]) -> None:
         self._last_call_frame[key] = self.pyboy.frame_count
 
+    def call_ages(self) -> tuple[tuple[int, int, int], ...]:
+        """(bank, address, frames since it last ran or -1) for each tracked routine: kept in checkpoints,
+        because whether the game is polling the joypad right now decides when the executor presses, and
+        so which random numbers the game draws next."""
+        now = self.pyboy.frame_count
+        return tuple((bank, address, -1 if last is None else now - last)
+                     for (bank, address), last in self._last_call_frame.items())  # fmt: skip
+
+    def restore_call_ages(self, ages: tuple[tuple[int, int, int], ...]) -> None:
+        """Put back `call_ages` after loading the state they were taken with (routines this session does
+        not track are left out: its owner registers the ones it waits on)."""
+        now = self.pyboy.frame_count
+        for bank, address, age in ages:
+            if (bank, address) in self._last_call_frame:
+                self._last_call_frame[(bank, address)] = None if age < 0 else now - age
+
     def frames_since_call(self, bank: int, address: int) -> int | None:
         """Frames since the tracked routine last ran; None if it has not run since tracking began."""
         last = self._last_call_frame[(bank, address)]
-        return None if last < 0 else self.pyboy.frame_count - last
+        return None if last is None else self.pyboy.frame_count - last
 
     # -- memory ------------------------------------------------------------------------------------
     def read_u8(self, address: int) -> int:
@@ -281,7 +299,7 @@ class EmulatorSession:
         timeline, not part of PyBoy's state: after a load they would make what follows depend on what
         this session ran before (the executor waits on them before pressing a button)."""
         for key in self._last_call_frame:
-            self._last_call_frame[key] = -1
+            self._last_call_frame[key] = None
 
     def _load_checked(self, data: bytes) -> None:
         buffer = io.BytesIO(data)

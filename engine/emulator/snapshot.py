@@ -17,6 +17,8 @@ class EmulatorSnapshot(Frozen):
     state: bytes  # PyBoy's save state, as `EmulatorSession.save_state` wrote it
     frames: int = Field(ge=0)  # the session's frame counter: not part of PyBoy's state
     last_in_battle: GameState | None = None  # the executor's last look inside a battle, for its outcome
+    # (bank, address, frames since the routine last ran or -1): the session's joypad-poll records
+    call_ages: tuple[tuple[int, int, int], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """Everything but the state bytes, JSON-ready."""

@@ -59,6 +59,7 @@ class RunOptions:
     # verifies). The run id, logs and summary carry on; the limits count over the whole run.
     resume: str | None = None
     resume_reason: str = "engine run --resume"
+    resume_skipped: tuple[str, ...] = ()  # newer checkpoints `engine run --resume latest` found broken
     checkpoint_every_decisions: int = 100
     max_recoveries: int = 10
     recovery_timeout: float = 60.0
@@ -212,6 +213,7 @@ class Conductor(Supervision):
             self._start_game()
         self.roles.checkpoint.call("start")
         self.phase = "running"
+        self._lives = self._incarnations()  # from here on, an actor re-created by Ray is noticed
         self._mark_boundary()
         if resume is None:
             self._checkpoint("start")

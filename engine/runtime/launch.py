@@ -66,6 +66,8 @@ def _run(config: EngineConfig, args: argparse.Namespace, point: ResumePoint | No
     handlers = attach_run_logs(paths.log, config.logging.level)
     try:
         if point is not None:
+            for skipped in point.skipped:
+                log.warning("checkpoint %s failed verification: using the previous one", skipped)
             log.info("run %s resumes from checkpoint %s (%s, %d decisions)", paths.run_id,
                      point.manifest.name, point.manifest.reason, point.manifest.decisions)  # fmt: skip
         log.info("run %s: data in %s", paths.run_id, paths.run_dir)
@@ -77,6 +79,7 @@ def _run(config: EngineConfig, args: argparse.Namespace, point: ResumePoint | No
             seed=args.seed,
             screenshots=config.llm.screenshots,
             resume=str(point.path) if point is not None else None,
+            resume_skipped=point.skipped if point is not None else (),
             checkpoint_every_decisions=config.checkpoint.every_decisions,
             max_recoveries=config.runtime.max_recoveries,
             recovery_timeout=config.runtime.recovery_timeout_seconds,

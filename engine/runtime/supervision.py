@@ -57,12 +57,14 @@ class Supervision:
     # -- writing ---------------------------------------------------------------------------------------
     def _checkpoint(self: Conductor, reason: str, at: tuple[ConductorState, int] | None = None) -> None:
         state, offset = at if at is not None else (self._state(), log_size(self.paths.decisions))
+        # Counted as done even if the write fails: a full disk is told once per checkpoint due, not retried
+        # at every decision.
+        self._decisions_at_checkpoint = state.decisions
         try:
             saved = self.roles.checkpoint.call("save", reason, self._part(state, offset))
         except CheckpointError as exc:
             log.error("checkpoint (%s) not written: %s", reason, exc)
             return
-        self._decisions_at_checkpoint = state.decisions
         if saved is not None:
             log.info("checkpoint %s (%s): %.0f KB in %.0f ms", saved.name, reason, saved.bytes / 1024,
                      saved.write_seconds * 1000)  # fmt: skip
@@ -159,10 +161,13 @@ class Supervision:
 
     def _resume(self: Conductor, spec: str | None) -> None:
         restored: CheckpointRestored = self.roles.checkpoint.call("restore", spec)
-        self._rolled_back(restored, "resume", self.options.resume_reason)
-        log.info("resumed run %s from checkpoint %s (%s): %d battles, %d decisions, frame %d",
-                 self.paths.run_id, restored.name, restored.manifest.reason, len(self.battles),
-                 self.decisions, restored.manifest.frames)  # fmt: skip
+        skipped = (*self.options.resume_skipped, *restored.skipped)
+        self._rolled_back(
+            restored.model_copy(update={"skipped": skipped}), "resume", self.options.resume_reason
+        )
+        log.info("resumed run %s (%s) from checkpoint %s (%s): %d battles, %d decisions, frame %d",
+                 self.paths.run_id, self.options.resume_reason, restored.name, restored.manifest.reason,
+                 len(self.battles), self.decisions, restored.manifest.frames)  # fmt: skip
 
     def _rolled_back(self: Conductor, restored: CheckpointRestored, kind: str, why: str) -> None:
         for skipped in restored.skipped:

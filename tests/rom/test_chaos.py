@@ -3,10 +3,9 @@ middle of it, the driver killed outright, broken newest checkpoints and a disk t
 the battle completes, and the run's files say what happened: the rollback or resume lines, the decisions
 they undid, a battle log with every decision that counts once.
 
-Three strict xfails name what does not hold yet: a role re-created before the conductor's first look at
-the actors goes unnoticed; `engine run --resume latest` tells the terminal, not run.log, which broken
-checkpoint it skipped; and a battle played on from a checkpoint is not the battle the run would have
-played (the restored emulator has forgotten when the game last polled the joypad).
+Also: a role re-created before the conductor's first cycle is noticed; `engine run --resume latest`
+names the broken checkpoint it skipped in run.log; and a battle played on from a checkpoint is exactly the
+battle the run would have played, so its log replays.
 
 The measured times (rollbacks, resumes) and the decisions a killed driver lost are printed: `pytest -s`.
 """
@@ -65,8 +64,7 @@ NAMESPACE = "engine-tests"
 REPO = Path(__file__).resolve().parents[2]
 RAY_AGENTS = ("ray::DashboardA", "ray::RuntimeEnv")  # process names as /proc shows them (15 characters)
 RUN_SECONDS = 300.0
-# decisions.jsonl lines before a kill: well into the battle, and past the conductor's first look at which
-# life of each role answers (at least a second into the run: see the early-kill xfail below).
+# decisions.jsonl lines before a kill: well into the battle.
 KILL_AT_LINE = 12
 
 
@@ -191,13 +189,6 @@ def test_the_conductor_killed_mid_battle_resumes_from_the_latest_checkpoint(
           f"{len(played.actions)} decisions")  # fmt: skip
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the conductor learns which life of each role answers at its first look, on the first cycle "
-    "boundary at least DUE_POLL_SECONDS after it was built (Conductor._lives starts empty, "
-    "Supervision._check_actors): a role Ray re-created before then is taken for its first life, and the "
-    "run plays on without a rollback (engine/runtime/conductor.py, engine/runtime/supervision.py)",
-)
 def test_a_role_restarted_before_the_conductors_first_look_is_noticed(
     rom_path: Path, ray_instance: Any, long_battle: LongBattle, tmp_path: Path
 ) -> None:
@@ -366,12 +357,6 @@ def test_a_broken_newest_checkpoint_is_skipped_on_resume(
     assert f"{paths.run_id}/{broken.name}" in warning and "trying the previous one" in warning
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine run --resume latest chooses the checkpoint (skipping the broken one) before run.log is "
-    "attached, then hands the conductor that checkpoint's path: neither run.log nor the resume line names "
-    "the skipped checkpoint (engine/runtime/launch.py _run, engine/runtime/resume.py)",
-)
 def test_the_skipped_checkpoint_is_named_in_run_log(
     rom_path: Path, long_battle: LongBattle, tmp_path: Path
 ) -> None:
@@ -385,13 +370,6 @@ def test_the_skipped_checkpoint_is_named_in_run_log(
 
 
 # -- the battle after a checkpoint -------------------------------------------------------------------------
-@pytest.mark.xfail(
-    strict=True,
-    reason="a restored emulator has forgotten when the game last polled the joypad (EmulatorSession."
-    "load_state -> forget_calls): at the battle menu the executor then waits for the next poll before "
-    "pressing, where the undisturbed run pressed at once, and the battle's random numbers move on to "
-    "another timeline (engine/emulator/session.py, engine/game/executor.py _ready)",
-)
 def test_a_battle_resumed_from_a_checkpoint_plays_on_as_it_would_have(
     rom_path: Path, long_battle: LongBattle, tmp_path: Path
 ) -> None:
