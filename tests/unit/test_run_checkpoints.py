@@ -88,7 +88,7 @@ def test_a_resumed_run_carries_on_with_the_same_id_counts_and_logs(
     live = [entry["seq"] for entry in entries if "seq" in entry and not entry.get("rolled_back")]
     assert live == list(range(1, LONG_BATTLE_DECISIONS + 1))
     assert second.wall_seconds >= first.wall_seconds  # the run's time adds up over both processes
-    assert "resumed run r1 from checkpoint r1/000003-stop" in caplog.text
+    assert "resumed run r1 (engine run --resume) from checkpoint r1/000003-stop" in caplog.text
 
 
 def test_a_crash_leaves_a_checkpoint_of_the_last_cycle_boundary_to_resume_from(paths: RunPaths) -> None:
