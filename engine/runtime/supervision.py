@@ -105,6 +105,8 @@ class Supervision:
     def _exit_checkpoint(self: Conductor, reason: str) -> None:
         """On a failure: the state of the last cycle boundary (the emulator's as it is now), if the roles
         still answer. Never raises: the run is ending and its summary must still be written."""
+        if self._boundary is None:
+            return  # it failed while starting: there is no played state to keep
         try:
             self._checkpoint(reason, self._boundary)
         except Exception as exc:
