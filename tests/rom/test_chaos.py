@@ -182,7 +182,8 @@ def test_the_conductor_killed_mid_battle_resumes_from_the_latest_checkpoint(
     log_text = paths.log.read_text(encoding="utf-8")
     died = log_line(log_text, "the conductor actor died")
     assert " ERROR " in died and "it resumes from the run's latest checkpoint once restarted" in died
-    resumed = log_line(log_text, f"resumed run {paths.run_id} from checkpoint {resume['checkpoint']}")
+    why = "the conductor actor was re-created"
+    resumed = log_line(log_text, f"resumed run {paths.run_id} ({why}) from checkpoint {resume['checkpoint']}")
     seconds = (log_time(resumed) - killed).total_seconds()
     print(f"\nconductor killed: resumed from {resume['checkpoint']} ({resume['decisions_rolled_back']} "
           f"decisions undone) {seconds:.2f} s after the kill; the battle: {played.outcome} in "
@@ -307,7 +308,7 @@ def test_a_killed_driver_loses_only_the_work_since_the_last_checkpoint(
     resumed_part = log_text[log_text.rindex("\n", 0, log_text.index("resumes from checkpoint")) + 1 :]
     chosen = log_time(log_line(resumed_part, "resumes from checkpoint"))
     actors_up = log_time(log_line(resumed_part, "actors started"))
-    restored = log_time(log_line(resumed_part, f"resumed run {paths.run_id} from checkpoint"))
+    restored = log_time(log_line(resumed_part, f"resumed run {paths.run_id} (engine run --resume) from"))
     print(f"driver killed after {killed_at} decisions: {resume['decisions_rolled_back']} lost; resumed from "
           f"{resume['checkpoint']} by a new process: Ray and the actors up "
           f"{(actors_up - chosen).total_seconds():.2f} s after it chose the checkpoint, restored "
@@ -350,11 +351,13 @@ def test_a_broken_newest_checkpoint_is_skipped_on_resume(
     assert resume["checkpoint"] != f"{paths.run_id}/{broken.name}"
     assert resume["decisions"] == 6 and resume["decisions_rolled_back"] == 1
     assert len(rolled_back(played)) == 1
-    # The terminal is told which checkpoint was skipped, and why.
-    (warning,) = [
+    # The terminal is told which checkpoint was skipped, and why: when it is skipped, and again once the
+    # run's log is open (the second line also goes to run.log).
+    warnings = [
         record.getMessage() for record in caplog.records if "failed verification" in record.getMessage()
     ]
-    assert f"{paths.run_id}/{broken.name}" in warning and "trying the previous one" in warning
+    assert len(warnings) == 2 and all(f"{paths.run_id}/{broken.name}" in warning for warning in warnings)
+    assert "trying the previous one" in warnings[0] and "using the previous one" in warnings[1]
 
 
 def test_the_skipped_checkpoint_is_named_in_run_log(
