@@ -6,7 +6,6 @@ On Ray every role is a named actor, `<run id>/<role>` in the configured namespac
 
 from __future__ import annotations
 
-import tempfile
 from collections.abc import Callable, Mapping
 from functools import partial
 from pathlib import Path
@@ -85,8 +84,8 @@ def _checkpointer(
     config: CheckpointConfig, run_id: str, digest: str, root: Path | None, sources: Mapping[str, RoleHandle]
 ) -> Checkpointer:
     # Its metrics are made where it runs: Ray's metric objects belong to the process that records them.
-    # Without a data directory (tests of the wiring) checkpoints go to a folder that is thrown away.
-    store = CheckpointStore(root if root is not None else Path(tempfile.mkdtemp()), keep=config.keep)
+    # Without a data directory (tests of the wiring) nothing is kept, as with lessons.
+    store = CheckpointStore(root, keep=config.keep) if root is not None else None
     return Checkpointer(config, run_id, digest, store, sources, metrics=RunMetrics(run_id))
 
 

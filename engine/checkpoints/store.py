@@ -227,6 +227,16 @@ class CheckpointStore:
             raise schema_refusal(checkpoint_name(path), inspection.schema_version or 0)
         return _loaded(path, inspection)
 
+    def broken_newer(self, used: Path, run_id: str | None = None) -> tuple[str, ...]:
+        """The checkpoints newer than `used` (of `run_id`, or of every run), each with what is wrong:
+        the ones `latest` skipped to reach it."""
+        skipped = []
+        for entry in self.entries(run_id):
+            if entry.path == used:
+                break
+            skipped.append(f"{entry.name}: {'; '.join(entry.problems) or 'unreadable'}")
+        return tuple(skipped)
+
     def latest(
         self, run_id: str | None = None, check: Callable[[Manifest], None] | None = None
     ) -> LoadedCheckpoint:

@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict
 
 from engine.actors.handles import RoleHandle
 from engine.checkpoints.compat import check_compatible
+from engine.checkpoints.errors import NoCheckpointError
 from engine.checkpoints.models import CheckpointHeader, LoadedCheckpoint, Manifest
 from engine.checkpoints.store import CheckpointStore
 from engine.config import CheckpointConfig
@@ -70,7 +71,7 @@ class Checkpointer:
         config: CheckpointConfig,
         run_id: str,
         config_hash: str,
-        store: CheckpointStore,
+        store: CheckpointStore | None,
         sources: Mapping[str, RoleHandle],
         metrics: RunMetrics | None = None,
     ) -> None:
@@ -79,6 +80,7 @@ class Checkpointer:
         self.config_hash = config_hash
         self.store = store
         self.sources = sources  # emulator, memory and the COGNITIVE_ROLES
+        # None: no data directory, nothing is kept (a restore then finds no checkpoint)
         self.metrics = metrics
         self.clock = CheckpointClock(config.interval_seconds, metrics)
         self.counts = {"written": 0, "failed": 0, "restored": 0}
@@ -100,7 +102,7 @@ class Checkpointer:
     def save(self, reason: str, conductor: ConductorPart) -> CheckpointSaved | None:
         """Write one checkpoint; None when battle checkpoints are off. A failed write (a full disk) raises
         the store's CheckpointWriteError after counting it; the previous checkpoint is untouched."""
-        if reason in BATTLE_REASONS and not self.config.at_battles:
+        if self.store is None or (reason in BATTLE_REASONS and not self.config.at_battles):
             return None
         started = time.perf_counter()
         self.clock.written()  # also after a failure: a full disk is not retried every cycle
@@ -131,7 +133,7 @@ class Checkpointer:
             decisions_offset=conductor.decisions_offset, battles=conductor.battles,
             play_frames=self._play_frames(),
         )  # fmt: skip
-        return self.store.write(header, parts, {EMULATOR_STATE: emulator.state})
+        return self._store().write(header, parts, {EMULATOR_STATE: emulator.state})
 
     def _identify(self) -> tuple[str, str]:
         if self._cartridge is None:
@@ -152,6 +154,8 @@ class Checkpointer:
         """Load the checkpoint at `path` (None: this run's newest that verifies, skipping broken ones with
         a warning), check it belongs to this cartridge, and push every role's snapshot back."""
         loaded = self._load(path)
+        # The store warned here about newer broken ones it skipped; the conductor repeats it in run.log.
+        skipped = self._store().broken_newer(loaded.path, self.run_id) if path is None else ()
         emulator = EmulatorSnapshot.from_parts(loaded.json_parts["emulator"], loaded.blobs[EMULATOR_STATE])
         self.sources["emulator"].call("restore", emulator)
         for role in COGNITIVE_ROLES:
@@ -160,17 +164,7 @@ class Checkpointer:
         self.clock.written()
         return CheckpointRestored(name=loaded.name, path=str(loaded.path), manifest=loaded.manifest,
                                   conductor=loaded.json_parts["conductor"],
-                                  skipped=self._skipped(loaded.path) if path is None else ())  # fmt: skip
-
-    def _skipped(self, used: Path) -> tuple[str, ...]:
-        """The run's checkpoints newer than the one used: each failed verification (the store skips
-        them with a warning here; the conductor repeats it in the run's log)."""
-        skipped = []
-        for entry in self.store.entries(self.run_id):
-            if entry.path == used:
-                break
-            skipped.append(f"{entry.name}: {'; '.join(entry.problems) or 'unreadable'}")
-        return tuple(skipped)
+                                  skipped=skipped)  # fmt: skip
 
     def _load(self, path: str | None) -> LoadedCheckpoint:
         game, rom_sha256 = self._identify()
@@ -178,11 +172,17 @@ class Checkpointer:
         def check(manifest: Manifest) -> None:
             check_compatible(manifest, game, rom_sha256)
 
+        store = self._store()
         if path is None:
-            return self.store.latest(self.run_id, check)
-        loaded = self.store.load(Path(path))
+            return store.latest(self.run_id, check)
+        loaded = store.load(Path(path))
         check(loaded.manifest)
         return loaded
+
+    def _store(self) -> CheckpointStore:
+        if self.store is None:
+            raise NoCheckpointError("this run keeps no checkpoints: it has no data directory")
+        return self.store
 
     def report(self) -> RoleReport:
         since = self.clock.seconds_since_written()

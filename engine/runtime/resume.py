@@ -47,14 +47,5 @@ def find_resume_point(spec: str, data_dir: Path, rom: Path, config: EngineConfig
     if loaded.manifest.config_hash != config_hash(config):
         log.warning("the settings differ from those of checkpoint %s: carrying on with the new ones",
                     loaded.name)  # fmt: skip
-    skipped = _broken_newer(store, loaded.path) if spec == "latest" else ()
+    skipped = store.broken_newer(loaded.path) if spec == "latest" else ()
     return ResumePoint(loaded.path, loaded.manifest, data_dir_of(loaded.path), skipped)
-
-
-def _broken_newer(store: CheckpointStore, used: Path) -> tuple[str, ...]:
-    skipped = []
-    for entry in store.entries():
-        if entry.path == used:
-            break
-        skipped.append(f"{entry.name}: {'; '.join(entry.problems) or 'unreadable'}")
-    return tuple(skipped)

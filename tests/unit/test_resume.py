@@ -43,6 +43,8 @@ def test_latest_is_the_newest_checkpoint_that_verifies(tmp_path: Path, rom: Path
     (newest.path / "emulator.state").write_bytes(b"x" * 10)  # truncated by a failing disk
     point = find_resume_point("latest", tmp_path, rom, EngineConfig())
     assert (point.path, point.run_id, point.data_dir) == (older.path, "run-a", tmp_path)
+    (skipped,) = point.skipped
+    assert skipped.startswith(f"{newest.name}: ") and "emulator.state" in skipped
 
 
 def test_another_cartridge_is_refused_naming_both(tmp_path: Path, rom: Path) -> None:
