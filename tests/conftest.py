@@ -13,9 +13,8 @@ from typing import Any
 import pytest
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-GEN1_FIXTURES = Path(
-    os.environ.get("ENGINE_GEN1_FIXTURES", REPO_ROOT.parent / "shared" / "fixtures" / "gen1")
-)
+# RAM and tile-index captures kept with the tests (tests/fixtures/gen1/README.md says what is in them).
+GEN1_FIXTURES = Path(os.environ.get("ENGINE_GEN1_FIXTURES", REPO_ROOT / "tests" / "fixtures" / "gen1"))
 
 
 def _is_local(address: object) -> bool:

@@ -5,13 +5,13 @@ and Ray are imported only when a replay runs, so building the parser stays cheap
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from engine.arguments import positive
-from engine.errors import UserInputError
 from engine.replay.defaults import DEFAULT_MAX_DECISIONS, default_workers
 
 if TYPE_CHECKING:
@@ -83,7 +83,9 @@ class StderrProgress:
     def __init__(self, stream: TextIO | None = None, every_seconds: float = PROGRESS_SECONDS) -> None:
         self.stream = stream if stream is not None else sys.stderr
         self.every_seconds = every_seconds
-        self.last = 0.0
+        # Not 0.0: monotonic time may read less than the interval on a machine booted moments ago, and the
+        # first line would then be held back.
+        self.last = -math.inf
 
     def __call__(self, done: int, total: int) -> None:
         now = time.monotonic()
@@ -146,8 +148,9 @@ def run_replay(args: argparse.Namespace) -> int:
     from engine.replay.render import render_report
 
     config = load_config(args.config)
-    if not args.rom.is_file():
-        raise UserInputError(f"ROM not found: {args.rom}")
+    from engine.emulator.rom import check_rom_file
+
+    check_rom_file(args.rom)
     report = _report(config, args)
     if report.lessons and not args.no_learn:
         report = _learn(config, args, report)

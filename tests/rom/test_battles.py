@@ -21,6 +21,8 @@ from tests.support.battle_scenarios import (
 )
 from tests.support.scenarios import enemy_party_hp, set_bag, set_party, start_battle, state_of
 
+pytestmark = pytest.mark.rom
+
 
 def actions(run: ScenarioRun) -> list[str]:
     return [record.action for record in run.result.decisions]

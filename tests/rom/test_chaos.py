@@ -59,7 +59,7 @@ from tests.support.rom_chaos import (
     write_config,
 )
 
-pytestmark = pytest.mark.ray
+pytestmark = [pytest.mark.rom, pytest.mark.ray]
 NAMESPACE = "engine-tests"
 REPO = Path(__file__).resolve().parents[2]
 RAY_AGENTS = ("ray::DashboardA", "ray::RuntimeEnv")  # process names as /proc shows them (15 characters)

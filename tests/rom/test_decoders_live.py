@@ -7,11 +7,15 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from engine.emulator.buttons import Button
 from engine.emulator.session import EmulatorSession
 from engine.game.charmap import decode_string
 from engine.game.models import DecisionPoint as D
 from tests.support.scenarios import advance_to, boot_to_name_menu, set_party, state_of
+
+pytestmark = pytest.mark.rom
 
 TEAM = [("SQUIRTLE", 13), ("PIKACHU", 12), ("GEODUDE", 15), ("GASTLY", 20), ("PIDGEOTTO", 22), ("MEW", 30)]
 WRAPPER_FIELDS = (

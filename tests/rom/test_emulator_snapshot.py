@@ -20,6 +20,8 @@ from engine.game.models import DecisionPoint, GameState
 from engine.tactician.rule_based import RuleBasedPolicy
 from tests.support.scenarios import set_party, start_battle
 
+pytestmark = pytest.mark.rom
+
 MAX_DECISIONS = 40
 # What one decision left behind: the frame counter, the RAM digest, the game's next state, the battle text
 # read meanwhile and the executor's last look inside the battle.

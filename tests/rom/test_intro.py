@@ -19,6 +19,8 @@ from engine.game.options import (
 )
 from tests.support.scenarios import BEDROOM, boot_until, state_of
 
+pytestmark = pytest.mark.rom
+
 # Letters from all three letter rows, both ends of a row (A and I, S and Z) and names of different lengths.
 PLAYER = PlayerConfig(player_name="ASH", rival_name="GARY")
 LONG_NAMES = PlayerConfig(player_name="ZYXWVUT", rival_name="QIJ", fast_options=False)

@@ -5,9 +5,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from engine.cli import main
 from engine.emulator.session import EmulatorSession
 from tests.support.scenarios import set_party, start_battle
+
+pytestmark = pytest.mark.rom
 
 PARTY = ("NIDORINO", 22, ["HORN_ATTACK", "DOUBLE_KICK"])
 

@@ -17,6 +17,8 @@ from tests.support.scenarios import set_party, start_battle
 from tests.support.sensible_model import failing, sensible
 from tests.support.stub_llm import StubLLMServer
 
+pytestmark = pytest.mark.rom
+
 KEY_ENV = "ENGINE_TEST_MODEL_KEY"
 KEY = "sk-test-not-a-real-key-123456"
 

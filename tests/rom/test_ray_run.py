@@ -12,7 +12,7 @@ from engine.cli import main
 from engine.emulator.session import EmulatorSession
 from tests.support.scenarios import set_party, start_battle
 
-pytestmark = pytest.mark.ray
+pytestmark = [pytest.mark.rom, pytest.mark.ray]
 
 
 def run(mode: list[str], rom: Path, state: Path, folder: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:

@@ -23,6 +23,8 @@ from engine.replay.replayer import ReplayOptions, replay_battle
 from tests.support.replay_fixtures import always_tail_whip, record_battle
 from tests.support.scenarios import set_party, set_party_hp, start_battle
 
+pytestmark = pytest.mark.rom
+
 # SQUIRTLE L13 with 16 of 38 HP against BROCK, using TAIL_WHIP every turn: lost in six decisions (short
 # enough for counterfactuals in a test), while BUBBLE would have won.
 BAD_BROCK_HP = 16

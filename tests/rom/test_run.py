@@ -13,6 +13,8 @@ from engine.emulator.session import EmulatorSession
 from engine.game.models import DecisionPoint
 from tests.support.scenarios import advance_to, set_party, set_party_hp, start_battle
 
+pytestmark = pytest.mark.rom
+
 # wPlayerBattleStatus1 / wEnemyBattleStatus1 bit INVULNERABLE (pret constants/battle_constants.asm), set
 # while a Pokémon is underground or in the air (DIG, FLY): every move but SWIFT misses it (core.asm
 # MoveHitTest). Set by hand it stays, so each attack on that side misses, deterministically.
