@@ -204,21 +204,49 @@ def load_config(path: Path | None) -> EngineConfig:
     """Defaults, overlaid by the user's YAML file if one is given."""
     if path is None:
         return EngineConfig()
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError as exc:
-        raise ConfigError(f"config file not found: {path}") from exc
-    except OSError as exc:
-        raise ConfigError(f"cannot read config file {path}: {exc.strerror}") from exc
-    try:
-        values = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        raise ConfigError(f"config file {path} is not valid YAML: {exc}") from exc
+    values = _parse_yaml(Path(path), _read_text(Path(path)))
     if values is None:
         return EngineConfig()
     if not isinstance(values, dict):
         raise ConfigError(f"config file {path} must hold a mapping of sections, not {type(values).__name__}")
     return config_from_mapping(values)
+
+
+def _read_text(path: Path) -> str:
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError as exc:
+        raise ConfigError(f"config file not found: {path}") from exc
+    except IsADirectoryError as exc:
+        raise ConfigError(f"config file {path} is a directory, not a file") from exc
+    except OSError as exc:
+        raise ConfigError(f"cannot read config file {path}: {exc.strerror}") from exc
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line, column = _line_and_column(data, exc.start)
+        raise ConfigError(
+            f"config file {path}, line {line}, column {column}: not UTF-8 text (byte 0x{data[exc.start]:02x})"
+        ) from exc
+
+
+def _line_and_column(data: bytes, offset: int) -> tuple[int, int]:
+    """1-based, as editors count them."""
+    line_start = data.rfind(b"\n", 0, offset) + 1
+    return data.count(b"\n", 0, offset) + 1, offset - line_start + 1
+
+
+def _parse_yaml(path: Path, text: str) -> Any:
+    try:
+        return yaml.safe_load(text)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        where = f", line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+        problem = exc.problem or exc.context or "unreadable"
+        raise ConfigError(f"config file {path}{where}: invalid YAML: {problem}") from exc
+    except yaml.YAMLError as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise ConfigError(f"config file {path}: invalid YAML: {first}") from exc
 
 
 def config_hash(config: EngineConfig) -> str:

@@ -101,7 +101,8 @@ class EmulatorRole:
 
     # -- snapshots ---------------------------------------------------------------------------------
     def save_state(self) -> bytes:
-        return self.session.save_state()
+        """The game as a state file (it names this cartridge): a battle's start, kept for replays."""
+        return self.session.export_state()
 
     def snapshot(self) -> EmulatorSnapshot:
         """The game as it is now, for a checkpoint (take it between verbs, where the game waits)."""

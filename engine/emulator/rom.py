@@ -96,9 +96,15 @@ def read_rom_file(path: Path) -> bytes:
     if not path.exists():
         raise RomError(f"ROM file not found: {path}")
     if not path.is_file():
-        raise RomError(f"ROM path is not a file: {path}")
+        kind = "a directory" if path.is_dir() else "not a regular file"
+        raise RomError(f"ROM path is {kind}, not a cartridge image: {path}")
     try:
         data = path.read_bytes()
     except OSError as exc:
         raise RomError(f"cannot read ROM file {path}: {exc.strerror}") from exc
     return data
+
+
+def check_rom_file(path: Path) -> RomIdentity:
+    """Read and identify a cartridge image: a missing, unreadable or unsupported one raises RomError."""
+    return identify(read_rom_file(path))

@@ -22,6 +22,7 @@ from engine.emulator.buttons import Button
 from engine.emulator.errors import EmulatorError, FrameBudgetExceeded, RomError, SaveStateError
 from engine.emulator.rom import Game, identify, read_header, read_rom_file
 from engine.emulator.state_check import check_state_belongs
+from engine.emulator.state_file import Cartridge, seal, unseal
 from engine.game.memory import DECODER_REGIONS, MemoryImage
 from engine.game.ram import RAM_MAPS, RamMap
 
@@ -90,15 +91,15 @@ class EmulatorSession:
         for ROM hacks that keep Red/Blue's layout and for generated test cartridges."""
         self.rom_path = Path(rom_path)
         rom_bytes = read_rom_file(self.rom_path)
+        header = read_header(rom_bytes)  # refuses anything that is not a Game Boy ROM
         self.game = game if game is not None else identify(rom_bytes).game
-        if game is not None:
-            read_header(rom_bytes)  # still refuse anything that is not a Game Boy ROM
         self.ram_map: RamMap = RAM_MAPS[self.game]
         self.hold_frames = hold_frames
         self.release_frames = release_frames
         self.check_every = check_every
         self._rom = rom_bytes
         self.rom_sha256 = hashlib.sha256(rom_bytes).hexdigest()  # once: a checkpoint names its cartridge
+        self.cartridge = Cartridge(title=header.title, sha256=self.rom_sha256)
         self._frame = 0
         # PyBoy frame of each tracked routine's last run; None: not since tracking began (or a load). A
         # restored record may be negative: it ran before this PyBoy's first frame.
@@ -281,6 +282,10 @@ class EmulatorSession:
         self.pyboy.save_state(buffer)
         return buffer.getvalue()
 
+    def export_state(self) -> bytes:
+        """A save state for a file a person keeps: it names this cartridge, so no other accepts it."""
+        return seal(self.save_state(), self.cartridge)
+
     def load_state(self, data: bytes) -> None:
         """Load a PyBoy save state; refuse one that is truncated or made with another cartridge.
 
@@ -302,6 +307,14 @@ class EmulatorSession:
             self._last_call_frame[key] = None
 
     def _load_checked(self, data: bytes) -> None:
+        state = unseal(data)
+        made_with = state.made_with
+        if made_with is not None and made_with.sha256 != self.rom_sha256:
+            raise SaveStateError(
+                f"the save state was made with another cartridge ({made_with.title}, sha256 "
+                f"{made_with.sha256[:12]}…), not this one ({self.cartridge.title}, {self.rom_sha256[:12]}…)"
+            )
+        data = state.machine
         buffer = io.BytesIO(data)
         try:
             self.pyboy.load_state(buffer)
@@ -311,7 +324,7 @@ class EmulatorSession:
             raise SaveStateError(
                 f"the save state does not fit this cartridge ({len(data) - buffer.tell()} bytes left over)"
             )
-        check_state_belongs(self.memory_image(), self._rom, self.ram_map)
+        check_state_belongs(self.read, self._rom, self.ram_map)
 
     def _restore(self, data: bytes) -> None:
         self.pyboy.load_state(io.BytesIO(data))
@@ -321,6 +334,8 @@ class EmulatorSession:
             data = Path(path).read_bytes()
         except FileNotFoundError as exc:
             raise SaveStateError(f"save state not found: {path}") from exc
+        except IsADirectoryError as exc:
+            raise SaveStateError(f"save state path is a directory, not a file: {path}") from exc
         except OSError as exc:
             raise SaveStateError(f"cannot read save state {path}: {exc.strerror}") from exc
         if not data:
@@ -340,3 +355,10 @@ def open_session(rom_path: Path, config: EmulatorConfig, *, game: Game | None = 
         check_every=config.check_every_frames,
         game=game,
     )
+
+
+def check_state_file(rom_path: Path, state: Path, config: EmulatorConfig) -> None:
+    """Refuse a save state this cartridge cannot play (unreadable, truncated, another cartridge's) before
+    a run creates anything: loads it once in a throwaway session."""
+    with open_session(rom_path, config) as session:
+        session.load_state_file(state)

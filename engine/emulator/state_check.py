@@ -1,43 +1,65 @@
 """Does a loaded save state belong to this cartridge?
 
-PyBoy's state format carries no cartridge identity, so we check the game itself: Red/Blue keep a copy of
-the current map's header (tileset, size, data/text/script pointers, connections) in WRAM, copied from
-the cartridge's map header tables. A state made with another game or another language release
-disagrees with this cartridge's tables, and so does a Red state on Blue on most maps.
+A plain PyBoy state carries no cartridge identity (state files the engine writes do: see
+`engine.emulator.state_file`), so we check the game itself. Red/Blue keep copies of cartridge data in
+WRAM: the current map's header (tileset, size, data/text/script pointers, connections), copied from the
+map header tables, and the current tileset's header (bank, block, graphics and collision pointers, counter
+and grass tiles), copied from the Tilesets table. A state made with another game or another language
+release disagrees with this cartridge's tables; a Red state on Blue disagrees inside buildings whose
+tilesets the two games keep at other addresses (Pokémon Centers, Marts, gyms, gates, Viridian Forest).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from engine.emulator.errors import SaveStateError
-from engine.game.memory import MemoryImage
 from engine.game.ram import RamMap
 
 ROM_BANK_SIZE = 0x4000
 NUM_MAPS = 248  # pret constants/map_constants.asm
+NUM_TILESETS = 24  # pret constants/tileset_constants.asm
 HEADER_LENGTH = 10  # wCurMapHeader up to wCurMapConnections
+# pret data/tilesets/tileset_headers.asm: bank, blocks, gfx, collision (3 pointers), 3 counter tiles, grass
+# tile, animation: 12 bytes; WRAM keeps the first 11 from wTilesetBank on.
+TILESET_ENTRY = 12
+TILESET_COPIED = 11
+
+Read = Callable[[int, int], bytes]
+
+
+def _rom_slice(rom: bytes, offset: int, length: int, what: str) -> bytes:
+    if not 0 <= offset <= len(rom) - length:
+        raise SaveStateError(f"the save state does not belong to this cartridge ({what} out of range)")
+    return rom[offset : offset + length]
 
 
 def expected_map_header(rom: bytes, ram: RamMap, map_id: int) -> bytes:
     """The first bytes of a map header as stored in the cartridge."""
-    pointer_at = ram.MapHeaderPointers + 2 * map_id
-    if ram.MapHeaderBanks + map_id >= len(rom) or pointer_at + 1 >= len(rom):
-        raise SaveStateError("the save state does not belong to this cartridge (no map header tables)")
-    bank = rom[ram.MapHeaderBanks + map_id]
-    pointer = rom[pointer_at] | (rom[pointer_at + 1] << 8)
-    offset = bank * ROM_BANK_SIZE + (pointer - ROM_BANK_SIZE)
-    if not 0 <= offset <= len(rom) - HEADER_LENGTH:
-        raise SaveStateError("the save state does not belong to this cartridge (map header out of range)")
-    return rom[offset : offset + HEADER_LENGTH]
+    bank = _rom_slice(rom, ram.MapHeaderBanks + map_id, 1, "map header bank")[0]
+    pointer = int.from_bytes(_rom_slice(rom, ram.MapHeaderPointers + 2 * map_id, 2, "map pointer"), "little")
+    return _rom_slice(rom, bank * ROM_BANK_SIZE + (pointer - ROM_BANK_SIZE), HEADER_LENGTH, "map header")
 
 
-def check_state_belongs(image: MemoryImage, rom: bytes, ram: RamMap) -> None:
-    loaded = image.read(ram.wCurMapHeader, HEADER_LENGTH)
+def expected_tileset_header(rom: bytes, ram: RamMap, tileset: int) -> bytes:
+    return _rom_slice(rom, ram.Tilesets + tileset * TILESET_ENTRY, TILESET_COPIED, "tileset header")
+
+
+def check_state_belongs(read: Read, rom: bytes, ram: RamMap) -> None:
+    """`read(address, length)` reads the loaded state's memory."""
+    loaded = read(ram.wCurMapHeader, HEADER_LENGTH)
     if not any(loaded):
         return  # before the game has loaded any map (title screen, intro): nothing to compare
-    map_id = image.u8(ram.wCurMap)
+    map_id = read(ram.wCurMap, 1)[0]
     if map_id >= NUM_MAPS:
         raise SaveStateError("the save state does not belong to this cartridge (no such map)")
     if loaded != expected_map_header(rom, ram, map_id):
         raise SaveStateError(
             "the save state does not belong to this cartridge (its map data disagrees with the ROM)"
+        )
+    tileset = read(ram.wCurMapTileset, 1)[0]
+    copied = read(ram.wTilesetBank, TILESET_COPIED)
+    if tileset < NUM_TILESETS and any(copied) and copied != expected_tileset_header(rom, ram, tileset):
+        raise SaveStateError(
+            "the save state does not belong to this cartridge (its tileset data disagrees with the ROM)"
         )

@@ -119,6 +119,8 @@ class RamMap(BaseModel):
     wSpritePlayerStateData1FacingDirection: int
     wWalkCounter: int
     wCurMapHeader: int
+    wCurMapTileset: int
+    wTilesetBank: int  # the tileset header copied from Tilesets: bank, three pointers, counters, grass
     wPlayerName: int
     wRivalName: int
     wPlayerID: int
@@ -146,6 +148,7 @@ class RamMap(BaseModel):
     # ROM tables (as offsets into the cartridge image) that check a save state belongs to the cartridge
     MapHeaderPointers: int
     MapHeaderBanks: int
+    Tilesets: int
 
     party: PartyStructOffsets = PartyStructOffsets()
     battle: BattleStructOffsets = BattleStructOffsets()
@@ -205,6 +208,8 @@ RED_BLUE = RamMap(
     wSpritePlayerStateData1FacingDirection=0xC109,
     wWalkCounter=0xCFC5,
     wCurMapHeader=0xD367,
+    wCurMapTileset=0xD367,
+    wTilesetBank=0xD52B,
     wPlayerName=0xD158,
     wRivalName=0xD34A,
     wPlayerID=0xD359,
@@ -227,6 +232,7 @@ RED_BLUE = RamMap(
     CheckForUserInterruption=0x12F8,
     MapHeaderPointers=0x01AE,
     MapHeaderBanks=0x3 * 0x4000 + (0x423D - 0x4000),
+    Tilesets=0x3 * 0x4000 + (0x47BE - 0x4000),
 )
 
 RAM_MAPS: dict[Game, RamMap] = {Game.RED: RED_BLUE, Game.BLUE: RED_BLUE}

@@ -12,6 +12,7 @@ import logging
 import socket
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from engine.actors.errors import ClusterUnavailableError
 
@@ -21,6 +22,13 @@ AUTO = "auto"
 AUTH_HINT = (
     "if the cluster uses token authentication, set RAY_AUTH_MODE=token (and the same token) in this shell, "
     "or use --address auto on the cluster's own machine"
+)
+PROBE_ACTOR_SECONDS = 60.0  # a worker process starts in ~1 s; a busy cluster may queue it a while
+NEVER_STARTED = (
+    "the Ray cluster at {address} cannot start the engine's actors ({detail}); the usual cause is token "
+    "authentication set up differently here and in `ray start --head`: set RAY_AUTH_MODE the same way in "
+    "every shell (unset everywhere, or RAY_AUTH_MODE=token everywhere with the token created by "
+    "`ray get-auth-token --generate` before `ray start --head`), then start the cluster again"
 )
 
 
@@ -56,8 +64,11 @@ def _local_cluster_alias(address: str) -> str:
     return address
 
 
-def connect(address: str | None, namespace: str, *, log_to_driver: bool = True) -> None:
-    """`address` None starts a private instance for this process; otherwise attach to a running one."""
+def connect(
+    address: str | None, namespace: str, *, log_to_driver: bool = True, probe_actors: bool = True
+) -> None:
+    """`address` None starts a private instance for this process; otherwise attach to a running one and,
+    with `probe_actors`, check that it can start an actor."""
     import ray
 
     if address is None:
@@ -93,10 +104,46 @@ def connect(address: str | None, namespace: str, *, log_to_driver: bool = True) 
     log.debug(
         "attached to the Ray cluster at %s (namespace %s)", ray.get_runtime_context().gcs_address, namespace
     )
+    if probe_actors:
+        try:
+            check_actors_start(address)
+        except ClusterUnavailableError:
+            ray.shutdown()
+            raise
+
+
+def _probe_class() -> Any:
+    import ray
+
+    @ray.remote(num_cpus=0)
+    class EngineProbe:
+        def ping(self) -> bool:
+            return True
+
+    return EngineProbe
+
+
+def check_actors_start(address: str, probe_class: Any = None, timeout: float = PROBE_ACTOR_SECONDS) -> None:
+    """Start one tiny actor and wait for it: a cluster that accepts a client but never starts its actors
+    (token authentication on one side only) would otherwise surface later as 'the emulator actor died'.
+    `probe_class`: a Ray actor class with a `ping` method (tests give one that cannot start)."""
+    import ray
+    from ray.exceptions import GetTimeoutError, RayActorError
+
+    probe = (probe_class or _probe_class()).remote()
+    try:
+        ray.get(probe.ping.remote(), timeout=timeout)
+    except (RayActorError, GetTimeoutError) as exc:
+        detail = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise ClusterUnavailableError(NEVER_STARTED.format(address=address, detail=detail)) from exc
+    finally:
+        ray.kill(probe)
 
 
 @contextmanager
-def ray_connection(address: str | None, namespace: str, *, log_to_driver: bool = True) -> Iterator[None]:
+def ray_connection(
+    address: str | None, namespace: str, *, log_to_driver: bool = True, probe_actors: bool = True
+) -> Iterator[None]:
     """Connected for the block, disconnected (a private instance: stopped) after it. A Ray already
     initialised in this process (tests, notebooks) is used as it is and left running."""
     import ray
@@ -106,7 +153,7 @@ def ray_connection(address: str | None, namespace: str, *, log_to_driver: bool =
             _probe(address)  # a wrong address is still an error, whatever this process is connected to
         yield
         return
-    connect(address, namespace, log_to_driver=log_to_driver)
+    connect(address, namespace, log_to_driver=log_to_driver, probe_actors=probe_actors)
     try:
         yield
     finally:

@@ -12,10 +12,13 @@ import logging
 import os
 
 from engine.config import EngineConfig
+from engine.emulator.rom import check_rom_file
+from engine.emulator.session import check_state_file
 from engine.errors import UserInputError
+from engine.files import write_json_atomic
 from engine.llm.gateway import describe_tiers, secrets_from
 from engine.runtime.conductor import RunOptions
-from engine.runtime.layout import RunPaths, new_run_id, write_json_atomic
+from engine.runtime.layout import RunPaths, new_run_id
 from engine.runtime.logs import attach_run_logs, detach_run_logs
 from engine.runtime.resume import ResumePoint, find_resume_point
 from engine.runtime.summary import RunSummary
@@ -24,16 +27,16 @@ log = logging.getLogger("engine.run")
 EXIT_OK, EXIT_FAILED, EXIT_INTERRUPTED = 0, 1, 130
 
 
-def _check_inputs(args: argparse.Namespace) -> None:
-    """Refuse bad paths before any emulation, so a typo never costs a long run its summary."""
-    if not args.rom.is_file():
-        raise UserInputError(f"ROM not found: {args.rom}")
-    if args.state is not None and not args.state.is_file():
-        raise UserInputError(f"save state not found: {args.state}")
+def _check_inputs(args: argparse.Namespace, config: EngineConfig) -> None:
+    """Refuse bad input before anything is created or emulated: a typo never costs a long run its summary,
+    and a rejected cartridge or save state leaves no run folder behind."""
     if args.state is not None and args.resume is not None:
         raise UserInputError("--state and --resume both say where to start: give one of them")
     if args.summary is not None and not args.summary.parent.resolve().is_dir():
         raise UserInputError(f"--summary {args.summary}: the folder {args.summary.parent} does not exist")
+    check_rom_file(args.rom)
+    if args.state is not None:
+        check_state_file(args.rom, args.state, config.emulator)
 
 
 def exit_code(summary: RunSummary) -> int:
@@ -102,7 +105,7 @@ def _run(config: EngineConfig, args: argparse.Namespace, point: ResumePoint | No
 
 
 def run_engine(config: EngineConfig, args: argparse.Namespace) -> int:
-    _check_inputs(args)
+    _check_inputs(args, config)
     # Chosen and checked before Ray starts: a wrong cartridge or a broken checkpoint costs one line.
     point = find_resume_point(args.resume, args.data_dir, args.rom, config) if args.resume else None
     if args.local:

@@ -89,14 +89,17 @@ def print_status(statuses: list[RunStatus], as_json: bool, namespace: str, out: 
 
 
 def engine_status(config: EngineConfig, args: argparse.Namespace) -> int:
-    from engine.runtime.cluster import ray_connection
+    from engine.runtime.cluster import AUTO, ray_connection
 
     namespace = args.namespace or config.runtime.namespace
     try:
-        # log_to_driver=False: a status query must not echo the running engine's log lines.
-        with ray_connection(args.address, namespace, log_to_driver=False):
+        # log_to_driver=False: a status query must not echo the running engine's log lines; it starts no
+        # actor of its own, so the cluster is not probed for that.
+        with ray_connection(args.address, namespace, log_to_driver=False, probe_actors=False):
             statuses, problems = ask_conductors(namespace)
     except ClusterUnavailableError as exc:
+        if args.address != AUTO:
+            raise  # an address that answers nothing is bad input, as for every other command (exit 2)
         print(f"engine: no running engine: {exc}", file=sys.stderr)
         return EXIT_NONE
     for problem in problems:

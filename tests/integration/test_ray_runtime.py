@@ -306,3 +306,33 @@ def test_ctrl_c_in_the_driver_still_writes_the_summary(
     assert summary.stopped == "interrupted" and summary.decisions >= 4
     assert json.loads(paths.summary.read_text(encoding="utf-8"))["stopped"] == "interrupted"
     wait_for(lambda: all_gone(ray_instance, "t-ctrl-c"))
+
+
+@ray.remote(num_cpus=0)
+class NeverStarts:
+    """An actor that dies before it can answer, as every actor does on a cluster whose token
+    authentication differs from the client's."""
+
+    def __init__(self) -> None:
+        os._exit(1)
+
+    def ping(self) -> bool:
+        return True
+
+
+@ray.remote(num_cpus=0)
+class Starts:
+    def ping(self) -> bool:
+        return True
+
+
+def test_a_cluster_that_cannot_start_actors_is_one_line_naming_the_auth_setting(ray_instance: Any) -> None:
+    from engine.actors.errors import ClusterUnavailableError
+    from engine.runtime.cluster import check_actors_start
+
+    check_actors_start("auto", Starts)  # a healthy cluster passes
+    with pytest.raises(ClusterUnavailableError) as raised:
+        check_actors_start("auto", NeverStarts)
+    message = str(raised.value)
+    assert "\n" not in message and "cannot start the engine's actors" in message
+    assert "RAY_AUTH_MODE" in message and "ray get-auth-token --generate" in message

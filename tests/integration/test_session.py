@@ -16,7 +16,13 @@ from engine.game.capture import load_capture
 from engine.game.ram import RED_BLUE
 from engine.game.state import decode_state
 from tests.conftest import GEN1_FIXTURES
-from tests.support.romgen import FRAME_COUNTER_AT, JOYPAD_AT, MAP_HEADER, write_rom
+from tests.support.romgen import (
+    FRAME_COUNTER_AT,
+    JOYPAD_AT,
+    MAP_HEADER,
+    TILESET_HEADER,
+    write_rom,
+)
 
 A_BIT, START_BIT = 0x01, 0x08
 
@@ -145,6 +151,39 @@ def test_state_whose_map_disagrees_with_the_cartridge_is_refused(session: Emulat
     wrong = _state_with_map_header(session, bytes(reversed(MAP_HEADER)))
     with pytest.raises(SaveStateError, match="does not belong"):
         session.load_state(wrong)
+
+
+def _state_in_map_zero(session: EmulatorSession, tileset_header: bytes) -> bytes:
+    for offset, value in enumerate(tileset_header):
+        session.write_u8(RED_BLUE.wTilesetBank + offset, value)
+    return _state_with_map_header(session, MAP_HEADER)
+
+
+def test_state_whose_tileset_matches_the_cartridge_is_accepted(session: EmulatorSession) -> None:
+    session.load_state(_state_in_map_zero(session, TILESET_HEADER))
+    assert session.read(RED_BLUE.wTilesetBank, len(TILESET_HEADER)) == TILESET_HEADER
+
+
+def test_state_whose_tileset_disagrees_with_the_cartridge_is_refused(session: EmulatorSession) -> None:
+    """How a Red state tells itself from Blue in the buildings whose tilesets the two keep elsewhere."""
+    wrong = _state_in_map_zero(session, bytes(reversed(TILESET_HEADER)))
+    with pytest.raises(SaveStateError, match="tileset data disagrees"):
+        session.load_state(wrong)
+
+
+def test_a_state_file_names_its_cartridge_and_no_other_takes_it(tmp_path: Path) -> None:
+    red, blue = (
+        write_rom(tmp_path, f"{n}.gb", title=f"POKEMON {n.upper()}".encode()) for n in ("red", "blue")
+    )
+    with EmulatorSession(red) as one:
+        one.tick(120)
+        exported = one.export_state()
+        one.load_state(exported)  # its own cartridge takes it back
+    with EmulatorSession(blue) as other:
+        counter = other.read_u8(FRAME_COUNTER_AT)
+        with pytest.raises(SaveStateError, match=r"made with another cartridge \(POKEMON RED.*POKEMON BLUE"):
+            other.load_state(exported)
+        assert other.read_u8(FRAME_COUNTER_AT) == counter
 
 
 def test_session_refuses_a_cartridge_that_is_not_pokemon(test_rom: Path) -> None:

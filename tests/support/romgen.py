@@ -15,7 +15,10 @@ from engine.game.ram import RED_BLUE
 JOYPAD_AT = 0xFF90
 FRAME_COUNTER_AT = 0xFF91
 MAP_HEADER_AT = 0x4000  # bank 1 of the generated cartridge
-MAP_HEADER = bytes(range(0x21, 0x2B))  # ten distinctive bytes, like wCurMapHeader
+MAP_TILESET = 2  # the map header's first byte names its tileset
+MAP_HEADER = bytes([MAP_TILESET, *range(0x22, 0x2B)])  # ten distinctive bytes, like wCurMapHeader
+TILESET_ENTRY = 12  # pret data/tilesets/tileset_headers.asm: one Tilesets entry
+TILESET_HEADER = bytes(range(0x61, 0x6C))  # the eleven bytes WRAM keeps from wTilesetBank on
 
 
 def _program() -> bytes:
@@ -93,13 +96,22 @@ def build_rom(
 
 
 def _add_map_header_tables(rom: bytearray) -> None:
-    """Map 0's header at bank 1, so save-state checks have a cartridge table to compare with."""
+    """Map 0's header at bank 1 and its tileset's header in the Tilesets table, so save-state checks have
+    cartridge tables to compare with."""
     rom[RED_BLUE.MapHeaderBanks] = 1
     rom[RED_BLUE.MapHeaderPointers : RED_BLUE.MapHeaderPointers + 2] = MAP_HEADER_AT.to_bytes(2, "little")
     rom[MAP_HEADER_AT : MAP_HEADER_AT + len(MAP_HEADER)] = MAP_HEADER
+    tileset_at = RED_BLUE.Tilesets + MAP_TILESET * TILESET_ENTRY
+    rom[tileset_at : tileset_at + len(TILESET_HEADER)] = TILESET_HEADER
 
 
 def write_rom(directory: Path, name: str = "test.gb", **kwargs: object) -> Path:
     path = directory / name
     path.write_bytes(build_rom(**kwargs))  # type: ignore[arg-type]
     return path
+
+
+def write_titled(directory: Path, game: str) -> Path:
+    """A generated cartridge under the title of POKEMON <GAME>: accepted as that game, and a different
+    cartridge (another sha256) from the other title."""
+    return write_rom(directory, f"{game}.gb", title=f"POKEMON {game.upper()}".encode())

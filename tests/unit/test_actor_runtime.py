@@ -19,17 +19,19 @@ from engine.actors.handles import LocalHandle
 from engine.cli import main
 from engine.config import EngineConfig
 from engine.emulator.errors import FrameBudgetExceeded, SaveStateError
+from engine.files import append_json_line, write_json_atomic
 from engine.game.executor import ExecutionError
 from engine.game.models import DecisionPoint
 from engine.messages import RoleReport, RunStatus
 from engine.runtime.conductor import RunOptions
-from engine.runtime.layout import RunPaths, append_json_line, write_json_atomic
+from engine.runtime.layout import RunPaths
 from engine.runtime.local import run_local
 from engine.runtime.ray_run import _summary_from_files
 from engine.runtime.status import print_status, render
 from engine.runtime.summary import BattleLog, BattleSummary
 from tests.conftest import GEN1_FIXTURES
 from tests.support.fake_emulator import FakeEmulator
+from tests.support.romgen import write_rom
 
 
 def assert_one_line_error(code: int, err: str, fragment: str) -> None:
@@ -87,8 +89,7 @@ def test_a_scripted_wild_battle_in_process(tmp_path: Path) -> None:
 def test_a_wrong_address_fails_in_one_line_without_a_run(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    rom = tmp_path / "game.gb"
-    rom.write_bytes(b"\x00" * 0x8000)
+    rom = write_rom(tmp_path, title=b"POKEMON RED")  # passes the cartridge check, which comes first
     address = f"127.0.0.1:{closed_port()}"
     started = time.monotonic()
     code = main(["run", "--rom", str(rom), "--address", address, "--data-dir", str(tmp_path / "data")])
@@ -98,8 +99,7 @@ def test_a_wrong_address_fails_in_one_line_without_a_run(
 
 
 def test_a_malformed_address_fails_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    rom = tmp_path / "game.gb"
-    rom.write_bytes(b"\x00" * 0x8000)
+    rom = write_rom(tmp_path, title=b"POKEMON RED")
     code = main(["run", "--rom", str(rom), "--address", "nowhere", "--data-dir", str(tmp_path)])
     assert_one_line_error(code, capsys.readouterr().err, "expected 'auto' or HOST:PORT")
 
@@ -111,12 +111,13 @@ def test_local_and_address_exclude_each_other(capsys: pytest.CaptureFixture[str]
     assert "not allowed with argument" in capsys.readouterr().err
 
 
-def test_status_without_an_engine_says_so_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+def test_status_at_an_address_that_answers_nothing_is_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
+    """As for every other command that takes --address: exit code 2 and one line."""
     address = f"127.0.0.1:{closed_port()}"
-    assert main(["status", "--address", address]) == 1
+    assert main(["status", "--address", address]) == 2
     out, err = capsys.readouterr()
     assert out == ""
-    assert err.strip().splitlines() == [f"engine: no running engine: no Ray cluster answers at {address} "
+    assert err.strip().splitlines() == [f"engine: error: no Ray cluster answers at {address} "
                                         "(Connection refused)"]  # fmt: skip
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from engine.cli import main
+from engine.emulator.session import EmulatorSession
 from tests.conftest import GEN1_FIXTURES
 from tests.support.romgen import write_rom
 
@@ -108,6 +109,61 @@ def test_truncated_state_is_a_clear_error(tmp_path: Path, capsys: pytest.Capture
     assert_one_line_error(code, err, str(state), "save state")
 
 
+def test_a_state_from_another_cartridge_is_refused_by_inspect_and_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    red, blue = (
+        write_rom(tmp_path, f"{n}.gb", title=f"POKEMON {n.upper()}".encode()) for n in ("red", "blue")
+    )
+    state = tmp_path / "red.state"
+    with EmulatorSession(red) as session:
+        session.tick(120)
+        state.write_bytes(session.export_state())
+    code, out, err = run_cli(["inspect", "--rom", str(blue), "--state", str(state)], capsys)
+    assert_one_line_error(code, err, "made with another cartridge (POKEMON RED")
+    assert out == ""
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run_cli(["run", "--rom", str(blue), "--state", str(state), "--local"], capsys)
+    assert_one_line_error(code, err, "made with another cartridge (POKEMON RED")
+    assert not (tmp_path / "runs").exists()
+
+
+def test_a_directory_is_not_a_rom(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for command in (["inspect", "--rom", str(tmp_path)], ["run", "--rom", str(tmp_path), "--local"]):
+        code, _, err = run_cli(command, capsys)
+        assert_one_line_error(code, err, f"ROM path is a directory, not a cartridge image: {tmp_path}")
+
+
+def _rejected_cartridges(folder: Path) -> dict[str, Path]:
+    junk = folder / "junk.gb"
+    junk.write_bytes(bytes(range(256)) * 128)
+    bad_header = bytearray(write_rom(folder, "bad.gb", title=b"POKEMON RED").read_bytes())
+    bad_header[0x14D] ^= 0xFF
+    (folder / "bad.gb").write_bytes(bad_header)
+    short = folder / "short.gb"
+    short.write_bytes(b"\x00" * 1000)
+    return {
+        "junk": junk,
+        "bad header": folder / "bad.gb",
+        "short": short,
+        "yellow": write_rom(folder, "yellow.gb", title=b"POKEMON YELLOW"),
+        "another game": write_rom(folder, "tetris.gb", title=b"TETRIS"),
+    }
+
+
+def test_a_rejected_cartridge_leaves_nothing_behind(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    roms = tmp_path / "roms"
+    roms.mkdir()
+    for name, rom in _rejected_cartridges(roms).items():
+        for where in (["--local"], ["--address", "auto"]):
+            data = tmp_path / "data"
+            code, out, err = run_cli(["run", "--rom", str(rom), "--data-dir", str(data), *where], capsys)
+            assert_one_line_error(code, err)  # only the error line: nothing else was said or started
+            assert out == "" and not data.exists(), name
+
+
 def test_installed_script_prints_no_traceback(tmp_path: Path) -> None:
     result = subprocess.run(
         [sys.executable, "-m", "engine.cli", "inspect", "--rom", str(tmp_path / "missing.gb")],
@@ -158,7 +214,7 @@ def test_run_refuses_bad_paths_before_playing(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    rom = write_rom(tmp_path)
+    rom = write_rom(tmp_path, title=b"POKEMON RED")
     code, _, err = run_cli(["run", "--rom", str(rom), "--local", *extra], capsys)
     assert_one_line_error(code, err, fragment)
     assert not (tmp_path / "runs").exists()
@@ -166,7 +222,7 @@ def test_run_refuses_bad_paths_before_playing(
 
 def test_run_refuses_a_missing_rom(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run_cli(["run", "--rom", str(tmp_path / "nope.gb"), "--data-dir", str(tmp_path)], capsys)
-    assert_one_line_error(code, err, "ROM not found")
+    assert_one_line_error(code, err, "ROM file not found")
 
 
 def test_run_refuses_a_zero_battle_limit(capsys: pytest.CaptureFixture[str]) -> None:

@@ -5,9 +5,10 @@ from __future__ import annotations
 from engine.game.memory import DECODER_REGIONS
 from engine.game.ram import RED_BLUE
 
-# Symbols that are not read from a memory image: code addresses and ROM offsets.
+# Symbols that are not read from a memory image: code addresses, ROM offsets, and what only the save-state
+# check reads (live, once per load).
 NOT_MEMORY = {"JoypadLowSensitivity", "JoypadOverworld", "CheckForUserInterruption", "MapHeaderPointers",
-              "MapHeaderBanks"}  # fmt: skip
+              "MapHeaderBanks", "Tilesets", "wTilesetBank"}  # fmt: skip
 NAME = RED_BLUE.nickname_length
 BATTLE_STRUCT_SIZE = 29  # pret macros/ram.asm battle_struct
 

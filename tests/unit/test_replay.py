@@ -31,6 +31,7 @@ from engine.replay.replayer import compare
 from engine.replay.rollouts import RolloutTask, enemies_left, party_hp_percent
 from engine.runtime.summary import BattleLog, BattleSummary
 from tests.conftest import GEN1_FIXTURES
+from tests.support.romgen import write_rom
 
 MAIN = DecisionPoint.BATTLE_MAIN_MENU
 MOVES = ("use TACKLE", "use TAIL_WHIP", "use BUBBLE")
@@ -421,9 +422,8 @@ def test_the_replay_flags() -> None:
 
 
 def test_a_missing_rom_or_log_is_a_user_error(tmp_path: Path) -> None:
-    with pytest.raises(UserInputError, match="ROM not found"):
+    with pytest.raises(UserInputError, match="ROM file not found"):
         run_replay(parse(["--battle", "run-b001", "--rom", str(tmp_path / "none.gb")]))
-    rom = tmp_path / "red.gb"
-    rom.write_bytes(b"\x00")
+    rom = write_rom(tmp_path, title=b"POKEMON RED")
     with pytest.raises(UserInputError, match="no runs/ folder"):
         run_replay(parse(["--battle", "run-b001", "--rom", str(rom), "--data-dir", str(tmp_path)]))
