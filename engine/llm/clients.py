@@ -12,6 +12,7 @@ from typing import Any, NoReturn, Protocol
 
 from engine.config import ModelTierConfig
 from engine.llm.errors import ProviderError, TransientModelError
+from engine.llm.redact import REDACTED
 from engine.llm.wire import ModelRequest, ModelResponse, Provider
 
 # Servers' error messages can be long (a whole HTML page from a proxy): the start says what went wrong.
@@ -107,7 +108,7 @@ def redact(text: str, api_key: str | None) -> str:
     """`text` without the key: some servers echo the key they refused, and messages end up in logs."""
     if not api_key or api_key == NO_KEY_PLACEHOLDER:
         return text
-    return text.replace(api_key, "[redacted]")
+    return text.replace(api_key, REDACTED)
 
 
 def require_key(provider: Provider, api_key: str | None) -> str:

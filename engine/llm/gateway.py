@@ -5,6 +5,10 @@ are global; with `--local` it is a plain object.
 `ask` walks the fallback chain from the wanted tier down (thinking → acting → rule_based) and never raises
 because of a model: a tier that is missing, over budget, behind an open breaker, failing or answering
 nonsense is stepped over with its reason, and the rule-based tier (answer None) is always last.
+
+Text from outside (a response, an exception's message, which can carry an HTTP error body) is redacted
+here, where it enters the engine, before it is parsed, logged or handed to a role: a key a model or a
+proxy echoes back never reaches decisions, checkpoints, lessons or logs.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from engine.llm.calllog import CallLog
 from engine.llm.clients import ModelClient, build_client
 from engine.llm.errors import AnswerInvalid, LLMError
 from engine.llm.ledger import DAY, HOUR, CostLedger, UsageReport, call_cost
+from engine.llm.redact import Redactor
 from engine.llm.router import tiers_from
 from engine.llm.structured import parse_answer, repair_prompt
 from engine.llm.tasks import ModelOutcome, ModelTask
@@ -82,7 +87,8 @@ class ModelGateway:
         self.metrics = metrics
         self.ledger = CostLedger(llm.budget_hourly_usd, llm.budget_daily_usd, clock)
         self.breakers = BreakerBoard(llm.breaker_failures, llm.breaker_reset_seconds, metrics)
-        self.calls = CallLog(log_path, secrets.values())
+        self.redactor = Redactor(secrets.values())
+        self.calls = CallLog(log_path, self.redactor)
         self.clients: dict[Tier, ModelClient] = {}
         self.missing: dict[Tier, str] = {}
         for name, tier in self.tiers.items():
@@ -101,7 +107,7 @@ class ModelGateway:
         try:
             self.clients[name] = build_client(tier, key, strict=strict)
         except LLMError as exc:
-            self.missing[name] = str(exc)
+            self.missing[name] = self._one_line(str(exc))
 
     # -- what roles call ---------------------------------------------------------------------------
     def available(self) -> tuple[Tier, ...]:
@@ -154,6 +160,7 @@ class ModelGateway:
             repairs=counts["repairs"],
             spent_last_hour_usd=round(self.ledger.spent(HOUR), 6),
             spent_last_day_usd=round(self.ledger.spent(DAY), 6),
+            log_lines_lost=self.calls.lost,
         )
 
     def breaker_states(self) -> dict[str, str]:
@@ -208,6 +215,7 @@ class ModelGateway:
             "tokens_out": float(usage.tokens_out),
             "cost_usd": usage.cost_usd,
             "fallbacks": float(usage.fallbacks),
+            "llm_log_lines_lost": float(usage.log_lines_lost),
         }
         states = self.breakers.states()
         live = ",".join(self.available()) or "rule_based only"
@@ -235,10 +243,12 @@ class ModelGateway:
         except pybreaker.CircuitBreakerError:
             return None, f"circuit breaker open for {client.endpoint}"
         except LLMError as exc:
-            return None, _first_line(str(exc))
+            return None, self._one_line(str(exc))
         except Exception as exc:  # a client bug must not end a battle: log it, step down
-            log.exception("model call on %s failed unexpectedly", name)
-            return None, f"unexpected {type(exc).__name__}: {_first_line(str(exc))}"
+            why = f"unexpected {type(exc).__name__}: {self._one_line(str(exc))}"
+            # One redacted line, no traceback: a traceback prints every chained message unredacted.
+            log.warning("model call on %s failed: %s", name, why)
+            return None, why
 
     def _answer(self, name: Tier, client: ModelClient, task: ModelTask, spent: _Spent) -> dict[str, Any]:
         tier = self.tiers[name]
@@ -288,10 +298,11 @@ class ModelGateway:
             started = time.perf_counter()
             try:
                 with breaker.calling():
-                    response = client.complete(request)
+                    raw = client.complete(request)
             except Exception as exc:
                 self._log_call(task, name, client, request, attempt, None, time.perf_counter() - started, exc)
                 raise
+            response = self._redacted(raw)
             cost = self.ledger.record(name, tier, response.usage)
             spent.add(response, cost)
             self._observe(name, response, cost)
@@ -299,6 +310,18 @@ class ModelGateway:
             return response
 
         return retrying(self.llm, deadline_s=tier.timeout_s)(once)
+
+    # -- text from outside ------------------------------------------------------------------------
+    def _redacted(self, response: ModelResponse) -> ModelResponse:
+        """The response as the rest of the engine may see it: parsing, the repair prompt and the call
+        log all read this one."""
+        text = self.redactor.text(response.text)
+        return response if text == response.text else response.model_copy(update={"text": text})
+
+    def _one_line(self, text: str) -> str:
+        """An exception's message as one line for steps and logs, redacted before it is cut so that no
+        piece of a key survives the cut."""
+        return _first_line(self.redactor.text(text))
 
     # -- bookkeeping -------------------------------------------------------------------------------
     def _observe(self, name: Tier, response: ModelResponse, cost: float) -> None:
@@ -353,7 +376,7 @@ class ModelGateway:
                 "cost_usd": round(cost, 8),
                 "latency_s": round(latency_s, 3),
                 "breaker": self.breakers.for_endpoint(client.endpoint).current_state,
-                "error": f"{type(error).__name__}: {_first_line(str(error))}" if error else None,
+                "error": f"{type(error).__name__}: {self._one_line(str(error))}" if error else None,
             }
         )
 

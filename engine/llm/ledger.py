@@ -49,6 +49,7 @@ class UsageReport(Frozen):
     repairs: int = 0  # repair prompts sent
     spent_last_hour_usd: float = 0.0
     spent_last_day_usd: float = 0.0
+    log_lines_lost: int = 0  # llm.jsonl entries a failed append lost (a full disk): the answers were kept
 
 
 @dataclass(frozen=True)

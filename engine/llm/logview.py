@@ -4,11 +4,12 @@ cost, latency, breaker state, whether the answer validated, and the start of the
 from __future__ import annotations
 
 import json
-from collections import deque
+import sys
 from pathlib import Path
 from typing import Any, TextIO
 
 from engine.errors import UserInputError
+from engine.jsonl import JsonLines, read_objects, skipped_note
 
 PREVIEW_CHARS = 160
 
@@ -31,60 +32,124 @@ def run_dir(data_dir: Path, run_id: str | None) -> Path:
     return path
 
 
-def read_entries(path: Path, last: int) -> list[dict[str, Any]]:
-    """The last `last` entries; a torn final line (a run killed mid-write) is skipped, not fatal."""
-    if not path.is_file():
-        return []
-    kept: deque[dict[str, Any]] = deque(maxlen=last)
-    with path.open(encoding="utf-8") as handle:
-        for line in handle:
-            try:
-                kept.append(json.loads(line))
-            except json.JSONDecodeError:
-                continue
-    return list(kept)
+def read_entries(path: Path, last: int) -> JsonLines:
+    """The last `last` readable entries, and how many lines of the whole file could not be read (a line
+    torn by a killed run, one edited by hand): those are skipped, not fatal."""
+    try:
+        return read_objects(path, last=last)
+    except OSError as exc:
+        raise UserInputError(f"cannot read {path}: {exc.strerror or exc}") from exc
 
 
-def _preview(text: str | None, full: bool) -> str:
+def _scalar(entry: dict[str, Any], key: str, default: str = "?") -> str:
+    # A field that should be a name or a number but holds a list or an object is shown as "?": printing it
+    # whole would bury the line.
+    value = entry.get(key)
+    if value is None:
+        return default
+    return str(value) if isinstance(value, str | int | float) else "?"
+
+
+def _number(entry: dict[str, Any], key: str, spec: str) -> str:
+    """Formatted when it is a number; a missing one counts as 0, anything else is shown as "?"."""
+    value = entry.get(key, 0)
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return "?"
+    return format(value, spec)
+
+
+def _clock(entry: dict[str, Any]) -> str:
+    at = entry.get("at", "")
+    return at[11:19] if isinstance(at, str) else "?"
+
+
+def _prompt(entry: dict[str, Any]) -> str | None:
+    messages = entry.get("messages")
+    if not isinstance(messages, list) or not messages:
+        return None
+    last = messages[-1]
+    return last.get("text") if isinstance(last, dict) else None
+
+
+def _preview(text: object, full: bool) -> str:
     if text is None:
         return "-"
+    if not isinstance(text, str):
+        return "?"
     flat = " ".join(text.split())
     return flat if full or len(flat) <= PREVIEW_CHARS else flat[: PREVIEW_CHARS - 1] + "…"
 
 
 def render_entry(entry: dict[str, Any], full: bool = False) -> str:
-    at = str(entry.get("at", ""))[11:19]
-    head = f"#{entry.get('seq', '?')} {at} {entry.get('role', '?')} {entry.get('tier', '?')}"
+    """One entry as text; a field of the wrong type is shown as "?", never a reason to fail."""
+    head = f"#{_scalar(entry, 'seq')} {_clock(entry)} {_scalar(entry, 'role')} {_scalar(entry, 'tier')}"
+    attempt = _scalar(entry, "attempt", "")
     if entry.get("event") == "validation":
-        return f"{head} {entry.get('attempt', '')} answer: {entry.get('validation', '?')}"
+        return f"{head} {attempt} answer: {_scalar(entry, 'validation')}"
+    battle = _scalar(entry, "battle_id", "")
     lines = [
-        f"{head} {entry.get('provider', '?')}:{entry.get('model', '?')} {entry.get('attempt', '')} "
-        f"{entry.get('tokens_in', 0)}+{entry.get('tokens_out', 0)} tokens ${entry.get('cost_usd', 0):.5f} "
-        f"{entry.get('latency_s', 0):.2f} s breaker {entry.get('breaker', '?')}"
-        + (f" battle {entry['battle_id']}" if entry.get("battle_id") else "")
+        f"{head} {_scalar(entry, 'provider')}:{_scalar(entry, 'model')} {attempt} "
+        f"{_number(entry, 'tokens_in', '')}+{_number(entry, 'tokens_out', '')} tokens "
+        f"${_number(entry, 'cost_usd', '.5f')} {_number(entry, 'latency_s', '.2f')} s "
+        f"breaker {_scalar(entry, 'breaker')}" + (f" battle {battle}" if battle else "")
     ]
-    messages = entry.get("messages") or []
-    prompt = messages[-1].get("text") if messages else None
-    lines.append(f"    prompt: {_preview(prompt, full)}")
+    lines.append(f"    prompt: {_preview(_prompt(entry), full)}")
     if entry.get("error"):
-        lines.append(f"    error:  {entry['error']}")
+        lines.append(f"    error:  {_scalar(entry, 'error')}")
     else:
         lines.append(f"    answer: {_preview(entry.get('response'), full)}")
     return "\n".join(lines)
 
 
-def show_llm_log(
-    data_dir: Path, run_id: str | None, last: int, full: bool, as_json: bool, out: TextIO
-) -> int:
-    folder = run_dir(data_dir, run_id)
-    entries = read_entries(folder / "llm.jsonl", last)
-    if as_json:
-        for entry in entries:
-            out.write(json.dumps(entry, ensure_ascii=False) + "\n")
-        return 0
-    if not entries:
+def _json_line(entry: dict[str, Any]) -> str | None:
+    # An entry nested almost as deep as the parser allows may not serialise again from a deeper stack.
+    try:
+        return json.dumps(entry, ensure_ascii=False)
+    except RecursionError:
+        return None
+
+
+def _write_json(found: JsonLines, out: TextIO) -> int:
+    """The entries as JSON lines; returns how many could not be written back."""
+    failed = 0
+    for entry in found.entries:
+        line = _json_line(entry)
+        if line is None:
+            failed += 1
+        else:
+            out.write(line + "\n")
+    return failed
+
+
+def _write_text(folder: Path, found: JsonLines, full: bool, out: TextIO) -> None:
+    path = folder / "llm.jsonl"
+    note = f" ({skipped_note(found.skipped)})" if found.skipped else ""
+    if found.lines:
+        out.write(f"run {folder.name}: the last {len(found.lines)} entries of {path}{note}\n")
+        out.write("\n".join(render_entry(entry, full) for entry in found.entries) + "\n")
+    elif found.skipped:
+        out.write(f"run {folder.name}: no readable entries in {path}{note}\n")
+    else:
         out.write(f"run {folder.name}: no model calls (every decision was rule-based)\n")
+
+
+def show_llm_log(
+    data_dir: Path,
+    run_id: str | None,
+    last: int,
+    full: bool,
+    as_json: bool,
+    out: TextIO,
+    err: TextIO | None = None,
+) -> int:
+    """Prints the entries; the count of unreadable lines goes into the text, or to `err` (stderr) with
+    --json so that the output stays JSON lines a program can read."""
+    folder = run_dir(data_dir, run_id)
+    found = read_entries(folder / "llm.jsonl", last)
+    if not as_json:
+        _write_text(folder, found, full, out)
         return 0
-    out.write(f"run {folder.name}: the last {len(entries)} entries of {folder / 'llm.jsonl'}\n")
-    out.write("\n".join(render_entry(entry, full) for entry in entries) + "\n")
+    skipped = found.skipped + _write_json(found, out)
+    if skipped:
+        (err or sys.stderr).write(f"engine llm-log: {folder / 'llm.jsonl'}: {skipped_note(skipped)}\n")
     return 0
