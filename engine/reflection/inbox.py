@@ -29,6 +29,7 @@ from pydantic import ValidationError
 
 from engine.actors.handles import RoleHandle
 from engine.config import RoutingConfig
+from engine.files import StorageError, write_json_atomic
 from engine.memory.lessons import Lesson
 from engine.messages import BattleRecord, RoleReport, Tier
 from engine.reflection.detect import Failure, detect
@@ -38,7 +39,6 @@ from engine.reflection.report import MemoryStatus, ReflectionReport
 from engine.reflection.synthesis import RULE_BASED, Candidate, ModelSynthesis, ask_model, rule_based
 from engine.reflection.turns import read_turns
 from engine.reflection.validation import Rejection, injection, validate
-from engine.runtime.layout import write_json_atomic
 from engine.runtime.summary import BattleLog
 
 log = logging.getLogger("engine.reflection")
@@ -246,7 +246,7 @@ class Reflection:
     def _write(self, report: ReflectionReport, target: Path) -> ReflectionReport:
         try:
             write_json_atomic(target, report.model_dump(mode="json"))
-        except OSError as exc:
+        except StorageError as exc:
             log.warning("could not write the reflection on %s: %s", report.battle_id, exc)
             note = f"report not written: {exc}"
             report = report.model_copy(update={"error": f"{report.error}; {note}" if report.error else note})

@@ -1,9 +1,11 @@
 """Phase 5, validation: every candidate lesson is checked before it may reach memory.
 
 A lesson is rejected, with its reason, when it
-- carries text that reads like an attempt to steer a model (INJECTION_PATTERNS): lessons are shown to the
-  deciding models later, so a planted instruction would travel into every future prompt;
+- carries text that reads like an attempt to steer a model (INJECTION_PATTERNS on the text's plain form,
+  COLLAPSED_PATTERNS on its letters run together; see normalize.py): lessons are shown to the deciding
+  models later, so a planted instruction would travel into every future prompt;
 - names a type, species, move or opponent the game does not have;
+- is written mostly in words that are neither game names nor the battle English of vocabulary.txt;
 - contradicts the type chart (a claim in its words, or a type_matchup lesson whose stated effectiveness
   disagrees with `type_effectiveness`);
 - rests on too little evidence or confidence (the MIN_ constants).
@@ -14,33 +16,100 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import cache
+from importlib import resources
 
 from engine.game.damage import type_effectiveness
 from engine.game.models import Frozen
 from engine.memory.lessons import Lesson
 from engine.reflection.claims import claims, contradiction
-from engine.reflection.names import known_opponent, mentions, move_name, species_name, type_name
+from engine.reflection.names import known_opponent, mentions, move_name, species_name, type_name, vocabulary
+from engine.reflection.normalize import collapsed, plain, words
 from engine.reflection.synthesis import Candidate
 from engine.reflection.turns import ChartClass, chart_class
 
 # What a lesson must never contain. Each is a phrase or shape used to hijack a model reading the text;
-# none has a place in a lesson about a Pokémon battle.
+# none has a place in a lesson about a Pokémon battle. Matched on `plain` text (one spelling: look-alikes,
+# invisible characters and fullwidth forms undone, lower case), where spaces, dots and lines still show
+# the structure URLs, role tags and prefixes need.
+_DOT = r"(?:\.|\[\.\]|\(\.\)|\[dot\]|\(dot\))"  # "evil[.]com" is still an address to a model
+# Top-level domains that look like an address when dotted onto a word. English words that are also domains
+# ("to", "me", "us", "in", "so") are left out: "win.So" is a missing space far more often than a host.
+_TLDS = (
+    r"com|org|net|edu|gov|mil|info|biz|io|ai|app|dev|xyz|site|online|top|club|shop|store|tech|link|click"
+    r"|live|ru|cn|uk|de|fr|jp|nl|br|au|su|tk|ml|ga|cf|gq|cc|tv|ly|gg|sh|ws|pw|zip|onion"
+)
 INJECTION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (name, re.compile(pattern, re.IGNORECASE | re.MULTILINE))
     for name, pattern in (
-        # "ignore previous instructions", "disregard all prior rules", "forget your instructions"
+        # "ignore previous instructions", "disregard all prior rules", "forget your instructions"; not
+        # "ignore the rule-based estimate"
         ("an instruction to ignore instructions",
-         r"\b(?:ignore|disregard|forget|override)\b[^.\n]{0,40}?"
-         r"\b(?:instructions?|prompts?|rules?|directions?|guidelines?)\b(?!-)"),
-        ("a mention of the system prompt", r"\bsystem\s*prompts?\b"),
-        ("a new identity (\"you are now\")", r"\byou\s+are\s+now\b"),
-        ("new instructions", r"\b(?:new|updated|real|hidden)\s+instructions?\b"),
-        ("a role tag", r"<\s*/?\s*(?:system|assistant|user|human|developer|tool|im_start|im_end)\b[^>]*>"),
-        ("a role prefix", r"^\s*(?:system|assistant|user|human|developer)\s*:"),
-        ("a URL", r"\b(?:https?|ftp|file)://|\bwww\.[a-z0-9-]+\.[a-z]{2,}"),
-        ("a code fence", r"```|~~~"),
-        ("a special token", r"<\|[^|>\n]*\|>"),
+         r"\b(?:ignore|disregard|forget|override|bypass|disobey)\b[^.\n]{0,40}?"
+         r"\b(?:instructions?|prompts?|rules?|directions?|guidelines?|directives?)\b(?!-)"),
+        ("a mention of the system prompt", r"\bsys(?:tem)?[\s_-]*prompts?\b"),
+        ("a new identity (\"you are now\")",
+         r"\byou\s+are\s+now\b|\bpretend\s+(?:to\s+be|you\s+are)\b"
+         r"|\bact\s+as\s+(?:an?\s+|the\s+)?(?:ai|assistant|chatbot|language\s+model)\b"),
+        ("new instructions", r"\b(?:new|updated|real|hidden|secret|true)\s+(?:instructions?|directives?)\b"),
+        ("a role tag",
+         r"<\s*/?\s*(?:system|assistant|user|human|developer|tool|im_start|im_end)\b[^>]*>"
+         r"|\[\s*/?\s*(?:system|assistant|developer)\s*\]"),
+        # At a line's start any role; mid-line only the roles no lesson speaks of, when text follows them
+        # ("the user of BUBBLE" is the Pokémon, so "user:" counts only where a sentence starts).
+        ("a role prefix",
+         r"^\s*(?:system|assistant|user|human|developer|tool)\s*:"
+         r"|\b(?:system|assistant|developer)\s*:\s*\S|[.!?;]\s*(?:user|human)\s*:\s*\S"),
+        # With a scheme, "www.", a dotted host on a known-looking domain, a dotted host with a path, an IP
+        # address or an e-mail address: each sends a model somewhere.
+        ("a URL",
+         rf"\b(?:https?|ftps?|file)\s*:\s*/\s*/|\bhxxps?\b|\bwww\d?{_DOT}"
+         rf"|\b(?:[a-z0-9-]+{_DOT})+(?:{_TLDS})\b|\b[a-z0-9-]+(?:{_DOT}[a-z0-9-]+)*{_DOT}[a-z]{{2,}}/\w"
+         r"|\b\d{1,3}(?:\.\d{1,3}){3}\b|\b[\w.+-]+@[a-z0-9-]+\.[a-z]{2,}"),
+        ("a code fence", r"`\s*`\s*`|~\s*~\s*~"),
+        ("a special token",
+         r"<\s*\|[^|>\n]*\|\s*>|<\s*/?\s*s\s*>|<<\s*/?\s*sys\s*>>|\[\s*/?\s*inst\s*\]"
+         r"|<\s*/?\s*(?:start|end)_of_(?:turn|text)\s*>"),
     )
+)  # fmt: skip
+
+# The same dangers in the collapsed letters (separators gone, so "I g n o r e. previous instruc-tions" is
+# "ignorepreviousinstructions"). Word boundaries are gone too, so each pattern is a run of letters no
+# ordinary lesson writes, and the window between two trigger words is bounded.
+COLLAPSED_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (name, re.compile(pattern))
+    for name, pattern in (
+        ("an instruction to ignore instructions",
+         r"(?:ignore|disregard|forget|override|bypass|disobey)[a-z:/]{0,40}?"
+         r"(?:instructions?|prompts?(?!ly)|guidelines?|directives?|rules(?!based))"),
+        ("a mention of the system prompt", r"systemprompt"),
+        ("a new identity (\"you are now\")",
+         r"youarenow(?!here)|pretendtobe|pretendyouare|actas(?:an?|the)?(?:assistant|chatbot|languagemodel)"),
+        ("new instructions", r"(?:new|updated|real|hidden|secret)instructions?"),
+        ("a role tag", r"</?(?:system|assistant|user|human|developer|tool|imstart|imend)>"),
+        ("a role prefix", r"(?:system|assistant|developer):[a-z<]|\A(?:user|human|tool):"),
+        ("a URL", r"(?:https?|ftp):/"),  # not "file": "profile: 2/3" collapses to "profile:/"
+        ("a code fence", r"```"),
+        ("a special token", r"<\|[a-z:/]{0,30}\|>"),
+    )
+)  # fmt: skip
+
+# A lesson is a sentence about the game. When most of its words are neither game names nor the English
+# lessons are written in, it carries something else: another language, an encoded payload, or words
+# spelled to slip past the patterns above. A few such words (a nickname, a typo) are tolerated.
+MAX_UNKNOWN_SHARE = 0.5
+MIN_UNKNOWN_WORDS = 3
+UNKNOWN_WORDS_SHOWN = 8
+# One unknown "word" longer than any English or game word a lesson needs is an encoded blob (base64, hex),
+# which the share above would let through alone among ordinary words.
+LONGEST_UNKNOWN_WORD = 24
+# Numbers are known in any form lessons write them: 40, 1st, 2x, x2, L14, TM28 ("#1" and "38.9%" split into
+# digits).
+_NUMBER = re.compile(r"\d+(?:st|nd|rd|th|x|s|hp|pp)?|(?:l|x|tm|hm)\d+")
+# Endings that make another word of a listed one, with what the word ended in before ("tries" → "try").
+_ENDINGS: tuple[tuple[str, str], ...] = (
+    ("ies", "y"), ("ied", "y"), ("ier", "y"), ("iest", "y"), ("ily", "y"),
+    ("ing", ""), ("ed", ""), ("es", ""), ("s", ""), ("ly", ""), ("er", ""), ("est", ""), ("ers", ""),
 )  # fmt: skip
 
 # Measured lessons: one use is one random roll (217-255 of 255, so ±8%) and maybe a critical hit (double
@@ -74,11 +143,61 @@ class Verdict(Frozen):
 
 
 def injection(text: str) -> str | None:
-    """The first injection pattern the text matches, by name."""
-    for name, pattern in INJECTION_PATTERNS:
-        if pattern.search(text):
-            return f"looks like prompt injection: {name}"
+    """The first injection pattern the text matches, by name: on its plain form first (structure), then
+    on its collapsed letters (words spaced, dotted or hyphenated apart)."""
+    for form, patterns in ((plain(text), INJECTION_PATTERNS), (collapsed(text), COLLAPSED_PATTERNS)):
+        for name, pattern in patterns:
+            if pattern.search(form):
+                return f"looks like prompt injection: {name}"
     return None
+
+
+@cache
+def known_words() -> frozenset[str]:
+    """Every word a lesson may use: the battle English of vocabulary.txt and each word of every game name
+    in all its spellings (DOUBLE KICK, DOUBLE_KICK and DOUBLEKICK give double, kick and doublekick)."""
+    listed = resources.files("engine.reflection").joinpath("vocabulary.txt").read_text(encoding="utf-8")
+    english = [word for line in listed.splitlines() for word in words(line.partition("#")[0])]
+    game = vocabulary()
+    spellings = [
+        s for table in (game.types, game.species, game.moves, game.trainers, game.items) for s in table
+    ]
+    names = [word for spelling in spellings for word in (*words(spelling), "".join(words(spelling)))]
+    return frozenset(word for word in (*english, *names) if word)
+
+
+def _stems(word: str) -> list[str]:
+    """The word and what it may be an inflection of: "hitting" → hitt, hit; "raised" → rais, raise."""
+    found = [word]
+    for ending, before in _ENDINGS:
+        base = word[: -len(ending)]
+        if word.endswith(ending) and len(base) >= 3:
+            found += [base + before, base + "e"]
+            if base[-1] == base[-2]:
+                found.append(base[:-1])
+    return found
+
+
+def known_word(word: str) -> bool:
+    word = word.removesuffix("'s")
+    return bool(_NUMBER.fullmatch(word)) or any(stem in known_words() for stem in _stems(word))
+
+
+def unfamiliar_words(text: str) -> str | None:
+    """Why the text is mostly words that are neither game names nor battle English (or holds one blob no
+    word is as long as), or None."""
+    found = words(text)
+    unknown = [word for word in found if not known_word(word)]
+    if blob := next((word for word in unknown if len(word) > LONGEST_UNKNOWN_WORD), None):
+        return f"a run of {len(blob)} characters that is no word: {blob[:LONGEST_UNKNOWN_WORD]}…"
+    if len(unknown) < MIN_UNKNOWN_WORDS or len(unknown) <= MAX_UNKNOWN_SHARE * len(found):
+        return None
+    shown = list(dict.fromkeys(unknown))
+    more = f" and {len(shown) - UNKNOWN_WORDS_SHOWN} more" if len(shown) > UNKNOWN_WORDS_SHOWN else ""
+    return (
+        f"mostly words that are not game names or battle vocabulary: "
+        f"{', '.join(shown[:UNKNOWN_WORDS_SHOWN])}{more} ({len(unknown)} of {len(found)} words)"
+    )
 
 
 def unknown_names(lesson: Lesson) -> str | None:
@@ -140,7 +259,12 @@ def check(candidate: Candidate) -> str | None:
             return reason
     if lesson is None:
         return candidate.problem or "no lesson could be made of it"
-    return unknown_names(lesson) or chart_contradiction(lesson) or too_weak(lesson)
+    return (
+        unknown_names(lesson)
+        or unfamiliar_words(lesson.text)
+        or chart_contradiction(lesson)
+        or too_weak(lesson)
+    )
 
 
 def validate(candidates: Sequence[Candidate]) -> Verdict:
