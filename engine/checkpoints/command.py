@@ -31,8 +31,9 @@ def add_checkpoints_parser(commands: argparse._SubParsersAction) -> None:
         "checkpoints",
         help="list, show and verify the checkpoints of runs",
         description="Checkpoints are in DATA_DIR/checkpoints/<run id>/<seq>-<reason>/: JSON parts, the "
-        "emulator's save state and a manifest with each part's size and sha256. Verifying checks every "
-        "part against the manifest.",
+        "emulator's save state, a manifest with each part's size and sha256, and manifest.sha256, the seal "
+        "holding the manifest's own sha256. Verifying checks the manifest against its seal and every part "
+        "against the manifest.",
     )
     actions = checkpoints.add_subparsers(dest="action", metavar="ACTION", required=True)
     listing = actions.add_parser("list", help="newest first", description="Checkpoints, newest first.")
@@ -46,7 +47,8 @@ def add_checkpoints_parser(commands: argparse._SubParsersAction) -> None:
     verify = actions.add_parser(
         "verify",
         help="check checkpoints against their manifests",
-        description="Check one checkpoint, or every one, against its manifest. Exit code 1 if any is broken.",
+        description="Check one checkpoint, or every one: its manifest against the seal, every part against "
+        "the manifest. Exit code 1 if any is broken.",
     )
     verify.add_argument("spec", metavar="SPEC", nargs="?", help=f"{SPEC_HELP} (default: every checkpoint)")
     _common(verify)

@@ -15,7 +15,7 @@ class CheckpointError(EngineError):
 class CheckpointWriteError(CheckpointError):
     """A checkpoint could not be written (disk full, no permission...); the previous ones are untouched."""
 
-    def __init__(self, directory: Path, cause: str, intact: str | None) -> None:
+    def __init__(self, directory: Path, cause: str, intact: str | None, code: int | None = None) -> None:
         super().__init__(
             f"cannot write a checkpoint in {directory}: {cause}; "
             f"newest intact checkpoint: {intact or 'none yet'}"
@@ -23,6 +23,7 @@ class CheckpointWriteError(CheckpointError):
         self.directory = directory
         self.cause = cause
         self.intact = intact
+        self.code = code  # the OS error number (ENOSPC: the disk is full)
 
 
 class CheckpointCorruptError(CheckpointError):

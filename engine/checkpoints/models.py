@@ -9,8 +9,11 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 # Bump when the layout or the manifest changes meaning; older engines then refuse instead of misreading.
-SCHEMA_VERSION = 1
+# v2: the manifest is sealed (SEAL); a v1 checkpoint has no seal, so it could not be told from a tampered one.
+SCHEMA_VERSION = 2
 MANIFEST = "manifest.json"
+# The manifest's sha256, written after it, in the form `sha256sum -c manifest.sha256` checks.
+SEAL = "manifest.sha256"
 
 
 class _Frozen(BaseModel):
@@ -67,7 +70,7 @@ class StoredCheckpoint:
     @property
     def bytes(self) -> int:
         parts = sum(part.bytes for part in self.manifest.parts.values())
-        return parts + (self.path / MANIFEST).stat().st_size
+        return parts + (self.path / MANIFEST).stat().st_size + (self.path / SEAL).stat().st_size
 
 
 @dataclass(frozen=True)

@@ -1,8 +1,9 @@
 """The checkpoint store: atomic writes, pruning, listing, verification, loading and finding checkpoints.
 
 A checkpoint becomes visible only by the rename of a complete, fsynced temp folder, so a crash or a full
-disk mid-write leaves the previous checkpoints as they were. Reading never trusts a folder: every part is
-checked against the manifest's size and sha256 before anything is handed back.
+disk mid-write leaves the previous checkpoints as they were. Reading never trusts a folder: the manifest is
+checked against its seal and every part against the manifest's size and sha256 before anything is handed
+back.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from engine.checkpoints.layout import (
 from engine.checkpoints.models import (
     MANIFEST,
     SCHEMA_VERSION,
+    SEAL,
     CheckpointEntry,
     CheckpointHeader,
     LoadedCheckpoint,
@@ -47,7 +49,7 @@ from engine.checkpoints.models import (
     checkpoint_name,
 )
 from engine.checkpoints.resolve import resolve_spec
-from engine.checkpoints.verify import Inspection, inspect_checkpoint, read_manifest
+from engine.checkpoints.verify import Inspection, inspect_checkpoint, read_manifest, seal_for
 
 __all__ = ["CheckpointStore", "check_compatible", "data_dir_of", "write_synced"]
 
@@ -58,7 +60,8 @@ WriteFile = Callable[[Path, bytes], None]
 
 def _encode_parts(json_parts: Mapping[str, Any], blobs: Mapping[str, bytes]) -> dict[str, bytes]:
     """Every part's bytes, before anything touches the disk: a bad part must not leave a temp folder."""
-    part_file_names(list(json_parts), list(blobs))
+    if SEAL in part_file_names(list(json_parts), list(blobs)):
+        raise CheckpointError(f"{SEAL} is reserved for the checkpoint's seal")
     files: dict[str, bytes] = {}
     for name, value in json_parts.items():
         try:
@@ -130,23 +133,32 @@ class CheckpointStore:
         require_simple("checkpoint reason", header.reason)
         files = _encode_parts(json_parts, blobs)
         run_dir = self.root / header.run_id
-        temp: Path | None = None
         try:
-            run_dir.mkdir(parents=True, exist_ok=True)
-            _remove_stale_temps(run_dir)
-            seq = _next_seq(run_dir)
-            temp = run_dir / f"{TEMP_PREFIX}{seq:06d}"
-            manifest = self._write_temp(temp, header, seq, files)
-            final = run_dir / folder_name(seq, header.reason)
-            os.rename(temp, final)
-            fsync_dir(run_dir)
+            final, manifest = self._write_folder(run_dir, header, files)
         except OSError as exc:
-            if temp is not None:
-                remove_tree(temp)
             cause = exc.strerror or str(exc)
-            raise CheckpointWriteError(run_dir, cause, self._newest_intact(run_dir)) from exc
+            raise CheckpointWriteError(run_dir, cause, self._newest_intact(run_dir), exc.errno) from exc
         self._prune(run_dir, final)
         return StoredCheckpoint(final, manifest)
+
+    def _write_folder(
+        self, run_dir: Path, header: CheckpointHeader, files: dict[str, bytes]
+    ) -> tuple[Path, Manifest]:
+        run_dir.mkdir(parents=True, exist_ok=True)
+        _remove_stale_temps(run_dir)
+        seq = _next_seq(run_dir)
+        temp = run_dir / f"{TEMP_PREFIX}{seq:06d}"
+        final = run_dir / folder_name(seq, header.reason)
+        try:
+            manifest = self._write_temp(temp, header, seq, files)
+            os.rename(temp, final)
+        except BaseException:
+            # Whatever cut the write short (a full disk at any file, an interrupt), the half-written folder
+            # goes now: the next write would remove it, but a run may never write again.
+            remove_tree(temp)
+            raise
+        fsync_dir(run_dir)
+        return final, manifest
 
     def _write_temp(
         self, temp: Path, header: CheckpointHeader, seq: int, files: dict[str, bytes]
@@ -163,10 +175,17 @@ class CheckpointStore:
             created_at=datetime.now(UTC).isoformat(timespec="microseconds"),
             parts=digests,
         )
-        # Last: a folder with a manifest has every part the manifest names.
-        self.write_file(temp / MANIFEST, (manifest.model_dump_json(indent=2) + "\n").encode("utf-8"))
+        # After the parts: a folder with a manifest has every part the manifest names. Then the seal, last:
+        # the sha256 of the manifest's exact bytes, so that no value in it can change unnoticed.
+        manifest_bytes = (manifest.model_dump_json(indent=2) + "\n").encode("utf-8")
+        self.write_file(temp / MANIFEST, manifest_bytes)
+        self.write_file(temp / SEAL, seal_for(manifest_bytes))
         fsync_dir(temp)
         return manifest
+
+    def newest_intact(self, run_id: str) -> str | None:
+        """The name of the run's newest checkpoint that verifies, None if it has none."""
+        return self._newest_intact(self.root / run_id) if is_simple_name(run_id) else None
 
     def _newest_intact(self, run_dir: Path) -> str | None:
         try:

@@ -1,4 +1,10 @@
-"""Checking a checkpoint folder against its manifest: every part present, of the right size and sha256."""
+"""Checking a checkpoint folder: the seal against the manifest, then every part against the manifest.
+
+The seal holds the manifest's sha256 and the manifest holds every part's size and sha256, so a change to
+any byte of any file of a checkpoint is found. Files the manifest does not name are not looked at: loading
+never reads them, so they cannot change what a checkpoint restores (an editor's backup or a note a person
+left there must not turn a good checkpoint into a broken one).
+"""
 
 from __future__ import annotations
 
@@ -11,7 +17,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from engine.checkpoints.layout import is_simple_name
-from engine.checkpoints.models import MANIFEST, SCHEMA_VERSION, Manifest
+from engine.checkpoints.models import MANIFEST, SCHEMA_VERSION, SEAL, Manifest
 
 
 @dataclass(frozen=True)
@@ -26,32 +32,62 @@ class Inspection:
         return self.schema_version is not None and self.schema_version != SCHEMA_VERSION
 
 
+def seal_for(manifest: bytes) -> bytes:
+    """The seal of a manifest's exact bytes."""
+    return f"{hashlib.sha256(manifest).hexdigest()}  {MANIFEST}\n".encode("ascii")
+
+
 def _first_error(exc: ValidationError) -> str:
     error = exc.errors()[0]
     where = ".".join(str(item) for item in error["loc"]) or "manifest"
     return f"{where}: {error['msg']}"
 
 
-def _read_json(path: Path) -> tuple[Any, str | None]:
+def _read_bytes(path: Path, missing: str = "missing") -> tuple[bytes | None, str | None]:
     try:
-        return json.loads(path.read_bytes().decode("utf-8")), None
+        return path.read_bytes(), None
     except FileNotFoundError:
-        return None, f"{MANIFEST}: missing"
+        return None, f"{path.name}: {missing}"
     except OSError as exc:
-        return None, f"{MANIFEST}: unreadable ({exc.strerror or exc})"
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        return None, f"{path.name}: unreadable ({exc.strerror or exc})"
+
+
+def _parse_manifest(data: bytes) -> tuple[Any, str | None]:
+    try:
+        return json.loads(data.decode("utf-8")), None
+    # ValueError: bad UTF-8, bad JSON, or a number too long to convert.
+    except ValueError as exc:
         return None, f"{MANIFEST}: not valid JSON ({exc})"
+    except RecursionError:
+        # The parser recurses once per nesting level; no manifest of ours is nested more than 3 deep.
+        return None, f"{MANIFEST}: not valid JSON (nested too deeply)"
+
+
+def _seal_problem(folder: Path, manifest: bytes) -> str | None:
+    seal, problem = _read_bytes(folder / SEAL, missing="seal missing")
+    if seal is None:
+        return problem
+    if seal != seal_for(manifest):
+        return f"{SEAL}: the seal does not match {MANIFEST} (one of them was changed)"
+    return None
 
 
 def read_manifest(path: Path) -> tuple[Manifest | None, int | None, str | None]:
-    """(manifest, schema version it claims, problem). A manifest of another schema is not parsed: its
-    fields may mean something else."""
-    data, problem = _read_json(path / MANIFEST)
+    """(manifest, schema version it claims, problem); the manifest only if its seal matches. A manifest
+    of another schema is neither checked nor parsed: its fields, and its seal, may mean something else,
+    and an older engine's checkpoint (v1 had no seal) is refused by its version, not called damaged."""
+    raw, problem = _read_bytes(path / MANIFEST)
+    if raw is None:
+        return None, None, problem
+    data, problem = _parse_manifest(raw)
     if problem is not None:
         return None, None, problem
     version = data.get("schema_version") if isinstance(data, dict) else None
     if isinstance(version, int) and version != SCHEMA_VERSION:
         return None, version, f"schema v{version}, this engine reads v{SCHEMA_VERSION}"
+    problem = _seal_problem(path, raw)
+    if problem is not None:
+        return None, version, problem
     try:
         return Manifest.model_validate(data), version, None
     except ValidationError as exc:

@@ -11,8 +11,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from engine.files import write_json_atomic
 from engine.memory.errors import MemoryStoreError
-from engine.runtime.layout import write_json_atomic
 
 # The Game Boy's LCD refreshes 4194304 / 70224 ≈ 59.7275 times a second; one frame is one tick of play.
 FRAMES_PER_SECOND = 4194304 / 70224

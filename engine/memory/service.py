@@ -19,6 +19,7 @@ from typing import IO
 
 from engine.config import MemoryConfig
 from engine.errors import UserInputError
+from engine.files import StorageError
 from engine.memory.clock import PlayClock
 from engine.memory.errors import MemoryStoreError
 from engine.memory.lessons import Lesson, LessonContext, LessonKind, decayed_confidence
@@ -70,6 +71,7 @@ class LessonMemory:
         self.counts = {"learned": 0, "merged": 0, "recalled": 0, "pruned": 0}
         enabled = config.enabled and directory is not None
         self.clock = PlayClock(directory / CLOCK_FILE if enabled and directory else None)
+        self._clock_unsaved = False  # said once: a full disk is not news at every battle
         if enabled:
             assert directory is not None
             self.store = self._open(config, directory)
@@ -106,7 +108,15 @@ class LessonMemory:
         with self._mutex:
             if self.store is not None:
                 self.store.flush()
-            return self.clock.add_frames(frames)
+            try:
+                return self.clock.add_frames(frames)
+            except StorageError as exc:
+                # The time stays counted here and is written with the next advance; a resumed run adds
+                # what its checkpoint had not yet put on the clock.
+                if not self._clock_unsaved:
+                    log.warning("play clock not saved: %s", exc)
+                self._clock_unsaved = True
+                return self.clock.hours()
 
     # -- lessons -----------------------------------------------------------------------------------
     def learn(self, lessons: list[Lesson]) -> list[Lesson]:

@@ -149,6 +149,10 @@ class Checkpointer:
             log.warning("play clock unavailable for the checkpoint: %s", exc)
             return 0
 
+    def newest_intact(self) -> str | None:
+        """The run's newest checkpoint that verifies (what `--resume latest` would take), or None."""
+        return self.store.newest_intact(self.run_id) if self.store is not None else None
+
     # -- restoring -----------------------------------------------------------------------------------
     def restore(self, path: str | None = None) -> CheckpointRestored:
         """Load the checkpoint at `path` (None: this run's newest that verifies, skipping broken ones with

@@ -18,6 +18,7 @@ from pathlib import Path
 from engine.actors.errors import RoleDiedError
 from engine.actors.handles import RoleHandle
 from engine.errors import EngineError, UserInputError
+from engine.files import StorageError, append_json_line, write_bytes_atomic, write_json_atomic
 from engine.game.battle import DecisionRecord
 from engine.game.models import DecisionPoint, GameState
 from engine.llm.ledger import UsageReport
@@ -35,7 +36,7 @@ from engine.messages import (
 )
 from engine.runtime.battles import BattleTracker, enemy_side, move_used, our_side
 from engine.runtime.conductor_state import ConductorState
-from engine.runtime.layout import RunPaths, append_json_line, write_bytes_atomic, write_json_atomic
+from engine.runtime.layout import RunPaths
 from engine.runtime.summary import BattleSummary, RunSummary, StopReason
 from engine.runtime.supervision import Supervision
 from engine.telemetry import Telemetry
@@ -111,6 +112,8 @@ class Conductor(Supervision):
         self._decisions_at_checkpoint = 0
         self._due_asked = time.monotonic()
         self._boundary: tuple[ConductorState, int] | None = None
+        # Why the run stopped, if a file it keeps could not be written (a full disk).
+        self._storage_failed: StorageError | None = None
         self._lives: dict[str, str] = {}  # each role's incarnation when last looked at
         # Set from another thread (the Ray driver's Ctrl-C reaches the conductor actor as a request):
         # the run stops at the next cycle boundary, like a KeyboardInterrupt in-process.
@@ -133,6 +136,8 @@ class Conductor(Supervision):
             stopped = "interrupted"
             log.info("interrupted: stopping after writing the summary")
             self._exit_checkpoint("interrupted")
+        except StorageError as exc:
+            error = self._stop_for_storage(exc)
         except EngineError as exc:
             error = str(exc)
             log.error("run failed: %s", exc)
@@ -161,17 +166,42 @@ class Conductor(Supervision):
             llm=self.usage,
             recoveries=self.recoveries,
         )
-        write_json_atomic(self.paths.summary, summary.model_dump(mode="json"))
+        self._write_summary(summary)
         self.phase = "failed" if error else "stopped"
         return summary
 
+    def _write_summary(self, summary: RunSummary) -> None:
+        try:
+            write_json_atomic(self.paths.summary, summary.model_dump(mode="json"))
+        except StorageError as exc:
+            if self._storage_failed is None:  # otherwise the run's one error line has said it already
+                log.error("summary not written: %s", exc)
+
+    def _stop_for_storage(self, exc: StorageError) -> str:
+        """The run cannot keep its files (a full disk): stop with one line saying what failed and where
+        to carry on from. No crash checkpoint is tried: it could not be written either."""
+        self._storage_failed = exc
+        try:
+            newest = self.roles.checkpoint.call("newest_intact")
+        except Exception as error:  # the line must be written whatever else is broken
+            newest = f"unknown ({error})"
+        message = f"{exc}; newest intact checkpoint: {newest or 'none'}"
+        log.error("run stopped: %s (make room, then carry on with --resume latest)", message)
+        return message
+
     def _final_bookkeeping(self) -> None:
         """Whatever can still be saved after a failure is saved; a failing role here is only logged."""
-        actions = (self._save_journey, self._count_frames, self._advance_play_clock, self._settle_reflection,
-                   self._add_up_usage)  # fmt: skip
+        actions = [self._save_journey, self._count_frames, self._advance_play_clock, self._settle_reflection,
+                   self._add_up_usage]  # fmt: skip
+        if self._storage_failed is not None:
+            # Nothing more is written: the play clock is caught up by the resumed run, from the checkpoint.
+            actions.remove(self._advance_play_clock)
         for action in actions:
             try:
                 action()
+            except StorageError as exc:
+                if self._storage_failed is None:
+                    log.warning("while stopping: %s", exc)
             except Exception as exc:  # the run is ending anyway; the summary must still be written
                 log.warning("while stopping: %s", exc)
         try:

@@ -8,9 +8,10 @@ is closed before anything is appended, and skipped when read.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
+
+from engine.jsonl import read_objects
 
 RESTART_KINDS = ("rollback", "resume")
 
@@ -36,44 +37,30 @@ def close_torn_line(path: Path) -> bool:
 
 def lines_after(path: Path, offset: int) -> list[dict[str, Any]]:
     """The decision entries written after byte `offset` (readable ones, restarts left out)."""
-    if not path.is_file():
-        return []
-    with path.open("rb") as handle:
-        handle.seek(offset)
-        tail = handle.read()
-    return [entry for entry in _parse(tail.splitlines()) if entry.get("kind") not in RESTART_KINDS]
+    return [
+        entry for entry in read_objects(path, start=offset).entries if entry.get("kind") not in RESTART_KINDS
+    ]
 
 
 def read_decisions(path: Path) -> list[dict[str, Any]]:
     """Every readable entry in order, decisions that a later rollback undid marked `"rolled_back": true`."""
-    if not path.is_file():
-        return []
     entries: list[tuple[int, dict[str, Any]]] = []
-    offset = 0
-    for raw in path.read_bytes().splitlines(keepends=True):
-        parsed = _parse([raw])
-        if parsed:
-            entry = parsed[0]
-            if entry.get("kind") in RESTART_KINDS:
-                _mark_rolled_back(entries, int(entry.get("after_offset", offset)))
-            entries.append((offset, entry))
-        offset += len(raw)
+    for line in read_objects(path).lines:
+        entry = line.entry
+        if entry.get("kind") in RESTART_KINDS:
+            _mark_rolled_back(entries, _after_offset(entry, line.offset))
+        entries.append((line.offset, entry))
     return [entry for _, entry in entries]
+
+
+def _after_offset(restart: dict[str, Any], own_offset: int) -> int:
+    # A restart line whose offset is missing or not a number undoes nothing: its own offset is past every
+    # entry read so far.
+    after = restart.get("after_offset")
+    return after if isinstance(after, int) and not isinstance(after, bool) else own_offset
 
 
 def _mark_rolled_back(entries: list[tuple[int, dict[str, Any]]], after: int) -> None:
     for start, entry in entries:
         if start >= after and entry.get("kind") not in RESTART_KINDS:
             entry["rolled_back"] = True
-
-
-def _parse(raws: list[bytes]) -> list[dict[str, Any]]:
-    entries = []
-    for raw in raws:
-        try:
-            entry = json.loads(raw)
-        except ValueError:
-            continue  # a line torn by a killed process
-        if isinstance(entry, dict):
-            entries.append(entry)
-    return entries

@@ -9,13 +9,10 @@ DATA_DIR/runs/<run id>/         summary.json, run.log, decisions.jsonl, llm.json
 
 from __future__ import annotations
 
-import json
-import os
 import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 from engine.errors import UserInputError
 
@@ -82,23 +79,3 @@ class RunPaths:
                 folder.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise UserInputError(f"cannot create the data directory {self.data_dir}: {exc.strerror}") from exc
-
-
-def write_json_atomic(path: Path, data: Any) -> None:
-    """Readers see the old file or the new one, never half of one."""
-    write_bytes_atomic(path, (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
-
-
-def write_bytes_atomic(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.name}.tmp")
-    with temporary.open("wb") as handle:
-        handle.write(data)
-        handle.flush()
-        os.fsync(handle.fileno())
-    temporary.replace(path)
-
-
-def append_json_line(path: Path, data: Any) -> None:
-    with path.open("a", encoding="utf-8") as handle:
-        handle.write(json.dumps(data, ensure_ascii=False) + "\n")

@@ -25,6 +25,22 @@ def terminal_handler() -> logging.Handler:
     return handler
 
 
+class RunLogHandler(logging.FileHandler):
+    """run.log. A write that fails (a full disk) silences this file, not the run: the terminal still gets
+    every line, and logging's own error report (a traceback per record) would only add noise there."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(path, encoding="utf-8")
+        self.failed = False
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if not self.failed:
+            super().emit(record)
+
+    def handleError(self, record: logging.LogRecord) -> None:
+        self.failed = True
+
+
 def attach_run_logs(path: Path, level: str, *, to_stderr: bool = False) -> list[logging.Handler]:
     """Send the "engine" loggers to the run's log file (appending: the driver and the conductor actor
     share it), and with `to_stderr` also to stderr. The CLI's own stderr handler sits on the root logger;
@@ -32,7 +48,7 @@ def attach_run_logs(path: Path, level: str, *, to_stderr: bool = False) -> list[
     second copy of each line."""
     engine = logging.getLogger("engine")
     engine.setLevel(level)
-    file_handler = logging.FileHandler(path, encoding="utf-8")
+    file_handler = RunLogHandler(path)
     file_handler.setFormatter(logging.Formatter(FILE_FORMAT))
     handlers: list[logging.Handler] = [file_handler]
     if to_stderr:

@@ -22,9 +22,10 @@ from engine.actors.factory import EmulatorFactory, actor_name, build_roles
 from engine.actors.ray_handles import close_all, resolve
 from engine.config import EngineConfig
 from engine.emulator.role import EmulatorRole
+from engine.files import write_json_atomic
 from engine.runtime.conductor import Roles, RunOptions
 from engine.runtime.decision_log import read_decisions
-from engine.runtime.layout import RunPaths, write_json_atomic
+from engine.runtime.layout import RunPaths
 from engine.runtime.summary import BattleLog, BattleSummary, RunSummary, StopReason
 
 log = logging.getLogger("engine.run")
@@ -69,7 +70,14 @@ def _summary_from_files(
     """Best effort when the conductor cannot write the summary: what its files say was played."""
     battles: list[BattleSummary] = []
     for path in sorted(paths.battles.glob("*.json")):
-        battles.append(BattleLog.model_validate_json(path.read_text(encoding="utf-8")).summary)
+        if ".rolled-back-" in path.name:
+            continue  # the first playing of a battle played again after a rollback
+        try:
+            battles.append(BattleLog.model_validate_json(path.read_bytes()).summary)
+        except (OSError, ValueError) as exc:  # a log cut short by the crash being summed up: skip it
+            log.warning(
+                "battle log %s unreadable, left out of the summary (%s)", path.name, exc.__class__.__name__
+            )
     kinds = [entry.get("kind") for entry in read_decisions(paths.decisions) if not entry.get("rolled_back")]
     kinds = [kind for kind in kinds if kind in ("battle", "overworld")]
     return RunSummary(

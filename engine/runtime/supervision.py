@@ -14,13 +14,13 @@ import time
 from typing import TYPE_CHECKING
 
 from engine.actors.errors import RecoveryError, RoleDiedError
-from engine.checkpoints.errors import CheckpointError
+from engine.checkpoints.errors import CheckpointError, CheckpointWriteError
+from engine.files import DISK_FULL, StorageError, append_json_line
 from engine.messages import BattleRecord
 from engine.resilience.checkpointer import CheckpointRestored, ConductorPart
 from engine.runtime.battles import BattleTracker
 from engine.runtime.conductor_state import ConductorState
 from engine.runtime.decision_log import close_torn_line, lines_after, log_size
-from engine.runtime.layout import append_json_line
 
 if TYPE_CHECKING:
     from engine.runtime.conductor import Conductor
@@ -62,6 +62,11 @@ class Supervision:
         self._decisions_at_checkpoint = state.decisions
         try:
             saved = self.roles.checkpoint.call("save", reason, self._part(state, offset))
+        except CheckpointWriteError as exc:
+            if exc.code in DISK_FULL:  # the run's other files will not fit either: stop, nothing lost
+                raise StorageError(exc.directory, exc.cause, exc.code) from exc
+            log.error("checkpoint (%s) not written: %s", reason, exc)
+            return
         except CheckpointError as exc:
             log.error("checkpoint (%s) not written: %s", reason, exc)
             return

@@ -6,10 +6,11 @@ from pathlib import Path
 
 from engine.config import EngineConfig
 from engine.emulator.role import EmulatorRole
+from engine.files import write_bytes_atomic, write_json_atomic
 from engine.game.actions import UseMove
 from engine.game.battle import Policy
 from engine.replay.driver import DriveOptions, by_policy, drive_battle
-from engine.runtime.layout import RunPaths, write_bytes_atomic, write_json_atomic
+from engine.runtime.layout import RunPaths
 from tests.support.battle_scenarios import PreferPolicy
 
 TAIL_WHIP_SLOT = 1  # SQUIRTLE's moves at level 13: TACKLE, TAIL_WHIP, BUBBLE

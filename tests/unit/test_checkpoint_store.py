@@ -4,6 +4,7 @@ refusing incompatible ones, and naming checkpoints the way people type them."""
 from __future__ import annotations
 
 import errno
+import hashlib
 import json
 import logging
 import os
@@ -20,8 +21,9 @@ from engine.checkpoints.errors import (
     CheckpointWriteError,
     NoCheckpointError,
 )
-from engine.checkpoints.models import CheckpointHeader, Manifest, StoredCheckpoint
+from engine.checkpoints.models import SCHEMA_VERSION, CheckpointHeader, Manifest, StoredCheckpoint
 from engine.checkpoints.store import CheckpointStore, check_compatible, data_dir_of, write_synced
+from engine.cli import main
 from engine.errors import UserInputError
 
 RUN = "20261122-101500-3fa9"
@@ -29,6 +31,9 @@ OTHER_RUN = "20261123-090000-77b1"
 ROM_SHA = "a1b2c3d4e5f6" + "0" * 52
 STATE = bytes(range(256)) * 40
 PARTS = {"conductor": {"decisions": 12, "player": "ÉVOLI"}, "observer": [1, 2, 3]}
+SEAL = "manifest.sha256"
+SEAL_BROKEN = f"{SEAL}: the seal does not match manifest.json"
+DEEP = "[" * 100_000 + "]" * 100_000
 
 
 def header(run_id: str = RUN, reason: str = "periodic", frames: int = 1000) -> CheckpointHeader:
@@ -52,6 +57,20 @@ def write(store: CheckpointStore, run_id: str = RUN, reason: str = "periodic") -
 
 def folders(run_dir: Path) -> list[str]:
     return sorted(path.name for path in run_dir.iterdir())
+
+
+def seal_of(manifest: bytes) -> bytes:
+    return f"{hashlib.sha256(manifest).hexdigest()}  manifest.json\n".encode()
+
+
+def reseal(folder: Path) -> None:
+    """What a writer with a bug (or a careful forger) would do: seal whatever the manifest now says."""
+    (folder / SEAL).write_bytes(seal_of((folder / "manifest.json").read_bytes()))
+
+
+def edit_manifest(folder: Path, **changes: object) -> None:
+    data = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    (folder / "manifest.json").write_text(json.dumps(data | changes, indent=2) + "\n", encoding="utf-8")
 
 
 class FullDisk:
@@ -91,10 +110,14 @@ def test_round_trip_keeps_json_parts_and_the_save_state(store: CheckpointStore) 
     conductor = (stored.path / "conductor.json").read_bytes()
     assert conductor.startswith(b"{\n  ") and "ÉVOLI".encode() in conductor
     assert (stored.path / "emulator.state").read_bytes() == STATE
-    manifest = json.loads((stored.path / "manifest.json").read_text(encoding="utf-8"))
+    manifest_bytes = (stored.path / "manifest.json").read_bytes()
+    manifest = json.loads(manifest_bytes.decode("utf-8"))
     assert set(manifest["parts"]) == {"conductor.json", "observer.json", "emulator.state"}
     assert manifest["parts"]["emulator.state"]["bytes"] == len(STATE)
-    assert manifest["schema_version"] == 1 and manifest["seq"] == 1
+    assert manifest["schema_version"] == SCHEMA_VERSION == 2 and manifest["seq"] == 1
+    # The seal: the manifest's sha256, as `sha256sum -c manifest.sha256` reads it.
+    assert (stored.path / SEAL).read_bytes() == seal_of(manifest_bytes)
+    assert folders(stored.path) == sorted([*manifest["parts"], "manifest.json", SEAL])
 
 
 def test_sequence_numbers_count_up_per_run_past_broken_folders(store: CheckpointStore) -> None:
@@ -137,13 +160,16 @@ def test_a_pruning_failure_is_logged_not_raised(
     assert folders(store.root / RUN) == [first.path.name, second.path.name]
 
 
-@pytest.mark.parametrize("quota", [0, len(STATE) // 2, None], ids=["first-part", "mid-state", "manifest"])
+@pytest.mark.parametrize(
+    "quota", [0, len(STATE) // 2, -1, -2], ids=["first-part", "mid-state", "manifest", "seal"]
+)
 def test_a_full_disk_mid_write_leaves_the_previous_checkpoint_intact(
-    store: CheckpointStore, quota: int | None
+    store: CheckpointStore, quota: int
 ) -> None:
     first = write(store)
-    if quota is None:  # every part fits, the manifest does not
-        quota = sum(part.bytes for part in first.manifest.parts.values())
+    if quota < 0:  # every part fits, the manifest does not (-1), or the manifest fits, the seal not (-2)
+        manifest = (first.path / "manifest.json").stat().st_size if quota == -2 else 0
+        quota = sum(part.bytes for part in first.manifest.parts.values()) + manifest
     (store.root / RUN / ".tmp-000042").mkdir()  # left over from a crash
     full = CheckpointStore(store.root, write_file=FullDisk(quota))
     with pytest.raises(CheckpointWriteError) as caught:
@@ -211,22 +237,39 @@ def _drop_a_field(path: Path) -> None:
     path.write_text(json.dumps(data), encoding="utf-8")
 
 
+def _nest_deeply(path: Path) -> None:
+    path.write_text(DEEP, encoding="utf-8")
+
+
+def _nest_objects_deeply(path: Path) -> None:
+    path.write_text('{"a":' * 100_000 + "1" + "}" * 100_000, encoding="utf-8")
+
+
 @pytest.mark.parametrize(
-    ("damage", "expected"),
+    ("damage", "resealed", "expected"),
     [
-        (_flip_first_brace, "manifest.json: not valid JSON"),
-        (_change_a_sha, "conductor.json: sha256 mismatch"),
-        (_drop_a_field, "manifest.json: invalid (frames: Field required)"),
-        (Path.unlink, "manifest.json: missing"),
+        (_flip_first_brace, False, "manifest.json: not valid JSON"),
+        (_change_a_sha, False, SEAL_BROKEN),
+        (_change_a_sha, True, "conductor.json: sha256 mismatch"),
+        (_drop_a_field, False, SEAL_BROKEN),
+        (_drop_a_field, True, "manifest.json: invalid (frames: Field required)"),
+        (Path.unlink, False, "manifest.json: missing"),
+        (_nest_deeply, False, "manifest.json: not valid JSON (nested too deeply)"),
+        (_nest_objects_deeply, False, "manifest.json: not valid JSON (nested too deeply)"),
     ],
-    ids=["invalid-json", "changed-sha", "missing-field", "deleted"],
-)
+    ids=[
+        "invalid-json", "changed-sha", "changed-sha-resealed", "missing-field", "missing-field-resealed",
+        "deleted", "deep-list", "deep-object",
+    ],
+)  # fmt: skip
 def test_a_damaged_manifest_is_reported_and_skipped(
-    store: CheckpointStore, caplog: pytest.LogCaptureFixture, damage: object, expected: str
+    store: CheckpointStore, caplog: pytest.LogCaptureFixture, damage: object, resealed: bool, expected: str
 ) -> None:
     first = write(store)
     second = write(store)
     damage(second.path / "manifest.json")  # type: ignore[operator]
+    if resealed:  # past the seal, the manifest's own checks still hold
+        reseal(second.path)
     problems = store.verify(second.path)
     assert len(problems) == 1 and problems[0].startswith(expected)
     with caplog.at_level(logging.WARNING, logger="engine.checkpoints"):
@@ -256,18 +299,27 @@ def _set_schema(path: Path, version: int) -> None:
 def test_another_schema_is_refused_not_skipped(store: CheckpointStore) -> None:
     write(store)
     newer = write(store)
-    _set_schema(newer.path / "manifest.json", 2)
-    assert store.verify(newer.path) == ("schema v2, this engine reads v1",)
-    refusal = f"checkpoint {newer.name} was written with checkpoint schema v2; this engine reads v1"
+    _set_schema(newer.path / "manifest.json", 3)
+    assert store.verify(newer.path) == ("schema v3, this engine reads v2",)
+    refusal = f"checkpoint {newer.name} was written with checkpoint schema v3; this engine reads v2"
     with pytest.raises(CheckpointIncompatibleError) as caught:
         store.latest()
     assert str(caught.value) == refusal
-    with pytest.raises(CheckpointIncompatibleError, match="schema v2; this engine reads v1"):
+    with pytest.raises(CheckpointIncompatibleError, match="schema v3; this engine reads v2"):
         store.load(newer.path)
     assert store.entries()[0].manifest is None
     with pytest.raises(CheckpointIncompatibleError) as direct:
-        check_compatible(newer.manifest.model_copy(update={"schema_version": 2}), "POKEMON RED", ROM_SHA)
+        check_compatible(newer.manifest.model_copy(update={"schema_version": 3}), "POKEMON RED", ROM_SHA)
     assert str(direct.value) == refusal
+
+
+def test_an_unsealed_checkpoint_of_an_older_engine_is_refused_by_its_schema(store: CheckpointStore) -> None:
+    older = write(store)
+    _set_schema(older.path / "manifest.json", 1)
+    (older.path / SEAL).unlink()  # schema v1 had no seal
+    assert store.verify(older.path) == ("schema v1, this engine reads v2",)
+    with pytest.raises(CheckpointIncompatibleError, match="schema v1; this engine reads v2"):
+        store.latest()
 
 
 def test_another_cartridge_is_refused_naming_both(store: CheckpointStore) -> None:
@@ -329,6 +381,7 @@ def test_entries_are_newest_first_broken_by_folder_time_temps_hidden(store: Chec
         ({}, {"": b""}, "not a simple name"),
         ({"manifest": {}}, {}, "reserved"),
         ({}, {"manifest.json": b"x"}, "must not end in .json"),
+        ({}, {SEAL: b"x"}, "reserved for the checkpoint's seal"),
         ({}, {"state.json": b"x"}, "must not end in .json"),
         ({"bad": object()}, {}, "is not JSON data"),
         ({"bad": float("nan")}, {}, "is not JSON data"),
@@ -373,3 +426,121 @@ def test_manifest_rejects_unknown_fields() -> None:
     Manifest.model_validate(data)
     with pytest.raises(ValueError, match="extra"):
         Manifest.model_validate(data | {"surprise": 1})
+
+
+def test_a_changed_manifest_value_breaks_the_seal_and_latest_takes_the_previous(
+    store: CheckpointStore, caplog: pytest.LogCaptureFixture
+) -> None:
+    first = write(store)
+    second = store.write(header().model_copy(update={"decisions": 200}), PARTS, {"emulator.state": STATE})
+    edit_manifest(second.path, decisions=300)  # still a valid manifest, every part still matches it
+    (problem,) = store.verify(second.path)
+    assert problem.startswith(SEAL_BROKEN)
+    with caplog.at_level(logging.WARNING, logger="engine.checkpoints"):
+        assert store.latest().path == first.path
+    assert f"checkpoint {second.name} failed verification ({problem})" in caplog.text
+    with pytest.raises(CheckpointCorruptError, match="the seal does not match"):
+        store.load(second.path)
+    untrusted = {entry.name: entry.manifest is None for entry in store.entries()}
+    assert untrusted == {first.name: False, second.name: True}  # an unsealed manifest is not shown
+
+
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        (lambda seal: b"0" + seal[1:], SEAL_BROKEN),
+        (lambda seal: seal.upper(), SEAL_BROKEN),
+        (lambda seal: seal.rstrip(b"\n"), SEAL_BROKEN),
+        (lambda seal: seal + b"\n", SEAL_BROKEN),
+        (lambda seal: b"", SEAL_BROKEN),
+        (None, f"{SEAL}: seal missing"),
+    ],
+    ids=["digit", "upper-case", "no-newline", "extra-newline", "empty", "removed"],
+)
+def test_a_changed_or_missing_seal_is_broken(store: CheckpointStore, change: object, expected: str) -> None:
+    first = write(store)
+    second = write(store)
+    seal = second.path / SEAL
+    if change is None:
+        seal.unlink()
+    else:
+        seal.write_bytes(change(seal.read_bytes()))  # type: ignore[operator]
+    (problem,) = store.verify(second.path)
+    assert problem.startswith(expected)
+    assert store.latest().path == first.path
+
+
+def test_every_flipped_byte_of_every_file_is_found(store: CheckpointStore) -> None:
+    stored = store.write(header(), {"conductor": {"n": 1}}, {"emulator.state": b"\x00\x01state"})
+    names = folders(stored.path)
+    assert names == ["conductor.json", "emulator.state", "manifest.json", SEAL]
+    for name in names:
+        path = stored.path / name
+        original = path.read_bytes()
+        for at in range(len(original)):
+            for bit in (0x01, 0x80):
+                flipped = bytearray(original)
+                flipped[at] ^= bit
+                path.write_bytes(bytes(flipped))
+                assert store.verify(stored.path), f"{name}: byte {at} ^ {bit:#x} went unnoticed"
+        path.write_bytes(original)
+    assert store.verify(stored.path) == ()
+    # A file the manifest does not name is never loaded, so it cannot change what the checkpoint restores:
+    # it is left alone rather than turning a good checkpoint into a broken one.
+    (stored.path / "notes.txt").write_text("mine", encoding="utf-8")
+    assert store.verify(stored.path) == ()
+
+
+def test_deep_manifest_makes_checkpoints_verify_exit_1(
+    store: CheckpointStore, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    good = write(store)
+    deep = write(store)
+    (deep.path / "manifest.json").write_text(DEEP, encoding="utf-8")
+    assert main(["checkpoints", "verify", "--data-dir", str(tmp_path / "data")]) == 1
+    out = capsys.readouterr().out
+    assert f"BROKEN  {deep.name}" in out and "nested too deeply" in out and f"OK      {good.name}" in out
+    assert main(["checkpoints", "verify", "--data-dir", str(tmp_path / "data"), good.name]) == 0
+
+
+class FailAt:
+    """Writes like the real writer, but the file number `at` (0 = the first) fills the disk halfway;
+    with `at` None every file is written, and the names tell how many a checkpoint has."""
+
+    def __init__(self, at: int | None) -> None:
+        self.at = at
+        self.written: list[str] = []
+
+    def __call__(self, path: Path, data: bytes) -> None:
+        if len(self.written) == self.at:
+            write_synced(path, data[: len(data) // 2])
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
+        self.written.append(path.name)
+        write_synced(path, data)
+
+
+def test_a_full_disk_at_any_file_leaves_no_temp_folder(store: CheckpointStore) -> None:
+    earlier = [write(store), write(store, reason="battle_end")]
+    count = FailAt(None)
+    earlier.append(write(CheckpointStore(store.root, write_file=count)))
+    assert count.written[-2:] == ["manifest.json", SEAL]  # the seal is the last file written
+    for at in range(len(count.written)):
+        with pytest.raises(CheckpointWriteError, match="No space left on device"):
+            write(CheckpointStore(store.root, write_file=FailAt(at)))
+        assert not [name for name in folders(store.root / RUN) if name.startswith(".tmp-")], at
+        assert folders(store.root / RUN) == sorted(item.path.name for item in earlier)
+        assert all(store.verify(item.path) == () for item in earlier)
+
+
+def test_an_interrupted_write_leaves_no_temp_folder(store: CheckpointStore) -> None:
+    first = write(store)
+
+    def interrupted(path: Path, data: bytes) -> None:
+        if path.name == SEAL:
+            raise KeyboardInterrupt
+        write_synced(path, data)
+
+    with pytest.raises(KeyboardInterrupt):
+        write(CheckpointStore(store.root, write_file=interrupted))
+    assert folders(store.root / RUN) == [first.path.name]
+    assert store.verify(first.path) == ()

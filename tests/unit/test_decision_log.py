@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from engine.files import append_json_line
 from engine.runtime.decision_log import close_torn_line, lines_after, log_size, read_decisions
-from engine.runtime.layout import append_json_line
 
 
 def write_decisions(path: Path, seqs: range) -> None:

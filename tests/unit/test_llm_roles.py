@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.actors.handles import LocalHandle
+from engine.files import write_json_atomic
 from engine.game.actions import describe, legal_actions
 from engine.game.battle import DecisionRecord
 from engine.game.capture import load_capture
@@ -17,7 +18,6 @@ from engine.game.state import decode_state
 from engine.llm.tasks import ModelOutcome, ModelTask
 from engine.messages import BattleRecord, EventName, GameEvent, Selection, Tier
 from engine.reflection.inbox import Reflection
-from engine.runtime.layout import write_json_atomic
 from engine.runtime.summary import BattleLog, BattleSummary
 from engine.strategist.strategist import Strategist
 from engine.tactician.tactician import Tactician

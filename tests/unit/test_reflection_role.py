@@ -14,6 +14,7 @@ import pytest
 from engine.actors.handles import LocalHandle
 from engine.config import LLMConfig, ModelsConfig, ModelTierConfig, RoutingConfig
 from engine.errors import EngineError, UserInputError
+from engine.files import write_json_atomic
 from engine.game.battle import DecisionRecord, SideView
 from engine.game.models import DecisionPoint
 from engine.llm.gateway import ModelGateway
@@ -23,7 +24,6 @@ from engine.messages import BattleRecord, Selection, Tier
 from engine.reflection.errors import BattleLogError, ReflectionError
 from engine.reflection.inbox import Reflection
 from engine.reflection.report import ReflectionReport
-from engine.runtime.layout import write_json_atomic
 from engine.runtime.summary import BattleLog, BattleSummary, TurnOutcome
 from tests.support.sensible_model import sensible
 from tests.support.stub_llm import StubLLMServer, StubReply, always

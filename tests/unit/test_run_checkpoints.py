@@ -102,15 +102,17 @@ def test_a_crash_leaves_a_checkpoint_of_the_last_cycle_boundary_to_resume_from(p
 
 
 class DiskQuota:
-    """A checkpoint folder on a disk that fills up after `limit` bytes."""
+    """A checkpoint folder on a disk that fills up after `limit` bytes (or refuses every write with
+    `code`, e.g. EACCES: a folder the run may not write to)."""
 
-    def __init__(self, limit: int) -> None:
+    def __init__(self, limit: int, code: int = errno.ENOSPC) -> None:
         self.limit = limit
+        self.code = code
         self.used = 0
 
     def __call__(self, path: Path, data: bytes) -> None:
         if self.used + len(data) > self.limit:
-            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
+            raise OSError(self.code, os.strerror(self.code), str(path))
         self.used += len(data)
         write_synced(path, data)
 
@@ -122,27 +124,45 @@ def checkpointer_on(disk: DiskQuota, config: EngineConfig, roles: Any, paths: Ru
     return Checkpointer(config.checkpoint, "r1", config_hash(config), store, sources)
 
 
-def test_a_full_disk_is_one_clear_error_the_run_goes_on_and_the_previous_checkpoint_stays(
-    paths: RunPaths, caplog: pytest.LogCaptureFixture
-) -> None:
+def run_on_disk(disk: DiskQuota, paths: RunPaths, caplog: pytest.LogCaptureFixture) -> RunSummary:
     config = EngineConfig()
     options = RunOptions(rom=Path("scripted.gb"), max_battles=1, checkpoint_every_decisions=4)
     roles = build_roles(config, options, "r1", "local", fake(), paths=paths)
-    checkpointer = checkpointer_on(DiskQuota(limit=60_000), config, roles, paths)
-    store = checkpointer.store
-    roles = replace(roles, checkpoint=LocalHandle("checkpoint", checkpointer))
-    with caplog.at_level(logging.ERROR, logger="engine.run"):
-        summary = Conductor(roles, options, paths).run()
-    for handle in roles.all():
-        handle.close()
+    roles = replace(roles, checkpoint=LocalHandle("checkpoint", checkpointer_on(disk, config, roles, paths)))
+    with caplog.at_level(logging.INFO, logger="engine"):
+        try:
+            return Conductor(roles, options, paths).run()
+        finally:
+            for handle in roles.all():
+                handle.close()
+
+
+def test_a_full_disk_stops_the_run_with_one_error_line_and_the_previous_checkpoint_stays(
+    paths: RunPaths, caplog: pytest.LogCaptureFixture
+) -> None:
+    summary = run_on_disk(DiskQuota(limit=60_000), paths, caplog)
+    assert summary.stopped == "error" and summary.battles == ()
+    problems = [record for record in caplog.records if record.levelno >= logging.WARNING]
+    (line,) = [record.getMessage() for record in problems]
+    assert line.startswith("run stopped: cannot write ") and "No space left on device" in line
+    entries = CheckpointStore(paths.checkpoints).entries("r1")
+    assert entries and all(entry.ok for entry in entries)
+    assert f"newest intact checkpoint: {entries[0].name}" in line and "--resume latest" in line
+    assert summary.error is not None and entries[0].name in summary.error
+    assert not [p for p in (paths.checkpoints / "r1").iterdir() if p.name.startswith(".tmp")]
+    assert not any(record.exc_info for record in caplog.records)
+    # Room again: the run carries on from that checkpoint and finishes its battle.
+    resumed = play(paths, resume=LATEST)
+    assert resumed.stopped == "max_battles" and resumed.battles[0].decisions == LONG_BATTLE_DECISIONS
+
+
+def test_a_checkpoint_folder_that_refuses_writes_is_one_line_each_and_the_run_goes_on(
+    paths: RunPaths, caplog: pytest.LogCaptureFixture
+) -> None:
+    summary = run_on_disk(DiskQuota(limit=0, code=errno.EACCES), paths, caplog)
     assert summary.stopped == "max_battles" and summary.battles[0].outcome == "victory"
     failures = [record.getMessage() for record in caplog.records if "not written" in record.getMessage()]
-    assert failures and "No space left on device" in failures[0]
-    entries = store.entries("r1")
-    assert entries and all(entry.ok for entry in entries)
-    assert entries[0].name in failures[-1]  # the message names the checkpoint still intact
-    assert not [p for p in (paths.checkpoints / "r1").iterdir() if p.name.startswith(".tmp")]
-    assert store.load(entries[0].path).manifest.reason in ("start", "decisions")
+    assert failures and all("Permission denied" in failure for failure in failures)
 
 
 class DyingHandle(LocalHandle):
@@ -218,7 +238,8 @@ def test_too_many_deaths_end_the_run_with_the_error(paths: RunPaths) -> None:
 
 
 def test_a_death_with_no_checkpoint_to_go_back_to_ends_the_run_saying_so(paths: RunPaths) -> None:
-    summary = run_with_dying_tactician(paths, {"choose_battle": (2,)}, disk=DiskQuota(limit=0))
+    unwritable = DiskQuota(limit=0, code=errno.EACCES)
+    summary = run_with_dying_tactician(paths, {"choose_battle": (2,)}, disk=unwritable)
     assert summary.stopped == "error"
     assert "the tactician actor died" in (summary.error or "")
     assert "no checkpoint to roll back to" in (summary.error or "")

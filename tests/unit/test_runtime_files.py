@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from engine.errors import UserInputError
+from engine.files import append_json_line, write_json_atomic
 from engine.game.battle import BattleError, DecisionRecord
 from engine.game.capture import load_capture
 from engine.game.models import DecisionPoint, GameState
@@ -16,7 +17,7 @@ from engine.game.ram import RED_BLUE
 from engine.game.state import decode_state
 from engine.runtime.battles import BattleTracker
 from engine.runtime.launch import exit_code
-from engine.runtime.layout import RunPaths, append_json_line, new_run_id, write_json_atomic
+from engine.runtime.layout import RunPaths, new_run_id
 from engine.runtime.summary import RunSummary
 from tests.conftest import GEN1_FIXTURES
 
