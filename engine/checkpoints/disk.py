@@ -15,15 +15,6 @@ def write_synced(path: Path, data: bytes) -> None:
         os.fsync(handle.fileno())
 
 
-def fsync_dir(path: Path) -> None:
-    """Make a folder's entries (new files, a rename) durable, not just the files' contents."""
-    descriptor = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(descriptor)
-    finally:
-        os.close(descriptor)
-
-
 def remove_tree(path: Path) -> None:
     """Best effort: a leftover temp folder is harmless (the next write of that run removes it)."""
     shutil.rmtree(path, ignore_errors=True)

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.checkpoints.compat import check_compatible, data_dir_of, schema_refusal
-from engine.checkpoints.disk import fsync_dir, remove_tree, write_synced
+from engine.checkpoints.disk import remove_tree, write_synced
 from engine.checkpoints.errors import (
     CheckpointCorruptError,
     CheckpointError,
@@ -50,6 +50,7 @@ from engine.checkpoints.models import (
 )
 from engine.checkpoints.resolve import resolve_spec
 from engine.checkpoints.verify import Inspection, inspect_checkpoint, read_manifest, seal_for
+from engine.files import fsync_dir
 
 __all__ = ["CheckpointStore", "check_compatible", "data_dir_of", "write_synced"]
 

@@ -448,7 +448,7 @@ def test_a_changed_manifest_value_breaks_the_seal_and_latest_takes_the_previous(
 @pytest.mark.parametrize(
     ("change", "expected"),
     [
-        (lambda seal: b"0" + seal[1:], SEAL_BROKEN),
+        (lambda seal: (b"1" if seal.startswith(b"0") else b"0") + seal[1:], SEAL_BROKEN),
         (lambda seal: seal.upper(), SEAL_BROKEN),
         (lambda seal: seal.rstrip(b"\n"), SEAL_BROKEN),
         (lambda seal: seal + b"\n", SEAL_BROKEN),
