@@ -19,11 +19,11 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine.emulator.buttons import Button
 from engine.emulator.session import EmulatorSession
-from engine.game.battle import play_battle
-from engine.game.executor import BattleExecutor
-from engine.game.intro import set_fast_options
+from engine.game.buttons import Button
+from engine.mechanics.battle import play_battle
+from engine.mechanics.executor import BattleExecutor
+from engine.mechanics.intro import set_fast_options
 from tests.support.battle_scenarios import SCENARIOS, BattleScenario
 from tests.support.scenarios import boot_to_overworld
 

@@ -60,12 +60,13 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.runtime import make_states
-from engine.actors.factory import ROLE_NAMES, Mode, actor_name, build_roles
+from engine.actors.factory import Mode, actor_name, build_roles
+from engine.actors.roles import ROLE_NAMES, Roles
 from engine.config import EngineConfig
+from engine.layout import RunPaths
 from engine.runtime.cluster import ray_connection
-from engine.runtime.conductor import Conductor, Roles, RunOptions
+from engine.runtime.conductor import Conductor, RunOptions
 from engine.runtime.decision_log import log_size
-from engine.runtime.layout import RunPaths
 
 SCENARIO = "misty"
 PLAYED_DECISIONS = 2  # into the battle before the checkpoints are taken
@@ -239,7 +240,7 @@ def write_once(conductor: Conductor) -> Write:
     started = time.perf_counter()
     state = conductor._state()
     part = conductor._part(state, log_size(conductor.paths.decisions))
-    saved = conductor.roles.checkpoint.call("save", "decisions", part)
+    saved = conductor.roles.checkpoint.call.save("decisions", part)
     call_s = time.perf_counter() - started
     return Write(call_s, saved.write_seconds, saved.bytes, state_part_bytes(Path(saved.path)))
 
@@ -271,9 +272,9 @@ def close_roles(mode: Mode, roles: Roles, run_id: str, namespace: str) -> None:
 
 def fresh_restore(mode: Mode, config: EngineConfig, options: RunOptions, paths: RunPaths) -> float:
     """The crash case: roles built afresh (not timed), then the newest checkpoint pushed into them."""
-    roles = build_roles(config, options, paths.run_id, mode, paths=paths)
+    roles = build_roles(config, options.role_build(paths), mode)
     try:
-        return timed(lambda: roles.checkpoint.call("restore", None))
+        return timed(lambda: roles.checkpoint.call.restore(None))
     finally:
         close_roles(mode, roles, paths.run_id, config.runtime.namespace)
 
@@ -281,7 +282,7 @@ def fresh_restore(mode: Mode, config: EngineConfig, options: RunOptions, paths: 
 def writes_and_live_restores(
     mode: Mode, config: EngineConfig, options: RunOptions, paths: RunPaths, rounds: int
 ) -> tuple[list[Write], list[float]]:
-    roles = build_roles(config, options, paths.run_id, mode, paths=paths)
+    roles = build_roles(config, options.role_build(paths), mode)
     try:
         conductor = Conductor(roles, options, paths)
         summary = conductor.run()  # two decisions into the battle: every role holds its state
@@ -292,7 +293,7 @@ def writes_and_live_restores(
             writes.append(write_once(conductor))
             if (index + 1) % 10 == 0 or index + 1 == rounds:
                 progress(f"  {mode}: {index + 1}/{rounds} checkpoints written")
-        live = [timed(lambda: roles.checkpoint.call("restore", None)) for _ in range(rounds)]
+        live = [timed(lambda: roles.checkpoint.call.restore(None)) for _ in range(rounds)]
         progress(f"  {mode}: {rounds} restores into the live roles")
         return writes, live
     finally:

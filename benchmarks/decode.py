@@ -15,9 +15,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from engine.emulator.rom import Game
 from engine.emulator.session import EmulatorSession
 from engine.game.capture import load_capture
+from engine.game.cartridge import Game
 from engine.game.ram import RED_BLUE
 from engine.game.state import decode_state
 

@@ -17,8 +17,8 @@ import time
 from pathlib import Path
 
 from engine.emulator.errors import FrameBudgetExceeded
-from engine.emulator.rom import Game
 from engine.emulator.session import EmulatorSession
+from engine.game.cartridge import Game
 
 
 def _raw_fps(session: EmulatorSession, frames: int) -> float:

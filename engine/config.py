@@ -11,17 +11,18 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import Field, ValidationError
 
 from engine.errors import UserInputError
+from engine.frozen import Frozen
 
 
 class ConfigError(UserInputError):
     """The configuration file is unreadable or a value is invalid; the message names the key."""
 
 
-class Section(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+class Section(Frozen):
+    """A config section: frozen, and an unknown key is an error."""
 
 
 class EmulatorConfig(Section):
@@ -106,20 +107,20 @@ class ModelsConfig(Section):
     )
 
 
-TierName = Literal["rule_based", "acting", "thinking"]
+Tier = Literal["rule_based", "acting", "thinking"]
 
 
 class RoutingConfig(Section):
     """Which tier each kind of task starts on. Boss: gym leaders, the rival, the Elite Four, Giovanni."""
 
-    tactics_wild: TierName = "rule_based"
-    tactics_trainer: TierName = "acting"
-    tactics_boss: TierName = "acting"
-    strategy_overworld: TierName = "rule_based"
-    strategy_wild: TierName = "rule_based"
-    strategy_trainer: TierName = "acting"
-    strategy_boss: TierName = "thinking"
-    reflection: TierName = "thinking"
+    tactics_wild: Tier = "rule_based"
+    tactics_trainer: Tier = "acting"
+    tactics_boss: Tier = "acting"
+    strategy_overworld: Tier = "rule_based"
+    strategy_wild: Tier = "rule_based"
+    strategy_trainer: Tier = "acting"
+    strategy_boss: Tier = "thinking"
+    reflection: Tier = "thinking"
     # A tactical decision moves up one tier when the battle is close (the rule-based estimate of how
     # likely we are to lose, 0-1), the enemy out-levels the active member by this many levels, or we are
     # outnumbered.

@@ -11,12 +11,19 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
+from engine.config import Tier
+from engine.frozen import Frozen
 from engine.game.actions import BattleAction
-from engine.game.models import Frozen, GameState
-from engine.game.overworld import Direction, StepOutcome
+from engine.game.models import Direction, GameState
 
-Tier = Literal["rule_based", "acting", "thinking"]
 Phase = Literal["starting", "running", "stopping", "stopped", "failed"]
+
+
+class StepOutcome(StrEnum):
+    MOVED = "moved"
+    BLOCKED = "blocked"
+    BATTLE = "battle"  # a battle began during or right after the step
+    INTERRUPTED = "interrupted"  # something else took over: a warp, a dialog, a scripted event
 
 
 class Frame(Frozen):

@@ -1,23 +1,32 @@
-"""How the conductor talks to a role: `call` waits for the answer, `tell` does not (notifications up).
+"""How the conductor reaches a role: `handle.call` is the role's typed interface and waits for each answer;
+`handle.tell` has the same verbs but only sends (a notification: its failure is logged, never raised into
+the game loop). `LocalHandle` calls a plain object in this process, `RayHandle` (engine.actors.ray_handles)
+an actor; the conductor cannot tell them apart, which is the point.
 
-The local handle calls the plain object directly; the Ray handle (engine.actors.ray_handles) sends the
-same call to an actor. The conductor cannot tell them apart, which is the point.
+    handle.call.advance()                       # -> GameState, as EmulatorPort.advance says
+    handle.tell.stepped(before, choice, outcome, after)
 """
 
 from __future__ import annotations
 
 import logging
-from typing import Any, Protocol
+from collections.abc import Callable
+from typing import Any, Generic, Protocol, TypeVar, cast
 
 log = logging.getLogger(__name__)
 
+Port = TypeVar("Port", covariant=True)
+Target = TypeVar("Target")
 
-class RoleHandle(Protocol):
+
+class RoleHandle(Protocol[Port]):
     role: str
 
-    def call(self, method: str, *args: Any) -> Any: ...
+    @property
+    def call(self) -> Port: ...
 
-    def tell(self, method: str, *args: Any) -> None: ...
+    @property
+    def tell(self) -> Port: ...
 
     def close(self) -> None: ...
 
@@ -26,19 +35,36 @@ class RoleHandle(Protocol):
         ...
 
 
-class LocalHandle:
-    def __init__(self, role: str, target: object) -> None:
+class VerbProxy:
+    """Turns `proxy.verb(*args)` into `send(verb, args)`: the one place a verb's name becomes a string."""
+
+    def __init__(self, send: Callable[[str, tuple[Any, ...]], Any]) -> None:
+        self._send = send
+
+    def __getattr__(self, verb: str) -> Callable[..., Any]:
+        if verb.startswith("_"):
+            raise AttributeError(verb)
+        return lambda *args: self._send(verb, args)
+
+
+class LocalHandle(Generic[Target]):
+    def __init__(self, role: str, target: Target) -> None:
         self.role = role
         self.target = target
 
-    def call(self, method: str, *args: Any) -> Any:
-        return getattr(self.target, method)(*args)
+    @property
+    def call(self) -> Target:
+        return self.target
 
-    def tell(self, method: str, *args: Any) -> None:
+    @property
+    def tell(self) -> Target:
+        return cast(Target, VerbProxy(self._notify))
+
+    def _notify(self, verb: str, args: tuple[Any, ...]) -> None:
         try:
-            getattr(self.target, method)(*args)
+            getattr(self.target, verb)(*args)
         except Exception:  # a notification never stops the game loop; the failure is logged
-            log.exception("%s.%s failed", self.role, method)
+            log.exception("%s.%s failed", self.role, verb)
 
     def close(self) -> None:
         close_role(self.target)

@@ -9,17 +9,19 @@ from __future__ import annotations
 
 import logging
 import threading
-from typing import Any
+from typing import Any, Generic, TypeVar, cast
 
 import ray
 from ray.actor import ActorHandle
 from ray.exceptions import RayActorError, RayTaskError
 
 from engine.actors.errors import RoleDiedError
+from engine.actors.handles import VerbProxy
+from engine.actors.roles import Roles
 from engine.errors import EngineError
-from engine.runtime.conductor import Roles
 
 log = logging.getLogger("engine.actors")
+Port = TypeVar("Port")
 DRAIN_SECONDS = 10.0
 SHUTDOWN_SECONDS = 10.0
 
@@ -44,7 +46,7 @@ def resolve(ref: ray.ObjectRef, role: str, timeout: float | None = None) -> Any:
         raise RoleDiedError(role, _first_line(str(exc))) from exc
 
 
-class RayHandle:
+class RayHandle(Generic[Port]):
     def __init__(self, role: str, actor: ActorHandle) -> None:
         self.role = role
         self.actor = actor
@@ -67,7 +69,15 @@ class RayHandle:
             remote = self._methods[method] = self.actor.call.options(name=f"{self.role}.{method}")
         return remote
 
-    def call(self, method: str, *args: Any) -> Any:
+    @property
+    def call(self) -> Port:
+        return cast(Port, VerbProxy(self._call))
+
+    @property
+    def tell(self) -> Port:
+        return cast(Port, VerbProxy(self._tell))
+
+    def _call(self, method: str, args: tuple[Any, ...]) -> Any:
         self._reap()
         return resolve(self._remote(method).remote(method, *args), self.role)
 
@@ -75,7 +85,7 @@ class RayHandle:
         remote = self.actor.incarnation.options(name=f"{self.role}.incarnation")
         return str(resolve(remote.remote(), self.role))
 
-    def tell(self, method: str, *args: Any) -> None:
+    def _tell(self, method: str, args: tuple[Any, ...]) -> None:
         self._reap()
         ref = self._remote(method).remote(method, *args)
         with self._lock:

@@ -11,21 +11,12 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 import ray
 
 from engine.actors.handles import close_role
-from engine.actors.ray_handles import drain_notifications
-from engine.config import LoggingConfig, TelemetryConfig
 from engine.errors import EngineError
-from engine.messages import RunStatus
-from engine.runtime.conductor import LATEST, Conductor, Roles, RunOptions
-from engine.runtime.layout import RunPaths
-from engine.runtime.logs import attach_run_logs
-from engine.runtime.summary import RunSummary
-from engine.telemetry import Telemetry
 
 
 class RoleShell:
@@ -101,40 +92,6 @@ class ModelGatewayActor(RoleShell):
 @ray.remote(num_cpus=0)
 class LessonMemoryActor(RoleShell):
     pass
-
-
-# Threaded (max_concurrency): `status` and `request_stop` answer from other threads while `run` is busy.
-@ray.remote(num_cpus=0, max_concurrency=4)
-class ConductorActor:
-    def __init__(
-        self,
-        roles: Roles,
-        options: RunOptions,
-        paths: RunPaths,
-        logs: LoggingConfig,
-        telemetry: TelemetryConfig,
-    ) -> None:
-        # Its progress lines go to stderr (Ray forwards them to the driver's terminal) and to run.log.
-        self.handlers = attach_run_logs(paths.log, logs.level, to_stderr=True)
-        if ray.get_runtime_context().was_current_actor_reconstructed:
-            # Ray re-created this actor after the first one died: carry on from the latest checkpoint.
-            options = replace(options, resume=LATEST, resume_reason="the conductor actor was re-created")
-        self.telemetry = Telemetry.from_config(telemetry, paths.run_id)  # built where the conductor runs
-        self.roles = roles  # the Ray handles themselves (the conductor may wrap them for tracing)
-        self.conductor = Conductor(roles, options, paths, self.telemetry)
-
-    def run(self) -> RunSummary:
-        try:
-            return self.conductor.run()
-        finally:
-            drain_notifications(self.roles)
-            self.telemetry.shutdown()
-
-    def status(self) -> RunStatus:
-        return self.conductor.status()
-
-    def request_stop(self) -> None:
-        self.conductor.request_stop()
 
 
 ROLE_SHELLS: dict[str, Any] = {

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
+from engine.frozen import Frozen
 
 # Bump when the layout or the manifest changes meaning; older engines then refuse instead of misreading.
 # v2: the manifest is sealed (SEAL); a v1 checkpoint has no seal, so it could not be told from a tampered one.
@@ -16,16 +16,12 @@ MANIFEST = "manifest.json"
 SEAL = "manifest.sha256"
 
 
-class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class PartDigest(_Frozen):
+class PartDigest(Frozen):
     sha256: str
     bytes: int
 
 
-class CheckpointHeader(_Frozen):
+class CheckpointHeader(Frozen):
     """What the writer knows about the run when it takes the checkpoint."""
 
     run_id: str

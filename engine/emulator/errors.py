@@ -7,10 +7,6 @@ class EmulatorError(EngineError):
     """Root of every error raised by `engine.emulator`."""
 
 
-class RomError(EmulatorError, UserInputError):
-    """The cartridge image is missing, unreadable or not a supported game."""
-
-
 class SaveStateError(EmulatorError, UserInputError):
     """A save state is unreadable, truncated or belongs to another cartridge."""
 

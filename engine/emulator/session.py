@@ -18,11 +18,13 @@ from typing import Protocol
 import numpy as np
 
 from engine.config import EmulatorConfig
-from engine.emulator.buttons import Button
-from engine.emulator.errors import EmulatorError, FrameBudgetExceeded, RomError, SaveStateError
-from engine.emulator.rom import Game, identify, read_header, read_rom_file
+from engine.emulator.errors import EmulatorError, FrameBudgetExceeded, SaveStateError
+from engine.emulator.rom import read_rom_file
 from engine.emulator.state_check import check_state_belongs
 from engine.emulator.state_file import Cartridge, seal, unseal
+from engine.game.buttons import Button
+from engine.game.cartridge import Game, identify, read_header
+from engine.game.errors import RomError
 from engine.game.memory import DECODER_REGIONS, MemoryImage
 from engine.game.ram import RAM_MAPS, RamMap
 

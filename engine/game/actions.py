@@ -11,8 +11,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, field_validator
 
+from engine.frozen import Frozen
 from engine.game.items import BATTLE_ITEMS, ItemKind, has_effect
-from engine.game.models import DecisionPoint, Frozen, GameState, Mon, PartyMon
+from engine.game.models import DecisionPoint, GameState, Mon, PartyMon
 from engine.game.tables import game_data
 
 BATTLE_TYPE_NORMAL = 0  # wBattleType: the old man's demonstration and the Safari Zone have other menus

@@ -18,7 +18,7 @@ from statistics import fmean
 
 from pydantic import Field
 
-from engine.game.models import Frozen
+from engine.frozen import Frozen
 from engine.game.tables import Move, game_data
 
 MAX_STAT_VALUE = 999

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from engine.game.models import Frozen, Mon, StatusName
+from engine.frozen import Frozen
+from engine.game.models import Mon, StatusName
 
 
 class ItemKind(StrEnum):

@@ -5,11 +5,8 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
-
-
-class Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+from engine.frozen import Frozen
+from engine.game.buttons import Button
 
 
 class DecisionPoint(StrEnum):
@@ -163,3 +160,14 @@ class GameState(Frozen):
     overworld: Overworld
     progress: Progress
     bag: tuple[BagItem, ...]
+
+
+class Direction(StrEnum):
+    UP = "up"
+    DOWN = "down"
+    LEFT = "left"
+    RIGHT = "right"
+
+    @property
+    def button(self) -> Button:
+        return Button(self.value)

@@ -10,9 +10,8 @@ from __future__ import annotations
 from enum import StrEnum
 from functools import cache
 
-from engine.emulator.buttons import Button
-from engine.errors import UserInputError
-from engine.game.intro_errors import IntroError
+from engine.game.buttons import Button
+from engine.game.errors import InvalidNameError
 
 # -- naming keyboard (DisplayNamingScreen): the row is 1-5 for letters and symbols, 6 for the case switch
 # (NamingScreen.key_cursor says where to read it), wTopMenuItemX the column (1, 3, ... 17). Rows 1-3 of the
@@ -29,10 +28,6 @@ NAME_LIST_MARK = "NEW NAME"  # the first item of the name lists (oak_speech2.asm
 
 KeyPosition = tuple[int, int]  # (row, x) as the game keeps them
 _DIRECTIONS = (Button.UP, Button.DOWN, Button.LEFT, Button.RIGHT)
-
-
-class InvalidNameError(IntroError, UserInputError):
-    """A name the naming keyboard cannot type: 1 to 7 letters A-Z only."""
 
 
 def validate_name(name: str) -> str:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from engine.emulator.buttons import Button
+from engine.game.buttons import Button
 from engine.game.models import MenuCursor
 
 LEFT_COLUMN_X = 9

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Literal
 
-from engine.emulator.buttons import Button
-from engine.game.models import Frozen
+from engine.frozen import Frozen
+from engine.game.buttons import Button
 
 # -- wOptions (constants/ram_constants.asm) -----------------------------------------------------------
 TEXT_DELAY_MASK = 0b111

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
-from engine.emulator.rom import Game
+from engine.game.cartridge import Game
 
 
 class PartyStructOffsets(BaseModel):

@@ -10,14 +10,10 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
+from engine.frozen import Frozen
 
 
-class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class BaseStats(_Frozen):
+class BaseStats(Frozen):
     hp: int
     attack: int
     defense: int
@@ -25,14 +21,14 @@ class BaseStats(_Frozen):
     special: int
 
 
-class Evolution(_Frozen):
+class Evolution(Frozen):
     method: str
     level: int
     into: str
     item: str | None = None
 
 
-class Species(_Frozen):
+class Species(Frozen):
     index: int
     dex: int
     name: str
@@ -48,7 +44,7 @@ class Species(_Frozen):
     tmhm: tuple[str, ...] = ()
 
 
-class Move(_Frozen):
+class Move(Frozen):
     id: int
     name: str
     display_name: str
@@ -60,31 +56,31 @@ class Move(_Frozen):
     effect: str
 
 
-class TypeInfo(_Frozen):
+class TypeInfo(Frozen):
     id: int
     name: str
     display_name: str
 
 
-class TypeMatchup(_Frozen):
+class TypeMatchup(Frozen):
     attacker: str
     defender: str
     multiplier: float
 
 
-class NamedId(_Frozen):
+class NamedId(Frozen):
     id: int
     name: str
     display_name: str | None = None
     teaches: str | None = None
 
 
-class TrainerPartyMember(_Frozen):
+class TrainerPartyMember(Frozen):
     level: int
     species: str
 
 
-class TrainerParty(_Frozen):
+class TrainerParty(Frozen):
     # "class" is a keyword, so the field has another name in Python.
     trainer_class: str
     number: int

@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Field, StringConstraints, ValidationInfo, field_validator
 from pydantic_core import PydanticCustomError
 
-from engine.game.models import Frozen
+from engine.frozen import Frozen
 
 AnswerKind = Literal["tactical", "strategic", "reflection"]
 

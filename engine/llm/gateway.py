@@ -23,19 +23,20 @@ from typing import Any
 import pybreaker
 
 from engine.config import LLMConfig, ModelsConfig, ModelTierConfig
+from engine.frozen import Frozen
 from engine.llm.answers import ANSWERS, answer_schema
+from engine.llm.breakers import BreakerBoard
 from engine.llm.calllog import CallLog
 from engine.llm.clients import ModelClient, build_client
 from engine.llm.errors import AnswerInvalid, LLMError
-from engine.llm.ledger import DAY, HOUR, CostLedger, UsageReport, call_cost
+from engine.llm.ledger import DAY, HOUR, CostLedger, LedgerSnapshot, UsageReport, call_cost
 from engine.llm.redact import Redactor
+from engine.llm.retries import retrying
 from engine.llm.router import tiers_from
 from engine.llm.structured import parse_answer, repair_prompt
 from engine.llm.tasks import ModelOutcome, ModelTask
 from engine.llm.wire import ModelMessage, ModelRequest, ModelResponse, Usage
 from engine.messages import RoleReport, Selection, Tier
-from engine.resilience.breakers import BreakerBoard
-from engine.resilience.retries import retrying
 from engine.telemetry.metrics import RunMetrics
 
 log = logging.getLogger("engine.llm")
@@ -68,6 +69,14 @@ def describe_tiers(models: ModelsConfig, secrets: Mapping[str, str]) -> str:
         return f"models: no API key found [{why}]: every decision uses the free rule-based tier"
     off = f"; off: {', '.join(missing)}" if missing else ""
     return f"models: {'; '.join(live)}; rule_based as fallback{off}"
+
+
+class GatewaySnapshot(Frozen):
+    ledger: LedgerSnapshot
+    counts: dict[str, int]
+    breakers: dict[str, str]  # endpoint -> pybreaker state name
+    latency: dict[str, float]  # tier -> smoothed seconds a call
+    answer_tokens: dict[str, float]  # answer kind -> smoothed output tokens
 
 
 class ModelGateway:
@@ -167,21 +176,16 @@ class ModelGateway:
         return self.breakers.states()
 
     # -- checkpoints -------------------------------------------------------------------------------
-    def snapshot(self) -> dict[str, Any]:
-        """The gateway's accounting and what it learned about the providers, as JSON-ready data."""
+    def snapshot(self) -> GatewaySnapshot:
+        """The gateway's accounting and what it learned about the providers."""
         with self._lock:
             counts = dict(self._counts)
             latency = dict(self._latency)
             answer_tokens = dict(self._answer_tokens)
-        return {
-            "ledger": self.ledger.snapshot(),
-            "counts": counts,
-            "breakers": self.breakers.states(),
-            "latency": latency,
-            "answer_tokens": answer_tokens,
-        }
+        return GatewaySnapshot(ledger=self.ledger.snapshot(), counts=counts, breakers=self.breakers.states(),
+                               latency=latency, answer_tokens=answer_tokens)  # fmt: skip
 
-    def restore(self, data: dict[str, Any]) -> None:
+    def restore(self, snapshot: GatewaySnapshot) -> None:
         """Take a checkpoint's snapshot back, but only into a gateway that has recorded nothing yet.
 
         Nothing here belongs to the game's timeline: the ledger and counts are money and calls really
@@ -194,13 +198,12 @@ class ModelGateway:
         if not self._untouched():
             log.info("gateway restore: keeping this gateway's own ledger, counts and breakers")
             return
-        self.ledger.restore(data["ledger"])
+        self.ledger.restore(snapshot.ledger)
         with self._lock:
-            self._counts.update({key: int(data["counts"].get(key, 0)) for key in self._counts})
-            latency = data["latency"]
-            self._latency = {name: float(latency[name]) for name in PAID_TIERS if name in latency}
-            self._answer_tokens = {kind: float(value) for kind, value in data["answer_tokens"].items()}
-        self.breakers.reopen(data["breakers"])
+            self._counts.update({key: snapshot.counts.get(key, 0) for key in self._counts})
+            self._latency = {name: snapshot.latency[name] for name in PAID_TIERS if name in snapshot.latency}
+            self._answer_tokens = dict(snapshot.answer_tokens)
+        self.breakers.reopen(snapshot.breakers)
 
     def _untouched(self) -> bool:
         with self._lock:

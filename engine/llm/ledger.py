@@ -8,12 +8,11 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from pydantic import Field
 
 from engine.config import ModelTierConfig
-from engine.game.models import Frozen
+from engine.frozen import Frozen
 from engine.llm.wire import Usage
 
 HOUR = 3600.0
@@ -56,6 +55,11 @@ class UsageReport(Frozen):
 class Spend:
     at: float
     cost_usd: float
+
+
+class LedgerSnapshot(Frozen):
+    tiers: dict[str, TierUsage]
+    recent: tuple[tuple[float, float], ...]  # (age in seconds, USD) of each spend of the last day
 
 
 class CostLedger:
@@ -111,20 +115,20 @@ class CostLedger:
         with self._lock:
             return not self._tiers and not self._recent
 
-    def snapshot(self) -> dict[str, Any]:
-        """Per-tier totals and the last day's spends as JSON-ready data. A spend's time is kept as its
-        age in seconds: clock readings (monotonic) mean nothing in another process."""
+    def snapshot(self) -> LedgerSnapshot:
+        """Per-tier totals and the last day's spends. A spend's time is kept as its age in seconds: clock
+        readings (monotonic) mean nothing in another process."""
         with self._lock:
             now = self.clock()
-            return {
-                "tiers": {name: usage.model_dump(mode="json") for name, usage in self._tiers.items()},
-                "recent": [[now - spend.at, spend.cost_usd] for spend in self._recent],
-            }
+            return LedgerSnapshot(
+                tiers=dict(self._tiers),
+                recent=tuple((now - spend.at, spend.cost_usd) for spend in self._recent),
+            )
 
-    def restore(self, data: dict[str, Any]) -> None:
+    def restore(self, snapshot: LedgerSnapshot) -> None:
         """Take a snapshot's totals and spends, the spends placed at their ages before this ledger's
         clock now, so the hourly and daily budgets count them as before."""
         with self._lock:
             now = self.clock()
-            self._tiers = {name: TierUsage.model_validate(usage) for name, usage in data["tiers"].items()}
-            self._recent = deque(Spend(now - float(age), float(cost)) for age, cost in data["recent"])
+            self._tiers = dict(snapshot.tiers)
+            self._recent = deque(Spend(now - age, cost) for age, cost in snapshot.recent)

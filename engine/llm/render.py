@@ -15,6 +15,8 @@ from functools import cache
 from importlib import resources
 from string import Template
 
+from engine.battles.models import BattleLog, TurnOutcome
+from engine.frozen import Frozen
 from engine.game.actions import (
     BattleAction,
     LearnMove,
@@ -25,21 +27,13 @@ from engine.game.actions import (
     as_battle_sees_it,
     describe,
 )
+from engine.game.assessment import EnemyView, Fairness, combatant_of, enemy_view, hp_bar_fraction, move_score
 from engine.game.damage import Combatant, type_effectiveness
 from engine.game.items import BATTLE_ITEMS, ItemKind, hp_after
-from engine.game.models import BattleState, DecisionPoint, Frozen, GameState, Mon
+from engine.game.models import BattleState, DecisionPoint, GameState, Mon
 from engine.game.tables import Move, game_data
 from engine.llm.answers import SHAPES
 from engine.messages import Directive, GameEvent
-from engine.runtime.summary import BattleLog, TurnOutcome
-from engine.tactician.rule_based import (
-    EnemyView,
-    Fairness,
-    combatant_of,
-    enemy_view,
-    hp_bar_fraction,
-    move_score,
-)
 
 PROMPTS_PACKAGE = "engine.llm.prompts"
 RECENT_CHOICES = 8

@@ -11,7 +11,7 @@ from typing import Literal
 from pydantic import Field
 
 from engine.config import RoutingConfig
-from engine.game.models import Frozen
+from engine.frozen import Frozen
 from engine.messages import Tier
 
 TIER_ORDER: tuple[Tier, ...] = ("rule_based", "acting", "thinking")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from engine.game.models import Frozen
+from engine.frozen import Frozen
 from engine.llm.answers import AnswerKind
 from engine.llm.wire import ImagePart
 from engine.messages import Selection, Tier

@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from engine.game.models import Frozen
+from engine.frozen import Frozen
 
 Provider = Literal["anthropic", "openai"]
 

@@ -12,7 +12,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from engine.game.models import Frozen
+from engine.frozen import Frozen
 
 LessonKind = Literal["type_matchup", "move", "opponent", "resource", "sequence"]
 

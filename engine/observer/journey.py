@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter, deque
 from typing import Any
 
+from engine.frozen import Frozen
 from engine.game.models import GameState
 from engine.messages import EventName, GameEvent, Perception, RoleReport
 
@@ -26,6 +27,21 @@ def _enemy_key(state: GameState) -> tuple[int, int] | None:
     if battle is None or battle.enemy is None:
         return None
     return (battle.enemy.species_id, battle.enemy_party_pos or 0)
+
+
+class ObserverSnapshot(Frozen):
+    """The journey memory as a checkpoint keeps it."""
+
+    looks: int
+    outcomes: dict[str, int]
+    badges: int
+    maps_seen: tuple[int, ...]
+    tiles_seen: tuple[tuple[int, int, int], ...]
+    last_new_tile_look: int
+    stuck_reported: bool
+    notable: tuple[GameEvent, ...]
+    team: tuple[str, ...]
+    previous: GameState | None
 
 
 class Observer:
@@ -115,37 +131,34 @@ class Observer:
             "notable_events": [event.model_dump(mode="json") for event in self.notable],
         }
 
-    def snapshot(self) -> dict[str, Any]:
-        """Everything the observer knows, as JSON-ready data for a checkpoint (`restore` takes it back)."""
-        return {
-            "looks": self.looks,
-            "outcomes": dict(self.outcomes),
-            "badges": self.badges,
-            "maps_seen": sorted(self.maps_seen),
-            "tiles_seen": [list(tile) for tile in sorted(self.tiles_seen)],
-            "last_new_tile_look": self.last_new_tile_look,
-            "stuck_reported": self.stuck_reported,
-            "notable": [event.model_dump(mode="json") for event in self.notable],
-            "team": list(self.team),
-            "previous": self.previous.model_dump(mode="json") if self.previous is not None else None,
-        }
+    def snapshot(self) -> ObserverSnapshot:
+        """Everything the observer knows, for a checkpoint (`restore` takes it back)."""
+        return ObserverSnapshot(
+            looks=self.looks,
+            outcomes=dict(self.outcomes),
+            badges=self.badges,
+            maps_seen=tuple(sorted(self.maps_seen)),
+            tiles_seen=tuple(sorted(self.tiles_seen)),
+            last_new_tile_look=self.last_new_tile_look,
+            stuck_reported=self.stuck_reported,
+            notable=tuple(self.notable),
+            team=tuple(self.team),
+            previous=self.previous,
+        )
 
-    def restore(self, data: dict[str, Any]) -> None:
+    def restore(self, snapshot: ObserverSnapshot) -> None:
         """Replace the whole journey memory with a snapshot's: after a rollback the observer must not
         remember tiles or battles from a future that no longer happened."""
-        self.looks = int(data["looks"])
-        self.outcomes = Counter({str(k): int(v) for k, v in data["outcomes"].items()})
-        self.badges = int(data["badges"])
-        self.maps_seen = {int(map_id) for map_id in data["maps_seen"]}
-        self.tiles_seen = {(int(m), int(x), int(y)) for m, x, y in data["tiles_seen"]}
-        self.last_new_tile_look = int(data["last_new_tile_look"])
-        self.stuck_reported = bool(data["stuck_reported"])
-        self.notable = deque(
-            (GameEvent.model_validate(event) for event in data["notable"]), maxlen=NOTABLE_KEPT
-        )
-        self.team = [str(name) for name in data["team"]]
-        previous = data["previous"]
-        self.previous = GameState.model_validate(previous) if previous is not None else None
+        self.looks = snapshot.looks
+        self.outcomes = Counter(snapshot.outcomes)
+        self.badges = snapshot.badges
+        self.maps_seen = set(snapshot.maps_seen)
+        self.tiles_seen = set(snapshot.tiles_seen)
+        self.last_new_tile_look = snapshot.last_new_tile_look
+        self.stuck_reported = snapshot.stuck_reported
+        self.notable = deque(snapshot.notable, maxlen=NOTABLE_KEPT)
+        self.team = list(snapshot.team)
+        self.previous = snapshot.previous
 
     def report(self) -> RoleReport:
         counters = {"looks": float(self.looks), "battles": float(sum(self.outcomes.values()))}

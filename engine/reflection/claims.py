@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 from typing import Literal
 
+from engine.frozen import Frozen
 from engine.game.damage import type_effectiveness
-from engine.game.models import Frozen
 from engine.game.tables import game_data
 from engine.reflection.names import move_name, species_name, species_types, type_name
 from engine.reflection.turns import FIXED_DAMAGE_POWER

@@ -17,11 +17,11 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Literal
 
-from engine.game.models import Frozen
+from engine.battles.models import BattleLog
+from engine.frozen import Frozen
 from engine.reflection.forensics import enemy_faints, measure, our_faints, participants
 from engine.reflection.forensics import final_hp as final_hp_of
 from engine.reflection.turns import TurnRead, read_turns
-from engine.runtime.summary import BattleLog
 
 FailureKind = Literal["defeat", "pyrrhic", "suboptimal", "clean"]
 SEVERITY: tuple[FailureKind, ...] = ("defeat", "pyrrhic", "suboptimal", "clean")

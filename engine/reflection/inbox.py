@@ -27,10 +27,12 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from engine.actors.handles import RoleHandle
+from engine.battles.models import BattleLog
 from engine.config import RoutingConfig
 from engine.files import StorageError, write_json_atomic
+from engine.llm.port import GatewayPort
 from engine.memory.lessons import Lesson
+from engine.memory.port import MemoryPort
 from engine.messages import BattleRecord, RoleReport, Tier
 from engine.reflection.detect import Failure, detect
 from engine.reflection.errors import BattleLogError
@@ -39,7 +41,6 @@ from engine.reflection.report import MemoryStatus, ReflectionReport
 from engine.reflection.synthesis import RULE_BASED, Candidate, ModelSynthesis, ask_model, rule_based
 from engine.reflection.turns import read_turns
 from engine.reflection.validation import Rejection, injection, validate
-from engine.runtime.summary import BattleLog
 
 log = logging.getLogger("engine.reflection")
 REFLECTIONS_DIR = "reflections"  # beside battles/ in the run's directory
@@ -79,8 +80,8 @@ class Reflection:
     def __init__(
         self,
         routing: RoutingConfig | None = None,
-        gateway: RoleHandle | None = None,
-        memory: RoleHandle | None = None,
+        gateway: GatewayPort | None = None,
+        memory: MemoryPort | None = None,
     ) -> None:
         self.routing = routing or RoutingConfig()
         self.gateway = gateway
@@ -223,7 +224,7 @@ class Reflection:
         if self._tiers is None:
             assert self.gateway is not None
             try:
-                self._tiers = tuple(self.gateway.call("available"))
+                self._tiers = tuple(self.gateway.available())
             except Exception as exc:  # asked again next battle
                 log.warning("the model gateway did not say which tiers are live: %s", exc)
                 return ()
@@ -237,7 +238,7 @@ class Reflection:
         if not accepted:
             return "nothing_to_store", (), None
         try:
-            kept: list[Lesson] = self.memory.call("learn", accepted)
+            kept: list[Lesson] = self.memory.learn(accepted)
         except Exception as exc:  # memory down: the report still says what would have been stored
             log.warning("memory did not take the lessons of %s: %s", battle_id, exc)
             return "failed", (), f"memory failed: {type(exc).__name__}: {exc}"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from engine.game.battle import Outcome
-from engine.game.models import Frozen
+from engine.battles.models import Outcome
+from engine.frozen import Frozen
 from engine.memory.lessons import Lesson
 from engine.messages import Selection
 from engine.reflection.detect import Failure

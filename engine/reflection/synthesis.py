@@ -22,9 +22,10 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from engine.actors.handles import RoleHandle
-from engine.game.models import Frozen
+from engine.battles.models import BattleLog
+from engine.frozen import Frozen
 from engine.llm.answers import Insight, ReflectionAnswer
+from engine.llm.port import GatewayPort
 from engine.llm.render import render_reflection
 from engine.llm.tasks import ModelOutcome, ModelTask
 from engine.memory.lessons import Lesson, LessonKind, Measurement
@@ -33,7 +34,6 @@ from engine.reflection.claims import claims, keyed
 from engine.reflection.detect import Failure
 from engine.reflection.forensics import Forensics, MoveMeasure
 from engine.reflection.names import mentions, opponent_class, species_types, type_display
-from engine.runtime.summary import BattleLog
 
 RULE_BASED = "rule_based"
 LESSON_TEXT_MAX = 300  # Lesson.text's limit
@@ -312,7 +312,7 @@ def from_insight(insight: Insight, log: BattleLog, by: str) -> Candidate:
 
 
 def ask_model(
-    gateway: RoleHandle, wanted: Tier, log: BattleLog, failure: Failure, forensics: Forensics
+    gateway: GatewayPort, wanted: Tier, log: BattleLog, failure: Failure, forensics: Forensics
 ) -> ModelSynthesis:
     """Ask the reflection tier; the gateway steps down tiers itself and answers None when none could."""
     system, user = render_reflection(log, findings(failure, forensics))
@@ -325,7 +325,7 @@ def ask_model(
         user=user,
         battle_id=log.summary.battle_id,
     )
-    outcome: ModelOutcome = gateway.call("ask", task)
+    outcome: ModelOutcome = gateway.ask(task)
     if outcome.answer is None:
         return ModelSynthesis(selection=outcome.selection)
     answer = ReflectionAnswer.model_validate(outcome.answer)

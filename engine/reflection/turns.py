@@ -12,13 +12,13 @@ from __future__ import annotations
 import re
 from typing import Any, Literal
 
-from engine.game.battle import DecisionRecord, SideView
+from engine.battles.models import BattleLog, DecisionRecord, SideView, TurnOutcome
+from engine.frozen import Frozen
 from engine.game.damage import type_effectiveness
 from engine.game.items import BATTLE_ITEMS, ItemKind
-from engine.game.models import DecisionPoint, Frozen
+from engine.game.models import DecisionPoint
 from engine.game.tables import game_data
 from engine.reflection.names import item_name, move_name, species_types
-from engine.runtime.summary import BattleLog, TurnOutcome
 
 ActionKind = Literal[
     "move", "item", "ball", "switch", "send_out", "run", "struggle", "learn", "evolve", "other"

@@ -19,8 +19,8 @@ from collections.abc import Sequence
 from functools import cache
 from importlib import resources
 
+from engine.frozen import Frozen
 from engine.game.damage import type_effectiveness
-from engine.game.models import Frozen
 from engine.memory.lessons import Lesson
 from engine.reflection.claims import claims, contradiction
 from engine.reflection.names import known_opponent, mentions, move_name, species_name, type_name, vocabulary

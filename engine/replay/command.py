@@ -136,7 +136,7 @@ def _learn(config: EngineConfig, args: argparse.Namespace, report: ReplayReport)
 
     address = args.address if not args.local else None
     with memory_access(config, args.data_dir, address, must_exist=False) as memory:
-        stored = memory.call("learn", list(report.lessons))
+        stored = memory.learn(list(report.lessons))
     print(f"lessons: {len(stored)} stored in memory", file=sys.stderr, flush=True)
     return report.model_copy(update={"learned": tuple(lesson.lesson_id for lesson in stored)})
 

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.game.battle import DecisionRecord, SideView
+from engine.battles.models import BattleLog, DecisionRecord, SideView
 from engine.replay.driver import Step
 from engine.replay.models import DecisionCheck, Divergence
-from engine.runtime.summary import BattleLog
 
 
 def _side_words(side: SideView | None) -> str:

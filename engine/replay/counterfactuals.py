@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.game.battle import Outcome
+from engine.battles.models import Outcome
 from engine.game.models import DecisionPoint
 from engine.replay import judge
 from engine.replay.defaults import DEFAULT_MAX_DECISIONS

@@ -13,12 +13,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from engine.emulator.role import EmulatorRole
+from engine.battles.models import BattleLog, DecisionRecord
+from engine.battles.policy import Policy
+from engine.battles.tracker import BattleTracker, enemy_side, move_used, our_side
 from engine.game.actions import BattleAction, describe, legal_actions
-from engine.game.battle import DecisionRecord, Policy
 from engine.game.models import DecisionPoint, GameState
-from engine.runtime.battles import BattleTracker, enemy_side, move_used, our_side
-from engine.runtime.summary import BattleLog
+from engine.mechanics.role import EmulatorRole
 
 COUNTERFACTUAL_REASON = "counterfactual: the action tried at this decision"
 

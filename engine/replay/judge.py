@@ -10,7 +10,7 @@ defeats are never better than each other (nothing was kept either way).
 
 from __future__ import annotations
 
-from engine.game.battle import Outcome
+from engine.battles.models import Outcome
 from engine.replay.models import RolloutResult
 
 OUTCOME_RANK: dict[Outcome, int] = {"defeat": 0, "draw": 1, "flee": 2, "victory": 3}

@@ -11,7 +11,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable, Sequence
 
-from engine.game.battle import SideView
+from engine.battles.models import SideView
 from engine.game.tables import game_data
 from engine.memory.lessons import Lesson
 from engine.reflection.forensics import pool_measures

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from engine.battles.models import BattleLog
 from engine.replay.errors import BattleLogError
-from engine.runtime.summary import BattleLog
 
 
 @dataclass(frozen=True)

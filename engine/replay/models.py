@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from engine.game.battle import Outcome, SideView
-from engine.game.models import DecisionPoint, Frozen
+from engine.battles.models import Outcome, SideView
+from engine.frozen import Frozen
+from engine.game.models import DecisionPoint
 from engine.memory.lessons import Lesson
 from engine.reflection.forensics import MoveMeasure
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from engine.emulator.role import EmulatorRole
+from engine.mechanics.role import EmulatorRole
 from engine.replay.compare import check_decisions, first_divergence, frames_match
 from engine.replay.counterfactuals import assemble, plan
 from engine.replay.defaults import DEFAULT_MAX_DECISIONS

@@ -10,17 +10,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from engine.battles.tracker import enemy_side, our_side
 from engine.config import EmulatorConfig, PlayerConfig
-from engine.emulator.role import EmulatorRole
 from engine.errors import EngineError
+from engine.frozen import Frozen
 from engine.game.actions import as_battle_sees_it
-from engine.game.models import Frozen, GameState
+from engine.game.models import GameState
+from engine.mechanics.role import EmulatorRole
 from engine.reflection.forensics import measure
 from engine.reflection.turns import read_turns
 from engine.replay.defaults import DEFAULT_MAX_DECISIONS
 from engine.replay.driver import DrivenBattle, DriveOptions, drive_battle, forced_then, restart_from
 from engine.replay.models import RolloutResult
-from engine.runtime.battles import enemy_side, our_side
 from engine.tactician.rule_based import RuleBasedPolicy
 
 ROLLOUT_RUN_ID = "rollout"

@@ -12,15 +12,19 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from pathlib import Path
 
 from engine.actors.errors import RoleDiedError
-from engine.actors.handles import RoleHandle
+from engine.actors.factory import RoleBuild
+from engine.actors.roles import Roles
+from engine.battles.models import BattleSummary, DecisionRecord
+from engine.battles.tracker import BattleTracker, enemy_side, move_used, our_side
 from engine.errors import EngineError, UserInputError
 from engine.files import StorageError, append_json_line, write_bytes_atomic, write_json_atomic
-from engine.game.battle import DecisionRecord
 from engine.game.models import DecisionPoint, GameState
+from engine.layout import RunPaths
 from engine.llm.ledger import UsageReport
 from engine.messages import (
     BattleChoice,
@@ -34,10 +38,8 @@ from engine.messages import (
     Selection,
     StepReport,
 )
-from engine.runtime.battles import BattleTracker, enemy_side, move_used, our_side
 from engine.runtime.conductor_state import ConductorState
-from engine.runtime.layout import RunPaths
-from engine.runtime.summary import BattleSummary, RunSummary, StopReason
+from engine.runtime.summary import RunSummary, StopReason
 from engine.runtime.supervision import Supervision
 from engine.telemetry import Telemetry
 from engine.telemetry.tracing import ATTR_BATTLE_ID, CycleKind
@@ -65,21 +67,12 @@ class RunOptions:
     max_recoveries: int = 10
     recovery_timeout: float = 60.0
 
-
-@dataclass(frozen=True)
-class Roles:
-    emulator: RoleHandle
-    vision: RoleHandle
-    observer: RoleHandle
-    strategist: RoleHandle
-    tactician: RoleHandle
-    reflection: RoleHandle
-    checkpoint: RoleHandle
-    gateway: RoleHandle  # the model gateway: clients, breakers, cost ledger (a service, not a role)
-    memory: RoleHandle  # lessons and the play clock (a service, not a role)
-
-    def all(self) -> list[RoleHandle]:
-        return [getattr(self, field.name) for field in fields(self)]
+    def role_build(self, paths: RunPaths | None, secrets: Mapping[str, str] | None = None) -> RoleBuild:
+        """What the roles of this run are built from."""
+        run_id = paths.run_id if paths is not None else "run"
+        return RoleBuild(
+            rom=self.rom, run_id=run_id, seed=self.seed, paths=paths, secrets=dict(secrets or {})
+        )
 
 
 class Conductor(Supervision):
@@ -182,7 +175,7 @@ class Conductor(Supervision):
         to carry on from. No crash checkpoint is tried: it could not be written either."""
         self._storage_failed = exc
         try:
-            newest = self.roles.checkpoint.call("newest_intact")
+            newest = self.roles.checkpoint.call.newest_intact()
         except Exception as error:  # the line must be written whatever else is broken
             newest = f"unknown ({error})"
         message = f"{exc}; newest intact checkpoint: {newest or 'none'}"
@@ -205,43 +198,43 @@ class Conductor(Supervision):
             except Exception as exc:  # the run is ending anyway; the summary must still be written
                 log.warning("while stopping: %s", exc)
         try:
-            self.roles.checkpoint.call("stop")
+            self.roles.checkpoint.call.stop()
         except Exception as exc:
             log.warning("checkpoint timer did not stop cleanly: %s", exc)
 
     def _settle_reflection(self) -> None:
-        if not self.roles.reflection.call("settle", REFLECTION_SETTLE_SECONDS):
+        if not self.roles.reflection.call.settle(REFLECTION_SETTLE_SECONDS):
             log.warning("reflection still busy after %.0f s: its last model calls may be missing from the "
                         "summary (they are in llm.jsonl)", REFLECTION_SETTLE_SECONDS)  # fmt: skip
 
     def _add_up_usage(self) -> None:
-        self.usage = self.roles.gateway.call("usage")
+        self.usage = self.roles.gateway.call.usage()
         if self.usage.calls or self.usage.fallbacks:
             log.info("models: %d calls, %d+%d tokens, $%.4f; %d fallbacks to rule_based", self.usage.calls,
                      self.usage.tokens_in, self.usage.tokens_out, self.usage.cost_usd,
                      self.usage.fallbacks)  # fmt: skip
 
     def _count_frames(self) -> None:
-        self.frames = self.roles.emulator.call("frame_count")
+        self.frames = self.roles.emulator.call.frame_count()
 
     def _advance_play_clock(self, frames: int | None = None) -> None:
         """Lessons age with play time: add the frames emulated since the clock last heard from this run."""
         frames = self.frames if frames is None else frames
         if frames > self._frames_on_clock:
-            self.roles.memory.tell("played", frames - self._frames_on_clock)
+            self.roles.memory.tell.played(frames - self._frames_on_clock)
             self._frames_on_clock = frames
 
     def _save_journey(self) -> None:
-        write_json_atomic(self.paths.run_dir / "journey.json", self.roles.observer.call("journey"))
+        write_json_atomic(self.paths.run_dir / "journey.json", self.roles.observer.call.journey())
 
     def _play(self) -> StopReason:
-        self.game = self.roles.emulator.call("game_name")
+        self.game = self.roles.emulator.call.game_name()
         resume = self.options.resume
         if resume is not None:
             self._resume(None if resume == LATEST else resume)
         else:
             self._start_game()
-        self.roles.checkpoint.call("start")
+        self.roles.checkpoint.call.start()
         self.phase = "running"
         self._lives = self._incarnations()  # from here on, an actor re-created by Ray is noticed
         self._mark_boundary()
@@ -266,14 +259,14 @@ class Conductor(Supervision):
         state = self.options.state.read_bytes() if self.options.state is not None else None
         if state is not None:
             log.info("loading save state %s", self.options.state.name if self.options.state else "")
-        report = emulator.call("start", state)
-        for line in emulator.call("take_intro_lines"):
+        report = emulator.call.start(state)
+        for line in emulator.call.take_intro_lines():
             log.info("intro: %s", line)
         if report is None:
             log.info("the save state is in a battle: playing it first")
         else:
             log.info("in the overworld after %d frames", report.frames)
-        self._in_battle = emulator.call("in_battle")
+        self._in_battle = emulator.call.in_battle()
 
     def _limit_reached(self) -> StopReason | None:
         if self._stop_requested.is_set():
@@ -301,25 +294,25 @@ class Conductor(Supervision):
     def _cycle_body(self) -> None:
         emulator = self.roles.emulator
         if self.tracker is not None or self._in_battle:
-            state: GameState = emulator.call("advance")
+            state: GameState = emulator.call.advance()
             self._in_battle = state.battle is not None
             if state.decision_point is DecisionPoint.OVERWORLD_FREE and not self._in_battle:
                 self._finish_battle()
             else:
                 self._battle_decision()
             return
-        state = emulator.call("settle")
+        state = emulator.call.settle()
         self._in_battle = state.battle is not None
         if not self._in_battle:
             self._overworld_decision()
 
     def _look(self) -> Perception:
-        perception: Perception = self.roles.vision.call("perceive", self.roles.emulator.call("frame"))
+        perception: Perception = self.roles.vision.call.perceive(self.roles.emulator.call.frame())
         self.metrics.perception(perception.reused)
         self.metrics.frames(perception.frame)
-        events = self.roles.observer.call("observe", perception)
+        events = self.roles.observer.call.observe(perception)
         if events:
-            directive = self.roles.strategist.call("consider", events, perception.state)
+            directive = self.roles.strategist.call.consider(events, perception.state)
             if directive is not None:
                 self.directive = directive
                 tier = _tier_words(directive.selection)
@@ -332,9 +325,9 @@ class Conductor(Supervision):
         if self.tracker is None:
             self._start_battle(state)
         assert self.tracker is not None
-        screenshot = self.roles.emulator.call("screenshot") if self.options.screenshots else None
-        choice: BattleChoice = self.roles.tactician.call(
-            "choose_battle", state, self.directive, screenshot, self.tracker.battle_id
+        screenshot = self.roles.emulator.call.screenshot() if self.options.screenshots else None
+        choice: BattleChoice = self.roles.tactician.call.choose_battle(
+            state, self.directive, screenshot, self.tracker.battle_id
         )
         selection = choice.selection
         record = DecisionRecord(
@@ -347,16 +340,16 @@ class Conductor(Supervision):
         log.info(
             "  %s: %s (%s; %s)", record.point.value, record.action, record.reason, _tier_words(selection)
         )
-        self.roles.emulator.call("execute", choice.action)
-        self.tracker.note_text(self.roles.emulator.call("take_battle_text"))
+        self.roles.emulator.call.execute(choice.action)
+        self.tracker.note_text(self.roles.emulator.call.take_battle_text())
 
     def _start_battle(self, state: GameState) -> None:
         battle_id = f"{self.paths.run_id}-b{len(self.battles) + 1:03d}"
-        self.roles.emulator.call("begin_battle", state)
-        self.roles.emulator.call("take_battle_text")  # the opening lines come before any decision
+        self.roles.emulator.call.begin_battle(state)
+        self.roles.emulator.call.take_battle_text()  # the opening lines come before any decision
         # Kept with the log: the battle can be replayed from here (engine run --state FILE, replays).
-        write_bytes_atomic(self.paths.battle_start_state(battle_id), self.roles.emulator.call("save_state"))
-        self.tracker = BattleTracker(battle_id, self.roles.emulator.call("frame_count"), state)
+        write_bytes_atomic(self.paths.battle_start_state(battle_id), self.roles.emulator.call.save_state())
+        self.tracker = BattleTracker(battle_id, self.roles.emulator.call.frame_count(), state)
         enemy = state.battle.enemy if state.battle else None
         level = f" L{enemy.level}" if enemy is not None else ""
         self.where = f"battle {len(self.battles) + 1}: {self.tracker.battle_type} {self.tracker.opponent}"
@@ -366,9 +359,9 @@ class Conductor(Supervision):
     def _finish_battle(self) -> None:
         assert self.tracker is not None
         emulator = self.roles.emulator
-        final = emulator.call("last_in_battle")
+        final = emulator.call.last_in_battle()
         battle = self.tracker.finish(
-            final, emulator.call("battle_result"), emulator.call("frame_count"), self.paths.run_id
+            final, emulator.call.battle_result(), emulator.call.frame_count(), self.paths.run_id
         )
         self.tracker = None
         self._advance_play_clock(battle.start_frame + battle.summary.frames)
@@ -380,12 +373,12 @@ class Conductor(Supervision):
         write_json_atomic(log_path, battle.model_dump(mode="json"))
         self._battle_ended = True
         party = [mon.species_name or "?" for mon in final.party] if final is not None else []
-        self.roles.observer.call(
-            "battle_ended", summary.outcome, summary.opponent, battle.start_frame + summary.frames, party
+        self.roles.observer.call.battle_ended(
+            summary.outcome, summary.opponent, battle.start_frame + summary.frames, party
         )
         record = BattleRecord(battle_id=summary.battle_id, outcome=summary.outcome, opponent=summary.opponent,
                               log_path=str(log_path))  # fmt: skip
-        self.roles.reflection.tell("receive", record)
+        self.roles.reflection.tell.receive(record)
         self._save_journey()
         log.info("battle %d: %s vs %s in %d turns (%d decisions, %d frames, %.1f s)", len(self.battles),
                  summary.outcome, summary.opponent, summary.turns, summary.decisions, summary.frames,
@@ -399,10 +392,10 @@ class Conductor(Supervision):
         if where.map_id != self.last_map:
             self.last_map = where.map_id
             log.info("overworld: %s", self.where)
-        choice: NavChoice = self.roles.tactician.call("choose_step", state, self.directive)
-        report: StepReport = self.roles.emulator.call("walk", choice)
+        choice: NavChoice = self.roles.tactician.call.choose_step(state, self.directive)
+        report: StepReport = self.roles.emulator.call.walk(choice)
         # A notification: the tactician's next call runs after it (one caller, calls kept in order).
-        self.roles.tactician.tell("stepped", state, choice, report.outcome, report.state)
+        self.roles.tactician.tell.stepped(state, choice, report.outcome, report.state)
         self._in_battle = report.state.battle is not None
         self.steps += 1
         self._count_decision("overworld", choice.move, str(choice.direction or "A"), choice.reason)
@@ -426,7 +419,7 @@ class Conductor(Supervision):
         reports: list[RoleReport] = []
         for handle in self.roles.all():
             try:
-                reports.append(handle.call("report"))
+                reports.append(handle.call.report())
             except Exception as exc:  # a dead role is exactly what status must show
                 reports.append(RoleReport(role=handle.role, healthy=False, detail=str(exc)[:200]))
         by_role = {report.role: report for report in reports}

@@ -3,10 +3,9 @@ directive. Together with the roles' snapshots it is everything a run needs to ca
 
 from __future__ import annotations
 
-from engine.game.models import Frozen
+from engine.battles.models import BattleSummary, TrackerState
+from engine.frozen import Frozen
 from engine.messages import Directive
-from engine.runtime.battles import TrackerState
-from engine.runtime.summary import BattleSummary
 
 CONDUCTOR_STATE_VERSION = 1
 

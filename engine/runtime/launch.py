@@ -16,9 +16,9 @@ from engine.emulator.rom import check_rom_file
 from engine.emulator.session import check_state_file
 from engine.errors import UserInputError
 from engine.files import write_json_atomic
+from engine.layout import RunPaths, new_run_id
 from engine.llm.gateway import describe_tiers, secrets_from
 from engine.runtime.conductor import RunOptions
-from engine.runtime.layout import RunPaths, new_run_id
 from engine.runtime.logs import attach_run_logs, detach_run_logs
 from engine.runtime.resume import ResumePoint, find_resume_point
 from engine.runtime.summary import RunSummary

@@ -14,12 +14,12 @@ from engine.runtime.memory_access import memory_access
 def lessons_command(config: EngineConfig, args: argparse.Namespace) -> int:
     rate = config.memory.decay_per_hour
     with memory_access(config, args.data_dir, args.address) as memory:
-        now: float = memory.call("play_hours")
+        now: float = memory.play_hours()
         if args.action == "search":
-            found: list[tuple[Lesson, float]] = memory.call("search", args.query, args.last)
+            found: list[tuple[Lesson, float]] = memory.search(args.query, args.last)
             rows = [(lesson, decayed_confidence(lesson, now, rate), score) for lesson, score in found]
         else:
-            listed: list[Lesson] = memory.call("lessons", args.kind)
+            listed: list[Lesson] = memory.lessons(args.kind)
             rows = [(lesson, decayed_confidence(lesson, now, rate), None) for lesson in listed[: args.last]]
     print_lessons(rows, now, args.json, sys.stdout)
     return 0

@@ -6,6 +6,8 @@ running engine" is the newest run whose conductor is alive.
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.actors.handles import RoleHandle
 from engine.errors import UserInputError
 from engine.runtime.status import CONDUCTOR_SUFFIX, conductor_names
@@ -15,7 +17,7 @@ class NoRunningEngineError(UserInputError):
     """--address was given but no engine runs there."""
 
 
-def live_role(namespace: str, role: str) -> RoleHandle:
+def live_role(namespace: str, role: str) -> RoleHandle[Any]:
     """A handle on `role` of the newest running engine in `namespace` (the caller has connected)."""
     import ray
 

@@ -6,9 +6,9 @@ from collections.abc import Mapping
 
 from engine.actors.factory import EmulatorFactory, build_roles
 from engine.config import EngineConfig
-from engine.emulator.role import EmulatorRole
+from engine.layout import RunPaths
+from engine.mechanics.role import EmulatorRole
 from engine.runtime.conductor import Conductor, RunOptions
-from engine.runtime.layout import RunPaths
 from engine.runtime.summary import RunSummary
 from engine.telemetry import Telemetry
 
@@ -22,9 +22,7 @@ def run_local(
     emulator_factory: EmulatorFactory = EmulatorRole,
     secrets: Mapping[str, str] | None = None,
 ) -> RunSummary:
-    roles = build_roles(
-        config, options, paths.run_id, "local", emulator_factory, paths=paths, secrets=secrets
-    )
+    roles = build_roles(config, options.role_build(paths, secrets), "local", emulator_factory)
     telemetry = telemetry or Telemetry.from_config(config.telemetry, paths.run_id)
     try:
         return Conductor(roles, options, paths, telemetry).run()

@@ -7,11 +7,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from engine.actors.handles import LocalHandle, RoleHandle
 from engine.config import EngineConfig
 from engine.errors import UserInputError
+from engine.layout import RunPaths
+from engine.memory.port import MemoryPort
 from engine.memory.service import LessonMemory
-from engine.runtime.layout import RunPaths
 
 
 def memory_dir(data_dir: Path) -> Path:
@@ -21,14 +21,14 @@ def memory_dir(data_dir: Path) -> Path:
 @contextmanager
 def memory_access(
     config: EngineConfig, data_dir: Path, address: str | None, *, must_exist: bool = True
-) -> Iterator[RoleHandle]:
+) -> Iterator[MemoryPort]:
     if address is not None:
         from engine.runtime.cluster import ray_connection
         from engine.runtime.live import live_role
 
         namespace = config.runtime.namespace
         with ray_connection(address, namespace, log_to_driver=False):
-            yield live_role(namespace, "memory")
+            yield live_role(namespace, "memory").call
         return
     if not config.memory.enabled:
         raise UserInputError("lesson memory is turned off in the config (memory.enabled: false)")
@@ -39,6 +39,6 @@ def memory_access(
         )
     memory = LessonMemory(config.memory, directory)
     try:
-        yield LocalHandle("memory", memory)
+        yield memory
     finally:
         memory.close()

@@ -20,13 +20,15 @@ from ray.exceptions import GetTimeoutError
 from engine.actors.errors import RoleDiedError
 from engine.actors.factory import EmulatorFactory, actor_name, build_roles
 from engine.actors.ray_handles import close_all, resolve
+from engine.actors.roles import Roles
+from engine.battles.models import BattleLog, BattleSummary
 from engine.config import EngineConfig
-from engine.emulator.role import EmulatorRole
 from engine.files import write_json_atomic
-from engine.runtime.conductor import Roles, RunOptions
+from engine.layout import RunPaths
+from engine.mechanics.role import EmulatorRole
+from engine.runtime.conductor import RunOptions
 from engine.runtime.decision_log import read_decisions
-from engine.runtime.layout import RunPaths
-from engine.runtime.summary import BattleLog, BattleSummary, RunSummary, StopReason
+from engine.runtime.summary import RunSummary, StopReason
 
 log = logging.getLogger("engine.run")
 STOP_GRACE_SECONDS = 30.0  # one cycle (a battle turn, a walk step) is far shorter
@@ -39,7 +41,7 @@ LOG_SETTLE_SECONDS = 0.3
 def start_conductor(config: EngineConfig, options: RunOptions, paths: RunPaths, roles: Roles) -> Any:
     from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
-    from engine.actors.shells import ConductorActor
+    from engine.runtime.conductor_actor import ConductorActor
 
     # It writes the run's files under --data-dir on this machine: keep it here.
     here = NodeAffinitySchedulingStrategy(ray.get_runtime_context().get_node_id(), soft=False)
@@ -147,7 +149,7 @@ def run_on_ray(
     """Needs a Ray connection (engine.runtime.cluster). Every actor of the run is gone when this returns.
     `secrets` (API keys read from this process's environment) go to the gateway actor as an argument: the
     actor's own environment is the cluster's, not the shell's that launched the run."""
-    roles = build_roles(config, options, paths.run_id, "ray", emulator_factory, paths=paths, secrets=secrets)
+    roles = build_roles(config, options.role_build(paths, secrets), "ray", emulator_factory)
     conductor = None
     try:
         conductor = start_conductor(config, options, paths, roles)

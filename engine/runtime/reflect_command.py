@@ -15,13 +15,13 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from engine.actors.handles import LocalHandle
 from engine.config import EngineConfig
+from engine.layout import RunPaths
 from engine.llm.gateway import ModelGateway, secrets_from
 from engine.reflection.inbox import Reflection
+from engine.reflection.port import ReflectionPort
 from engine.reflection.report import ReflectionReport
 from engine.replay.logs import battle_log_path
-from engine.runtime.layout import RunPaths
 from engine.runtime.memory_access import memory_access
 
 
@@ -32,7 +32,7 @@ def _standalone(config: EngineConfig, data_dir: Path, log_path: Path) -> Reflect
     gateway = ModelGateway(config.models, config.llm, secrets, log_path=llm_log)
     try:
         with memory_access(config, data_dir, None, must_exist=False) as memory:
-            reflection = Reflection(config.routing, LocalHandle("gateway", gateway), memory)
+            reflection = Reflection(config.routing, gateway, memory)
             return reflection.reflect_now(str(log_path))
     finally:
         gateway.close()
@@ -44,7 +44,8 @@ def _on_engine(config: EngineConfig, address: str, log_path: Path) -> Reflection
 
     namespace = config.runtime.namespace
     with ray_connection(address, namespace, log_to_driver=False):
-        return live_role(namespace, "reflection").call("reflect_now", str(log_path.resolve()))
+        reflection: ReflectionPort = live_role(namespace, "reflection").call
+        return reflection.reflect_now(str(log_path.resolve()))
 
 
 def render_report(report: ReflectionReport, out: TextIO) -> None:

@@ -12,7 +12,8 @@ from engine.checkpoints.compat import check_compatible, data_dir_of
 from engine.checkpoints.models import Manifest
 from engine.checkpoints.store import CheckpointStore
 from engine.config import EngineConfig, config_hash
-from engine.emulator.rom import identify, read_rom_file
+from engine.emulator.rom import read_rom_file
+from engine.game.cartridge import identify
 
 log = logging.getLogger("engine.run")
 

@@ -6,59 +6,12 @@ from typing import Any, Literal
 
 from pydantic import model_validator
 
-from engine.game.battle import DecisionRecord, Outcome
-from engine.game.models import Frozen
+from engine.battles.models import BattleSummary
+from engine.frozen import Frozen
 from engine.llm.ledger import UsageReport
 
 StopReason = Literal["max_battles", "max_decisions", "interrupted", "error"]
 Effectiveness = Literal["super", "not_very", "no_effect"]
-
-
-class BattleSummary(Frozen):
-    battle_id: str
-    outcome: Outcome
-    battle_type: Literal["wild", "trainer"]
-    opponent: str
-    turns: int  # choices made at the battle's main menu: one per turn the player took
-    decisions: int
-    frames: int
-    wall_seconds: float
-
-
-class TurnOutcome(Frozen):
-    """What one decision led to, seen at the next decision: HP lost on each side (percentage points of
-    the HP bar; None when a different Pokémon was out afterwards), faints (also told by the messages:
-    "Enemy GEODUDE fainted!" before ONIX comes out) and status changes; and, from the battle messages
-    shown meanwhile (`text`), how each side's move went: effectiveness (None when the game said nothing:
-    a plain hit, a status move, or no move) and whether it missed."""
-
-    decision: int
-    action: str
-    hp_lost_percent: float | None
-    enemy_hp_lost_percent: float | None
-    fainted: bool = False
-    enemy_fainted: bool = False
-    status_change: str | None = None
-    enemy_status_change: str | None = None
-    move: str | None = None  # our move's name when the decision used one, e.g. "BUBBLE"
-    text: tuple[str, ...] = ()  # the battle messages up to the next decision (at most 12)
-    effectiveness: Effectiveness | None = None  # of our move
-    enemy_effectiveness: Effectiveness | None = None  # of the enemy's move
-    missed: bool = False  # "SQUIRTLE's attack missed!"
-    enemy_missed: bool = False  # "Enemy ONIX's attack missed!"
-    pp_used: int | None = None  # PP our move spent; None when unknown (no move, or another one out)
-
-
-class BattleLog(Frozen):
-    """One battle's record under runs/<run id>/battles/, beside its start state (`start_state`, a PyBoy
-    save state file in the same folder)."""
-
-    summary: BattleSummary
-    run_id: str
-    start_frame: int
-    decisions: tuple[DecisionRecord, ...]
-    turns: tuple[TurnOutcome, ...] = ()
-    start_state: str | None = None
 
 
 class RunSummary(Frozen):

@@ -14,11 +14,11 @@ import time
 from typing import TYPE_CHECKING
 
 from engine.actors.errors import RecoveryError, RoleDiedError
+from engine.battles.tracker import BattleTracker
+from engine.checkpointer.role import CheckpointRestored, ConductorPart
 from engine.checkpoints.errors import CheckpointError, CheckpointWriteError
 from engine.files import DISK_FULL, StorageError, append_json_line
 from engine.messages import BattleRecord
-from engine.resilience.checkpointer import CheckpointRestored, ConductorPart
-from engine.runtime.battles import BattleTracker
 from engine.runtime.conductor_state import ConductorState
 from engine.runtime.decision_log import close_torn_line, lines_after, log_size
 
@@ -61,7 +61,7 @@ class Supervision:
         # at every decision.
         self._decisions_at_checkpoint = state.decisions
         try:
-            saved = self.roles.checkpoint.call("save", reason, self._part(state, offset))
+            saved = self.roles.checkpoint.call.save(reason, self._part(state, offset))
         except CheckpointWriteError as exc:
             if exc.code in DISK_FULL:  # the run's other files will not fit either: stop, nothing lost
                 raise StorageError(exc.directory, exc.cause, exc.code) from exc
@@ -91,7 +91,7 @@ class Supervision:
         if now - self._due_asked >= DUE_POLL_SECONDS:
             self._due_asked = now
             self._check_actors()
-            if self.roles.checkpoint.call("due"):
+            if self.roles.checkpoint.call.due():
                 return "timer"
         return None
 
@@ -137,7 +137,7 @@ class Supervision:
         self._await_roles()
         before, self._lives = self._lives, self._incarnations()
         try:
-            restored: CheckpointRestored = self.roles.checkpoint.call("restore", None)
+            restored: CheckpointRestored = self.roles.checkpoint.call.restore(None)
         except CheckpointError as exc:
             raise RecoveryError(f"{why}; no checkpoint to roll back to: {exc}") from exc
         self._rolled_back(restored, "rollback", why)
@@ -149,7 +149,7 @@ class Supervision:
         for battle in self.battles:
             if not self.paths.reflection(battle.battle_id).exists():
                 log_path = self.paths.battle_log(battle.battle_id)
-                self.roles.reflection.tell("receive", BattleRecord(
+                self.roles.reflection.tell.receive(BattleRecord(
                     battle_id=battle.battle_id, outcome=battle.outcome, opponent=battle.opponent,
                     log_path=str(log_path)))  # fmt: skip
 
@@ -159,7 +159,7 @@ class Supervision:
         for handle in self.roles.all():
             while True:
                 try:
-                    handle.call("report")
+                    handle.call.report()
                     break
                 except RoleDiedError:
                     if time.monotonic() > deadline:
@@ -167,7 +167,7 @@ class Supervision:
                     time.sleep(AWAIT_POLL_SECONDS)
 
     def _resume(self: Conductor, spec: str | None) -> None:
-        restored: CheckpointRestored = self.roles.checkpoint.call("restore", spec)
+        restored: CheckpointRestored = self.roles.checkpoint.call.restore(spec)
         skipped = (*self.options.resume_skipped, *restored.skipped)
         self._rolled_back(
             restored.model_copy(update={"skipped": skipped}), "resume", self.options.resume_reason

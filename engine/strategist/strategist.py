@@ -9,17 +9,18 @@ cost is paid only when something happened.
 from __future__ import annotations
 
 import logging
-from typing import Any
 
-from engine.actors.handles import RoleHandle
 from engine.config import RoutingConfig
+from engine.frozen import Frozen
 from engine.game.models import GameState
+from engine.llm.complexity import profile
+from engine.llm.port import GatewayPort
 from engine.llm.render import render_strategy
 from engine.llm.router import wanted_tier
 from engine.llm.tasks import ModelOutcome, ModelTask
 from engine.memory.context import battle_context
+from engine.memory.port import MemoryPort
 from engine.messages import Directive, EventName, GameEvent, RoleReport, Selection
-from engine.strategist.complexity import profile
 
 log = logging.getLogger("engine.strategist")
 
@@ -30,12 +31,18 @@ TRIGGERS = frozenset(
 MODEL_TRIGGERS = TRIGGERS - {EventName.HEARTBEAT}
 
 
+class StrategistSnapshot(Frozen):
+    directive: Directive | None
+    fired: dict[str, int]
+    model_directives: int
+
+
 class Strategist:
     def __init__(
         self,
         routing: RoutingConfig | None = None,
-        gateway: RoleHandle | None = None,
-        memory: RoleHandle | None = None,
+        gateway: GatewayPort | None = None,
+        memory: MemoryPort | None = None,
     ) -> None:
         self.routing = routing or RoutingConfig()
         self.gateway = gateway
@@ -63,7 +70,7 @@ class Strategist:
         task = ModelTask(
             role="strategist", answer="strategic", wanted=wanted, reason=reason, system=system, user=user
         )
-        outcome: ModelOutcome = self.gateway.call("ask", task)
+        outcome: ModelOutcome = self.gateway.ask(task)
         if outcome.answer is None:
             return planned.model_copy(update={"selection": outcome.selection})
         self.model_directives += 1
@@ -82,26 +89,23 @@ class Strategist:
             return ()
         query, context = battle_context(state)
         try:
-            return tuple(lesson.text for lesson in self.memory.call("recall", query, context))
+            return tuple(lesson.text for lesson in self.memory.recall(query, context))
         except Exception as error:  # a broken memory costs the lessons, not the plan
             log.warning("lesson memory unavailable: %s", error)
             return ()
 
-    def snapshot(self) -> dict[str, Any]:
-        """The standing directive and the trigger counts, as JSON-ready data for a checkpoint."""
-        return {
-            "directive": self.directive.model_dump(mode="json") if self.directive else None,
-            "fired": dict(self.fired),
-            "model_directives": self.model_directives,
-        }
+    def snapshot(self) -> StrategistSnapshot:
+        """The standing directive and the trigger counts, for a checkpoint."""
+        return StrategistSnapshot(
+            directive=self.directive, fired=dict(self.fired), model_directives=self.model_directives
+        )
 
-    def restore(self, data: dict[str, Any]) -> None:
+    def restore(self, snapshot: StrategistSnapshot) -> None:
         """Replace the standing directive and counts with a snapshot's (the directive is also the context
         of the next model plan, so a stale one from after the checkpoint must not survive)."""
-        directive = data["directive"]
-        self.directive = Directive.model_validate(directive) if directive is not None else None
-        self.fired = {str(name): int(count) for name, count in data["fired"].items()}
-        self.model_directives = int(data["model_directives"])
+        self.directive = snapshot.directive
+        self.fired = dict(snapshot.fired)
+        self.model_directives = snapshot.model_directives
 
     def report(self) -> RoleReport:
         counters = {k: float(v) for k, v in self.fired.items()}

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Any, Literal
+from typing import Literal
 
-from engine.game.models import Frozen, Overworld
-from engine.game.overworld import Direction, StepOutcome
+from engine.frozen import Frozen
+from engine.game.models import Direction, Overworld
+from engine.messages import StepOutcome
 
 Tile = tuple[int, int, int]  # map id, x, y
 OFFSETS = {Direction.UP: (0, -1), Direction.DOWN: (0, 1), Direction.LEFT: (-1, 0), Direction.RIGHT: (1, 0)}
@@ -37,6 +38,16 @@ def _tile(where: Overworld) -> Tile:
 def _neighbour(tile: Tile, direction: Direction) -> Tile:
     dx, dy = OFFSETS[direction]
     return (tile[0], tile[1] + dx, tile[2] + dy)
+
+
+class ExplorerSnapshot(Frozen):
+    rng: tuple[int, tuple[int, ...], float | None]  # random.Random.getstate()
+    visits: tuple[tuple[int, int, int, int], ...]  # map, x, y, count
+    blocked: tuple[tuple[Tile, Direction, int], ...]  # tile, direction, the step it was blocked at
+    leads_to: tuple[tuple[Tile, Direction, Tile], ...]
+    just_bumped: bool
+    steps: int
+    last_new_tile_step: int
 
 
 class Explorer:
@@ -100,40 +111,26 @@ class Explorer:
             "blocked_moves": len(self.blocked),
         }
 
-    def snapshot(self) -> dict[str, Any]:
-        """The explorer's whole state as JSON-ready data, random generator included: restored, the walk
-        goes on with the same steps it would have taken. Dicts keep their order, as lists of entries."""
+    def snapshot(self) -> ExplorerSnapshot:
+        """The explorer's whole state, random generator included: restored, the walk goes on with the same
+        steps it would have taken. Dicts keep their order, as tuples of entries."""
         version, words, gauss = self.rng.getstate()
-        return {
-            "rng": [version, list(words), gauss],
-            "visits": [[*tile, count] for tile, count in self.visits.items()],
-            "blocked": [[list(tile), direction.value, at] for (tile, direction), at in self.blocked.items()],
-            "leads_to": [
-                [list(tile), direction.value, list(target)]
-                for (tile, direction), target in self.leads_to.items()
-            ],
-            "just_bumped": self.just_bumped,
-            "steps": self.steps,
-            "last_new_tile_step": self.last_new_tile_step,
-        }
+        return ExplorerSnapshot(
+            rng=(version, tuple(words), gauss),
+            visits=tuple((*tile, count) for tile, count in self.visits.items()),
+            blocked=tuple((tile, direction, at) for (tile, direction), at in self.blocked.items()),
+            leads_to=tuple((tile, direction, target) for (tile, direction), target in self.leads_to.items()),
+            just_bumped=self.just_bumped,
+            steps=self.steps,
+            last_new_tile_step=self.last_new_tile_step,
+        )
 
-    def restore(self, data: dict[str, Any]) -> None:
+    def restore(self, snapshot: ExplorerSnapshot) -> None:
         """Replace the whole state with a snapshot's."""
-        version, words, gauss = data["rng"]
-        self.rng.setstate((version, tuple(words), gauss))  # setstate wants the tuple getstate gave
-        self.visits = Counter({_as_tile(entry[:3]): int(entry[3]) for entry in data["visits"]})
-        self.blocked = {
-            (_as_tile(tile), Direction(direction)): int(at) for tile, direction, at in data["blocked"]
-        }
-        self.leads_to = {
-            (_as_tile(tile), Direction(direction)): _as_tile(target)
-            for tile, direction, target in data["leads_to"]
-        }
-        self.just_bumped = bool(data["just_bumped"])
-        self.steps = int(data["steps"])
-        self.last_new_tile_step = int(data["last_new_tile_step"])
-
-
-def _as_tile(values: list[int]) -> Tile:
-    map_id, x, y = values
-    return (int(map_id), int(x), int(y))
+        self.rng.setstate(snapshot.rng)
+        self.visits = Counter({(map_id, x, y): count for map_id, x, y, count in snapshot.visits})
+        self.blocked = {(tile, direction): at for tile, direction, at in snapshot.blocked}
+        self.leads_to = {(tile, direction): target for tile, direction, target in snapshot.leads_to}
+        self.just_bumped = snapshot.just_bumped
+        self.steps = snapshot.steps
+        self.last_new_tile_step = snapshot.last_new_tile_step

@@ -9,17 +9,17 @@ from __future__ import annotations
 
 import logging
 
-from engine.actors.handles import RoleHandle
 from engine.game.models import GameState
 from engine.memory.context import battle_context
 from engine.memory.lessons import Measurement, merge_measurements
+from engine.memory.port import MemoryPort
 from engine.tactician.rule_based import RuleBasedPolicy
 
 log = logging.getLogger("engine.tactician")
 
 
 class BattleLessons:
-    def __init__(self, memory: RoleHandle | None, policy: RuleBasedPolicy) -> None:
+    def __init__(self, memory: MemoryPort | None, policy: RuleBasedPolicy) -> None:
         self.memory = memory
         self.policy = policy
         self.texts: tuple[str, ...] = ()
@@ -35,9 +35,9 @@ class BattleLessons:
             return
         self._looked_at = key
         try:
-            measured = self.memory.call("measured_for", enemy.species_name)
+            measured = self.memory.measured_for(enemy.species_name)
             query, context = battle_context(state)
-            recalled = self.memory.call("recall", query, context)
+            recalled = self.memory.recall(query, context)
         except Exception as error:  # a broken memory costs the lessons, not the battle
             log.warning("lesson memory unavailable: %s", error)
             return

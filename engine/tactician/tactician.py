@@ -9,25 +9,31 @@ policy's choice, with the reason recorded.
 from __future__ import annotations
 
 from collections import deque
-from typing import Any
 
-from engine.actors.handles import RoleHandle
+from engine.battles.errors import BattleError
 from engine.config import RoutingConfig
+from engine.frozen import Frozen
 from engine.game.actions import BattleAction, describe, legal_actions
-from engine.game.battle import BattleError
 from engine.game.models import GameState
-from engine.game.overworld import StepOutcome
+from engine.llm.complexity import profile
+from engine.llm.port import GatewayPort
 from engine.llm.render import action_options, render_tactical
 from engine.llm.router import wanted_tier
 from engine.llm.tasks import ModelOutcome, ModelTask
 from engine.llm.wire import ImagePart
-from engine.messages import BattleChoice, Directive, NavChoice, RoleReport, Selection, Tier
-from engine.strategist.complexity import profile
-from engine.tactician.explorer import Explorer, NavDecision
+from engine.memory.port import MemoryPort
+from engine.messages import BattleChoice, Directive, NavChoice, RoleReport, Selection, StepOutcome, Tier
+from engine.tactician.explorer import Explorer, ExplorerSnapshot, NavDecision
 from engine.tactician.lessons import BattleLessons
 from engine.tactician.rule_based import ActionDecision, RuleBasedPolicy
 
 HISTORY_KEPT = 20
+
+
+class TacticianSnapshot(Frozen):
+    recent: tuple[str, ...]
+    counts: dict[str, int]
+    explorer: ExplorerSnapshot
 
 
 class Tactician:
@@ -35,8 +41,8 @@ class Tactician:
         self,
         seed: int = 0,
         routing: RoutingConfig | None = None,
-        gateway: RoleHandle | None = None,
-        memory: RoleHandle | None = None,
+        gateway: GatewayPort | None = None,
+        memory: MemoryPort | None = None,
     ) -> None:
         self.policy = RuleBasedPolicy()
         self.explorer = Explorer(seed=seed)
@@ -104,7 +110,7 @@ class Tactician:
             battle_id=battle_id,
         )
         assert self.gateway is not None
-        outcome: ModelOutcome = self.gateway.call("ask", task)
+        outcome: ModelOutcome = self.gateway.ask(task)
         if outcome.answer is None:
             return self._rule_choice(state, fallback, outcome.selection)
         action = legal[outcome.answer["action_id"]]
@@ -127,7 +133,7 @@ class Tactician:
 
     def _paid_tiers(self) -> tuple[Tier, ...]:
         if self._paid is None:
-            self._paid = tuple(self.gateway.call("available")) if self.gateway is not None else ()
+            self._paid = tuple(self.gateway.available()) if self.gateway is not None else ()
         return self._paid
 
     def choose_step(self, state: GameState, directive: Directive | None) -> NavChoice:
@@ -139,21 +145,19 @@ class Tactician:
         decision = NavDecision(kind=choice.move, direction=choice.direction, reason=choice.reason)
         self.explorer.record(before.overworld, decision, outcome, after.overworld)
 
-    def snapshot(self) -> dict[str, Any]:
-        """The tactician's state as JSON-ready data for a checkpoint. Lesson look-ups are not in it: they
-        are asked from memory again after a restore."""
-        return {
-            "recent": list(self.recent),
-            "counts": dict(self.counts),
-            "explorer": self.explorer.snapshot(),
-        }
+    def snapshot(self) -> TacticianSnapshot:
+        """The tactician's state for a checkpoint. Lesson look-ups are not in it: they are asked from memory
+        again after a restore."""
+        return TacticianSnapshot(
+            recent=tuple(self.recent), counts=dict(self.counts), explorer=self.explorer.snapshot()
+        )
 
-    def restore(self, data: dict[str, Any]) -> None:
+    def restore(self, snapshot: TacticianSnapshot) -> None:
         """Replace the state with a snapshot's, and forget the lessons looked up for the battle at hand
         and the tiers the gateway had (the gateway may have been re-created since)."""
-        self.recent = deque((str(line) for line in data["recent"]), maxlen=HISTORY_KEPT)
-        self.counts = {str(key): int(value) for key, value in data["counts"].items()}
-        self.explorer.restore(data["explorer"])
+        self.recent = deque(snapshot.recent, maxlen=HISTORY_KEPT)
+        self.counts = dict(snapshot.counts)
+        self.explorer.restore(snapshot.explorer)
         self.lessons.forget()
         self._paid = None
 

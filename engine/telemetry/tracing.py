@@ -17,7 +17,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, Literal, TextIO
+from typing import TYPE_CHECKING, Any, Generic, Literal, TextIO, TypeVar, cast
 
 from opentelemetry import trace
 from opentelemetry.sdk.resources import Resource
@@ -43,6 +43,7 @@ ATTR_BATTLE_ID = "engine.battle_id"
 ATTR_RUN_ID = "engine.run_id"
 
 CycleKind = Literal["battle", "overworld"]
+Port = TypeVar("Port")
 
 
 def _processor(config: TelemetryConfig, stream: TextIO | None) -> SpanProcessor:
@@ -75,34 +76,33 @@ def build_tracer_provider(
     return provider
 
 
-class TracedHandle:
-    """A `RoleHandle` that opens a span `<role>.<method>` around each call to the handle it wraps.
+class TracedHandle(Generic[Port]):
+    """A role handle that opens a span `<role>.<method>` around each call to the handle it wraps.
 
     Inside `cycle_span` the span is a child of the cycle's root span (the current context); outside it
     (start-up, status, shutdown) each call is a trace of its own. A call that raises leaves an ERROR status
     and an `exception` event on its span and on every enclosing one it passes through.
     """
 
-    def __init__(self, handle: RoleHandle, tracer: trace.Tracer) -> None:
+    def __init__(self, handle: RoleHandle[Port], tracer: trace.Tracer) -> None:
         self.inner = handle
         self.role = handle.role
         self.tracer = tracer
 
-    def call(self, method: str, *args: Any) -> Any:
-        with self.tracer.start_as_current_span(
-            f"{self.role}.{method}", attributes=self._attributes(method, "call")
-        ):
-            return self.inner.call(method, *args)
+    @property
+    def call(self) -> Port:
+        return cast(Port, _TracedVerbs(self, self.inner.call, "call"))
 
-    def tell(self, method: str, *args: Any) -> None:
+    @property
+    def tell(self) -> Port:
         # The span covers sending only: the answer, if any, is never waited for.
-        with self.tracer.start_as_current_span(
-            f"{self.role}.{method}", attributes=self._attributes(method, "tell")
-        ):
-            self.inner.tell(method, *args)
+        return cast(Port, _TracedVerbs(self, self.inner.tell, "tell"))
 
     def close(self) -> None:
         self.inner.close()
+
+    def incarnation(self) -> str:
+        return self.inner.incarnation()
 
     def __getattr__(self, name: str) -> Any:
         # Anything beyond the protocol (a Ray handle's actor, say) is the wrapped handle's. Read through
@@ -112,8 +112,23 @@ class TracedHandle:
             raise AttributeError(name)
         return getattr(inner, name)
 
-    def _attributes(self, method: str, mode: str) -> dict[str, str]:
-        return {ATTR_ROLE: self.role, ATTR_METHOD: method, ATTR_MODE: mode}
+
+class _TracedVerbs:
+    def __init__(self, handle: TracedHandle[Any], verbs: Any, mode: str) -> None:
+        self._handle, self._verbs, self._mode = handle, verbs, mode
+
+    def __getattr__(self, verb: str) -> Any:
+        if verb.startswith("_"):
+            raise AttributeError(verb)
+        target = getattr(self._verbs, verb)
+        handle, mode = self._handle, self._mode
+
+        def traced(*args: Any) -> Any:
+            attributes = {ATTR_ROLE: handle.role, ATTR_METHOD: verb, ATTR_MODE: mode}
+            with handle.tracer.start_as_current_span(f"{handle.role}.{verb}", attributes=attributes):
+                return target(*args)
+
+        return traced
 
 
 @contextmanager
@@ -157,7 +172,7 @@ class Tracing:
     def disabled(cls) -> Tracing:
         return cls(trace.NoOpTracerProvider())
 
-    def wrap(self, handle: RoleHandle) -> RoleHandle:
+    def wrap(self, handle: RoleHandle[Port]) -> RoleHandle[Port]:
         return TracedHandle(handle, self.tracer) if self.enabled else handle
 
     @contextmanager

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.emulator.rom import Game
+from engine.game.cartridge import Game
 from engine.game.memory import MemoryImage
 from engine.game.ram import RAM_MAPS, RamMap
 from engine.game.state import decode_state

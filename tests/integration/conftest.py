@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.emulator.rom import Game
 from engine.emulator.session import EmulatorSession
+from engine.game.cartridge import Game
 from tests.support.romgen import write_rom
 
 

@@ -24,15 +24,16 @@ import ray
 from ray.util.state import list_actors
 
 from engine.actors.errors import RoleDiedError
-from engine.actors.factory import ROLE_NAMES, EmulatorFactory, actor_name, build_roles
+from engine.actors.factory import EmulatorFactory, RoleBuild, actor_name, build_roles
 from engine.actors.ray_handles import RayHandle, close_all
+from engine.actors.roles import ROLE_NAMES
 from engine.cli import main
 from engine.config import EngineConfig, config_from_mapping
-from engine.emulator.errors import RomError
-from engine.game.executor import ExecutionError
+from engine.game.errors import RomError
 from engine.game.models import DecisionPoint
+from engine.layout import RunPaths
+from engine.mechanics.errors import ExecutionError
 from engine.runtime.conductor import RunOptions
-from engine.runtime.layout import RunPaths
 from engine.runtime.local import run_local
 from engine.runtime.ray_run import run_on_ray, start_conductor
 from engine.runtime.summary import RunSummary
@@ -120,7 +121,7 @@ def all_gone(context: Any, run_id: str) -> bool:
 def started(ray_instance: Any, config: EngineConfig, tmp_path: Path) -> Iterator[tuple[Any, Any]]:
     """The seven roles and the conductor of run `t-up`, not yet playing; ended after the test."""
     options = RunOptions(rom=Path("scripted.gb"))
-    roles = build_roles(config, options, "t-up", "ray", fake())
+    roles = build_roles(config, RoleBuild(rom=options.rom, run_id="t-up"), "ray", fake())
     conductor = start_conductor(config, options, run_paths(tmp_path, "t-up"), roles)
     yield roles, conductor
     ray.kill(conductor)
@@ -174,11 +175,11 @@ def test_errors_keep_their_class_and_fields_across_the_boundary(
     ray_instance: Any, config: EngineConfig
 ) -> None:
     roles = build_roles(
-        config, RunOptions(rom=Path("scripted.gb")), "t-typed", "ray", fake(fail_on="advance")
+        config, RoleBuild(rom=Path("scripted.gb"), run_id="t-typed"), "ray", fake(fail_on="advance")
     )
     try:
         with pytest.raises(ExecutionError) as raised:
-            roles.emulator.call("advance")
+            roles.emulator.call.advance()
         assert type(raised.value) is ExecutionError
         assert (
             raised.value.point is DecisionPoint.BATTLE_MAIN_MENU and raised.value.frame_hash == "fake-frame"
@@ -189,7 +190,7 @@ def test_errors_keep_their_class_and_fields_across_the_boundary(
 
 def test_a_role_that_cannot_start_raises_its_own_error(ray_instance: Any, config: EngineConfig) -> None:
     with pytest.raises(RomError, match="not a Game Boy cartridge image"):
-        build_roles(config, RunOptions(rom=Path("broken.gb")), "t-broken", "ray", BrokenCartridge)
+        build_roles(config, RoleBuild(rom=Path("broken.gb"), run_id="t-broken"), "ray", BrokenCartridge)
     wait_for(lambda: all_gone(ray_instance, "t-broken"))
 
 
@@ -198,7 +199,7 @@ def test_a_dead_role_is_named(started: tuple[Any, Any]) -> None:
     tactician: RayHandle = roles.tactician
     ray.kill(tactician.actor)
     with pytest.raises(RoleDiedError, match="the tactician actor died"):
-        wait_for(lambda: tactician.call("report") is None, seconds=10)
+        wait_for(lambda: tactician.call.report() is None, seconds=10)
     status = ray.get(conductor.status.remote(), timeout=30)
     health = {report.role: report.healthy for report in status.roles}
     assert health == {role: role != "tactician" for role in ROLE_NAMES}

@@ -8,11 +8,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine.emulator.buttons import Button
-from engine.emulator.errors import FrameBudgetExceeded, RomError, SaveStateError
-from engine.emulator.rom import Game
+from engine.emulator.errors import FrameBudgetExceeded, SaveStateError
 from engine.emulator.session import EmulatorSession
+from engine.game.buttons import Button
 from engine.game.capture import load_capture
+from engine.game.cartridge import Game
+from engine.game.errors import RomError
 from engine.game.ram import RED_BLUE
 from engine.game.state import decode_state
 from tests.conftest import GEN1_FIXTURES

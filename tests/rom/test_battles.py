@@ -9,8 +9,8 @@ import pytest
 
 from engine.emulator.session import EmulatorSession
 from engine.game.actions import UseItem, UseMove
-from engine.game.executor import BattleExecutor
 from engine.game.models import DecisionPoint
+from engine.mechanics.executor import BattleExecutor
 from tests.support.battle_scenarios import (
     POTION_SCENARIO_HP,
     SCENARIOS,

@@ -28,16 +28,17 @@ from typing import Any
 import pytest
 import ray
 
-from engine.actors.factory import CHECKPOINT_SOURCES, ROLE_NAMES, actor_name, build_roles
+from engine.actors.factory import actor_name, build_roles, checkpoint_sources
 from engine.actors.handles import LocalHandle
+from engine.actors.roles import ROLE_NAMES
+from engine.checkpointer.role import Checkpointer
 from engine.checkpoints.store import CheckpointStore
 from engine.cli import main
 from engine.config import EngineConfig, config_from_mapping, config_hash
 from engine.emulator.session import EmulatorSession
-from engine.resilience.checkpointer import Checkpointer
+from engine.layout import RunPaths
 from engine.runtime.conductor import Conductor, RunOptions
 from engine.runtime.decision_log import read_decisions
-from engine.runtime.layout import RunPaths
 from engine.runtime.logs import attach_run_logs, detach_run_logs
 from engine.runtime.ray_run import run_on_ray
 from tests.support.chaos import break_newest_checkpoint, wait_for_decision_lines
@@ -394,12 +395,12 @@ def test_a_full_disk_stops_the_run_in_one_line_and_the_resume_plays_the_same_bat
     paths = RunPaths(tmp_path / "data", "chaos-full-disk")
     paths.create()
     run_options = options(rom_path, long_battle.state)
-    roles = build_roles(config, run_options, paths.run_id, "local", paths=paths)
+    roles = build_roles(config, run_options.role_build(paths), "local")
     built = roles.checkpoint
     # Room for two checkpoints of this battle (about 200 KB each), not three.
     disk = FillingDisk(free=500_000)
     store = CheckpointStore(paths.checkpoints, keep=config.checkpoint.keep, write_file=disk)
-    sources = {role: getattr(roles, role) for role in CHECKPOINT_SOURCES}
+    sources = checkpoint_sources({handle.role: handle for handle in roles.all()})
     checkpointer = Checkpointer(config.checkpoint, paths.run_id, config_hash(config), store, sources)
     roles = replace(roles, checkpoint=LocalHandle("checkpoint", checkpointer))
     handlers = attach_run_logs(paths.log, "INFO")

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.emulator.buttons import Button
 from engine.emulator.session import EmulatorSession
+from engine.game.buttons import Button
 from engine.game.charmap import decode_string
 from engine.game.models import DecisionPoint as D
 from tests.support.scenarios import advance_to, boot_to_name_menu, set_party, state_of

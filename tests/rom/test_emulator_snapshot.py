@@ -14,9 +14,9 @@ import pytest
 
 from engine.config import EmulatorConfig, PlayerConfig
 from engine.emulator.errors import SaveStateError
-from engine.emulator.role import EmulatorRole
-from engine.emulator.snapshot import EmulatorSnapshot
 from engine.game.models import DecisionPoint, GameState
+from engine.mechanics.role import EmulatorRole
+from engine.mechanics.snapshot import EmulatorSnapshot
 from engine.tactician.rule_based import RuleBasedPolicy
 from tests.support.scenarios import set_party, start_battle
 

@@ -8,7 +8,6 @@ import pytest
 
 from engine.config import PlayerConfig
 from engine.emulator.session import EmulatorSession
-from engine.game.intro import IntroReport, reach_overworld, set_fast_options, start_new_game
 from engine.game.models import DecisionPoint as D
 from engine.game.options import (
     ANIMATION_OFF_BIT,
@@ -17,6 +16,7 @@ from engine.game.options import (
     TEXT_DELAY_MASK,
     TEXT_DELAY_MEDIUM,
 )
+from engine.mechanics.intro import IntroReport, reach_overworld, set_fast_options, start_new_game
 from tests.support.scenarios import BEDROOM, boot_until, state_of
 
 pytestmark = pytest.mark.rom

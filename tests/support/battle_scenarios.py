@@ -10,11 +10,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from engine.battles.models import Outcome
+from engine.battles.policy import Decision, Policy
 from engine.emulator.session import EmulatorSession
 from engine.game.actions import BattleAction, Run, UseItem, legal_actions
-from engine.game.battle import BattleResult, Decision, Outcome, Policy, play_battle
-from engine.game.executor import BattleExecutor
 from engine.game.models import DecisionPoint, GameState
+from engine.mechanics.battle import BattleResult, play_battle
+from engine.mechanics.executor import BattleExecutor
 from engine.tactician.rule_based import ActionDecision, RuleBasedPolicy
 from tests.support.scenarios import (
     advance_to,

@@ -62,8 +62,8 @@ def _drive(data_dir: str, run_id: str, address: str, namespace: str) -> None:
     import ray
 
     from engine.config import config_from_mapping
+    from engine.layout import RunPaths
     from engine.runtime.conductor import RunOptions
-    from engine.runtime.layout import RunPaths
     from engine.runtime.ray_run import run_on_ray
     from tests.conftest import GEN1_FIXTURES
     from tests.support.fake_emulator import FakeEmulator

@@ -16,19 +16,19 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from engine.config import EmulatorConfig, PlayerConfig
-from engine.emulator.errors import RomError, SaveStateError
-from engine.emulator.snapshot import EmulatorSnapshot
+from engine.emulator.errors import SaveStateError
 from engine.game.actions import BattleAction
 from engine.game.capture import load_capture
-from engine.game.executor import ExecutionError
-from engine.game.intro import IntroReport
+from engine.game.errors import RomError
 from engine.game.memory import DECODER_REGIONS, MemoryImage
 from engine.game.models import GameState
 from engine.game.options import decode_options
-from engine.game.overworld import StepOutcome
 from engine.game.ram import RED_BLUE
 from engine.game.state import decode_state
-from engine.messages import Frame, NavChoice, RoleReport, StepReport
+from engine.mechanics.errors import ExecutionError
+from engine.mechanics.intro import IntroReport
+from engine.mechanics.snapshot import EmulatorSnapshot
+from engine.messages import Frame, NavChoice, RoleReport, StepOutcome, StepReport
 
 # A wild battle: a turn at the main menu, the learn-move prompt after the enemy fainted, then Pallet Town.
 WILD_BATTLE = ("red_wild_main_menu", "red_learn_move_prompt", "red_wild_post_battle_overworld")

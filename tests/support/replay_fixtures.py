@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from engine.battles.policy import Policy
 from engine.config import EngineConfig
-from engine.emulator.role import EmulatorRole
 from engine.files import write_bytes_atomic, write_json_atomic
 from engine.game.actions import UseMove
-from engine.game.battle import Policy
+from engine.layout import RunPaths
+from engine.mechanics.role import EmulatorRole
 from engine.replay.driver import DriveOptions, by_policy, drive_battle
-from engine.runtime.layout import RunPaths
 from tests.support.battle_scenarios import PreferPolicy
 
 TAIL_WHIP_SLOT = 1  # SQUIRTLE's moves at level 13: TACKLE, TAIL_WHIP, BUBBLE

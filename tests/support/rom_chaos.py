@@ -16,11 +16,11 @@ from typing import Any
 
 import yaml
 
+from engine.battles.models import BattleLog
 from engine.checkpoints.disk import write_synced
 from engine.emulator.session import EmulatorSession
+from engine.layout import RunPaths
 from engine.runtime.decision_log import read_decisions
-from engine.runtime.layout import RunPaths
-from engine.runtime.summary import BattleLog
 from tests.support.scenarios import set_party, start_battle
 
 # Two level-6 starters against BUG_CATCHER #5's four level-9 bugs (WEEDLE, KAKUNA, CATERPIE, METAPOD):

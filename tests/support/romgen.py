@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.emulator.rom import header_checksum
+from engine.game.cartridge import header_checksum
 from engine.game.ram import RED_BLUE
 
 JOYPAD_AT = 0xFF90

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from engine.emulator.buttons import Button
 from engine.emulator.session import EmulatorSession
+from engine.game.buttons import Button
 from engine.game.damage import stat_at_level
 from engine.game.models import DecisionPoint, GameState
 from engine.game.state import decode_state

@@ -16,13 +16,14 @@ from engine.game.actions import (
     describe,
     legal_actions,
 )
+from engine.game.assessment import Fairness, hp_bar_fraction, likely_moves
 from engine.game.capture import load_capture
 from engine.game.items import BATTLE_ITEMS, has_effect, hp_after
 from engine.game.models import BagItem, GameState, StatusName
 from engine.game.ram import RED_BLUE
 from engine.game.state import decode_state
 from engine.game.tables import game_data
-from engine.tactician.rule_based import Fairness, RuleBasedPolicy, hp_bar_fraction, likely_moves
+from engine.tactician.rule_based import RuleBasedPolicy
 from tests.conftest import GEN1_FIXTURES
 
 

@@ -14,21 +14,22 @@ from pathlib import Path
 import pytest
 
 from engine.actors.errors import ClusterUnavailableError, RoleDiedError
-from engine.actors.factory import ROLE_NAMES, build_roles
+from engine.actors.factory import RoleBuild, build_roles
 from engine.actors.handles import LocalHandle
+from engine.actors.roles import ROLE_NAMES
+from engine.battles.models import BattleLog, BattleSummary
 from engine.cli import main
 from engine.config import EngineConfig
 from engine.emulator.errors import FrameBudgetExceeded, SaveStateError
 from engine.files import append_json_line, write_json_atomic
-from engine.game.executor import ExecutionError
 from engine.game.models import DecisionPoint
+from engine.layout import RunPaths
+from engine.mechanics.errors import ExecutionError
 from engine.messages import RoleReport, RunStatus
 from engine.runtime.conductor import RunOptions
-from engine.runtime.layout import RunPaths
 from engine.runtime.local import run_local
 from engine.runtime.ray_run import _summary_from_files
 from engine.runtime.status import print_status, render
-from engine.runtime.summary import BattleLog, BattleSummary
 from tests.conftest import GEN1_FIXTURES
 from tests.support.fake_emulator import FakeEmulator
 from tests.support.romgen import write_rom
@@ -65,12 +66,12 @@ def test_engine_errors_cross_process_boundaries_with_their_class_and_fields(erro
 
 
 def test_the_factory_builds_seven_local_roles() -> None:
-    roles = build_roles(EngineConfig(), RunOptions(rom=Path("scripted.gb")), "r1", "local",
+    roles = build_roles(EngineConfig(), RoleBuild(rom=Path("scripted.gb"), run_id="r1"), "local",
                         partial(FakeEmulator, fixtures=GEN1_FIXTURES))  # fmt: skip
     handles = roles.all()
     assert [handle.role for handle in handles] == list(ROLE_NAMES)
     assert all(isinstance(handle, LocalHandle) for handle in handles)
-    assert [handle.call("report").role for handle in handles] == list(ROLE_NAMES)
+    assert [handle.call.report().role for handle in handles] == list(ROLE_NAMES)
     for handle in handles:
         handle.close()
 

@@ -6,15 +6,15 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
+from engine.battles.models import BattleSummary, DecisionRecord, SideView
+from engine.battles.tracker import enemy_side, move_used, our_side, turn_outcomes
 from engine.game.actions import Run, Struggle, UseMove
-from engine.game.battle import DecisionRecord, SideView
 from engine.game.capture import load_capture
-from engine.game.executor import BattleText, message_lines
 from engine.game.models import DecisionPoint
 from engine.game.ram import RED_BLUE
 from engine.game.state import decode_state
-from engine.runtime.battles import enemy_side, move_used, our_side, turn_outcomes
-from engine.runtime.summary import BattleSummary, RunSummary
+from engine.mechanics.executor import BattleText, message_lines
+from engine.runtime.summary import RunSummary
 from tests.conftest import GEN1_FIXTURES
 
 

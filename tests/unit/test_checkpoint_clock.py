@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from engine.resilience.checkpoint_clock import CheckpointClock
+from engine.checkpointer.clock import CheckpointClock
 from engine.telemetry.metrics import RunMetrics
 
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from engine.game.models import Overworld
-from engine.game.overworld import Direction, StepOutcome
+from engine.game.models import Direction, Overworld
+from engine.messages import StepOutcome
 from engine.tactician.explorer import BUMP_MEMORY_STEPS, STUCK_AFTER_STEPS, Explorer, NavDecision
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from engine.game.battle import Outcome, SideView
+from engine.battles.models import Outcome, SideView
 from engine.game.models import DecisionPoint
 from engine.memory.lessons import Lesson, LessonKind
 from engine.reflection.forensics import MoveMeasure

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from engine.battles.models import BattleLog, BattleSummary, DecisionRecord
 from engine.game.actions import SendNext, SwitchTo, UseItem, UseMove, describe, legal_actions
-from engine.game.battle import DecisionRecord
 from engine.game.capture import load_capture
 from engine.game.models import BagItem, DecisionPoint, GameState
 from engine.game.ram import RED_BLUE
@@ -27,7 +27,6 @@ from engine.llm.render import (
     render_tactical,
 )
 from engine.messages import Directive, EventName, GameEvent
-from engine.runtime.summary import BattleLog, BattleSummary
 from tests.conftest import GEN1_FIXTURES, REPO_ROOT
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"

@@ -7,10 +7,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from engine.actors.handles import LocalHandle
+from engine.battles.models import BattleLog, BattleSummary, DecisionRecord
 from engine.files import write_json_atomic
 from engine.game.actions import describe, legal_actions
-from engine.game.battle import DecisionRecord
 from engine.game.capture import load_capture
 from engine.game.models import DecisionPoint, GameState
 from engine.game.ram import RED_BLUE
@@ -18,7 +17,6 @@ from engine.game.state import decode_state
 from engine.llm.tasks import ModelOutcome, ModelTask
 from engine.messages import BattleRecord, EventName, GameEvent, Selection, Tier
 from engine.reflection.inbox import Reflection
-from engine.runtime.summary import BattleLog, BattleSummary
 from engine.strategist.strategist import Strategist
 from engine.tactician.tactician import Tactician
 from tests.conftest import GEN1_FIXTURES
@@ -52,7 +50,7 @@ def state(name: str) -> GameState:
 
 
 def tactician_with(gateway: ScriptedGateway) -> Tactician:
-    return Tactician(gateway=LocalHandle("gateway", gateway))
+    return Tactician(gateway=gateway)
 
 
 def test_a_boss_battle_decision_is_the_models_pick_from_the_legal_set() -> None:
@@ -108,7 +106,7 @@ def battle_start(detail: str) -> GameEvent:
 def test_a_boss_battle_is_planned_by_the_thinking_tier() -> None:
     gateway = ScriptedGateway([{"objective": "beat BROCK with water", "priorities": ["use WATER_GUN"],
                                 "warnings": ["ONIX is next"]}])  # fmt: skip
-    strategist = Strategist(gateway=LocalHandle("gateway", gateway))
+    strategist = Strategist(gateway=gateway)
     directive = strategist.consider([battle_start("trainer vs BROCK")], state("red_brock_main_menu"))
     assert directive is not None and directive.objective == "beat BROCK with water"
     assert directive.tier == "thinking" and directive.warnings == ("ONIX is next",)
@@ -118,7 +116,7 @@ def test_a_boss_battle_is_planned_by_the_thinking_tier() -> None:
 
 def test_a_heartbeat_or_a_wild_battle_never_pays_for_a_plan() -> None:
     gateway = ScriptedGateway([])
-    strategist = Strategist(gateway=LocalHandle("gateway", gateway))
+    strategist = Strategist(gateway=gateway)
     heartbeat = GameEvent(name=EventName.HEARTBEAT, frame=1, detail="200 steps")
     assert strategist.consider([heartbeat], state("red_brock_main_menu")) is not None
     assert strategist.consider([battle_start("wild vs PIDGEY")], state("red_wild_main_menu")) is not None
@@ -141,7 +139,7 @@ def test_reflection_runs_in_the_background_and_writes_its_insights(tmp_path: Pat
     answer = {"summary": "won", "insights": [{"lesson": "water beats rock", "applies_to": "vs BROCK",
                                               "confidence": 0.8}]}  # fmt: skip
     gateway = ScriptedGateway([answer])
-    reflection = Reflection(gateway=LocalHandle("gateway", gateway))
+    reflection = Reflection(gateway=gateway)
     trainer = write_battle(tmp_path, "trainer", "victory")
     wild = write_battle(tmp_path, "wild", "victory")
     assert reflection.receive(trainer) == trainer.battle_id

@@ -9,10 +9,10 @@ from engine.game.capture import load_capture
 from engine.game.models import GameState
 from engine.game.ram import RED_BLUE
 from engine.game.state import decode_state
+from engine.llm.complexity import battle_kind, closeness, profile
 from engine.llm.ledger import CostLedger, call_cost
 from engine.llm.router import TaskProfile, tiers_from, wanted_tier
 from engine.llm.wire import Usage
-from engine.strategist.complexity import battle_kind, closeness, profile
 from tests.conftest import GEN1_FIXTURES
 
 ROUTING = RoutingConfig()

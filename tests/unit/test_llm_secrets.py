@@ -15,7 +15,6 @@ from pathlib import Path
 
 import pytest
 
-from engine.actors.handles import LocalHandle
 from engine.config import LLMConfig, ModelsConfig, ModelTierConfig
 from engine.game.capture import load_capture
 from engine.game.models import GameState
@@ -129,7 +128,7 @@ def test_a_strategist_plan_keeps_no_echoed_key(
            f'"warnings": ["Bearer {KEY[:9]}\\n{KEY[9:]}"]}}'  # fmt: skip
     server.responder = always(StubReply(text=plan))
     log_path = tmp_path / "llm.jsonl"
-    strategist = Strategist(gateway=LocalHandle("gateway", gateway(server, log_path)))
+    strategist = Strategist(gateway=gateway(server, log_path))
     event = GameEvent(name=EventName.BATTLE_START, frame=100, detail="trainer vs BROCK")
     with caplog.at_level(logging.DEBUG, logger="engine"):
         directive = strategist.consider([event], brock())
@@ -141,7 +140,7 @@ def test_a_strategist_plan_keeps_no_echoed_key(
 
 def test_a_tactician_choice_keeps_no_echoed_key(server: StubLLMServer, tmp_path: Path) -> None:
     server.responder = always(StubReply(text=answer_with(json.dumps(f"because {KEY}"))))
-    tactician = Tactician(gateway=LocalHandle("gateway", gateway(server, tmp_path / "llm.jsonl")))
+    tactician = Tactician(gateway=gateway(server, tmp_path / "llm.jsonl"))
     choice = tactician.choose_battle(brock(), None, None, "r-b001")
     assert choice.tier != "rule_based" and choice.reason == f"because {REDACTED}"
     assert not exposed(choice.model_dump_json())

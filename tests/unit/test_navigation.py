@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.emulator.buttons import Button
+from engine.game.buttons import Button
 from engine.game.capture import load_capture
 from engine.game.models import MenuCursor
 from engine.game.navigation import (

@@ -56,18 +56,13 @@ class FakeMemory:
         self.lessons = lessons
         self.calls: list[tuple[str, tuple[Any, ...]]] = []
 
-    def call(self, method: str, *args: Any) -> Any:
-        self.calls.append((method, args))
-        if method == "measured_for":
-            return [lesson for lesson in self.lessons if lesson.measured and args[0] in lesson.species]
-        assert method == "recall" and isinstance(args[1], LessonContext)
+    def measured_for(self, enemy_species: str) -> list[Lesson]:
+        self.calls.append(("measured_for", (enemy_species,)))
+        return [lesson for lesson in self.lessons if lesson.measured and enemy_species in lesson.species]
+
+    def recall(self, query: str, context: LessonContext, k: int | None = None) -> list[Lesson]:
+        self.calls.append(("recall", (query, context)))
         return self.lessons[:1]
-
-    def tell(self, method: str, *args: Any) -> None:
-        self.call(method, *args)
-
-    def close(self) -> None:
-        pass
 
 
 def test_tactician_asks_memory_once_per_battle_and_enemy() -> None:
@@ -89,7 +84,7 @@ def test_tactician_asks_memory_once_per_battle_and_enemy() -> None:
 
 def test_a_failing_memory_costs_the_lessons_not_the_decision() -> None:
     class Broken(FakeMemory):
-        def call(self, method: str, *args: Any) -> Any:
+        def measured_for(self, enemy_species: str) -> list[Lesson]:
             raise RuntimeError("actor died")
 
     tactician = Tactician(memory=Broken([]))  # type: ignore[arg-type]

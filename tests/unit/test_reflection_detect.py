@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from typing import Literal
 
-from engine.game.battle import DecisionRecord, Outcome, SideView
+from engine.battles.models import BattleLog, BattleSummary, DecisionRecord, Outcome, SideView, TurnOutcome
 from engine.game.models import DecisionPoint
 from engine.reflection.detect import detect, turns_needed
 from engine.reflection.turns import read_turns
-from engine.runtime.summary import BattleLog, BattleSummary, TurnOutcome
 
 MENU = DecisionPoint.BATTLE_MAIN_MENU
 

@@ -7,11 +7,10 @@ from typing import Literal
 
 import pytest
 
-from engine.game.battle import DecisionRecord, Outcome, SideView
+from engine.battles.models import BattleLog, BattleSummary, DecisionRecord, Outcome, SideView, TurnOutcome
 from engine.game.models import DecisionPoint
 from engine.reflection.forensics import analyse
 from engine.reflection.turns import read_turns
-from engine.runtime.summary import BattleLog, BattleSummary, TurnOutcome
 
 MENU = DecisionPoint.BATTLE_MAIN_MENU
 

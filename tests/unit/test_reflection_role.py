@@ -7,15 +7,14 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from engine.actors.handles import LocalHandle
+from engine.battles.models import BattleLog, BattleSummary, DecisionRecord, SideView, TurnOutcome
 from engine.config import LLMConfig, ModelsConfig, ModelTierConfig, RoutingConfig
 from engine.errors import EngineError, UserInputError
 from engine.files import write_json_atomic
-from engine.game.battle import DecisionRecord, SideView
 from engine.game.models import DecisionPoint
 from engine.llm.gateway import ModelGateway
 from engine.llm.tasks import ModelOutcome, ModelTask
@@ -24,7 +23,6 @@ from engine.messages import BattleRecord, Selection, Tier
 from engine.reflection.errors import BattleLogError, ReflectionError
 from engine.reflection.inbox import Reflection
 from engine.reflection.report import ReflectionReport
-from engine.runtime.summary import BattleLog, BattleSummary, TurnOutcome
 from tests.support.sensible_model import sensible
 from tests.support.stub_llm import StubLLMServer, StubReply, always
 
@@ -46,11 +44,9 @@ class FakeMemory:
         self.lessons: dict[str, Lesson] = {}
         self.fail = fail
 
-    def call(self, method: str, *args: Any) -> Any:
-        assert method == "learn"
+    def learn(self, lessons: list[Lesson]) -> list[Lesson]:
         if self.fail:
             raise ConnectionError("memory actor died")
-        (lessons,) = args
         kept = []
         for lesson in lessons:
             key = equivalence_key(lesson)
@@ -225,7 +221,7 @@ def test_the_model_is_asked_only_when_routing_and_a_live_tier_allow(
     tmp_path: Path, routing: RoutingConfig, tiers: tuple[Tier, ...], why: str
 ) -> None:
     gateway = ScriptedGateway(tiers)
-    report = Reflection(routing, LocalHandle("gateway", gateway)).reflect_now(str(stored_log(tmp_path)))
+    report = Reflection(routing, gateway).reflect_now(str(stored_log(tmp_path)))
     assert gateway.tasks == [] and report.model_skipped == why and report.synthesized_by == ("rule_based",)
 
 
@@ -251,7 +247,7 @@ def real_gateway(server: StubLLMServer, provider: str) -> LocalHandle:
         price_output_per_mtok=10.0,
     )
     gateway = ModelGateway(ModelsConfig(thinking=tier), FAST_RETRIES, {"STUB_KEY": KEY}, strict=True)
-    return LocalHandle("gateway", gateway)
+    return gateway
 
 
 @pytest.mark.parametrize("provider", ["anthropic", "openai"])

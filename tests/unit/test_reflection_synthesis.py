@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from engine.game.battle import DecisionRecord, Outcome, SideView
+from engine.battles.models import BattleLog, BattleSummary, DecisionRecord, Outcome, SideView, TurnOutcome
 from engine.game.models import DecisionPoint
 from engine.llm.answers import Insight
 from engine.llm.render import render_reflection
@@ -15,7 +15,6 @@ from engine.messages import Selection
 from engine.reflection.detect import detect
 from engine.reflection.forensics import analyse
 from engine.reflection.synthesis import ask_model, findings, from_insight, rule_based
-from engine.runtime.summary import BattleLog, BattleSummary, TurnOutcome
 
 MENU = DecisionPoint.BATTLE_MAIN_MENU
 
@@ -205,9 +204,7 @@ class FakeGateway:
         self.answer = answer
         self.tasks: list[ModelTask] = []
 
-    def call(self, method: str, *args: Any) -> Any:
-        assert method == "ask"
-        (task,) = args
+    def ask(self, task: ModelTask) -> ModelOutcome:
         self.tasks.append(task)
         tier = "thinking" if self.answer is not None else "rule_based"
         steps = () if self.answer is not None else ("thinking: over budget",)

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from engine.battles.models import BattleLog, BattleSummary, DecisionRecord, Outcome, SideView
 from engine.errors import UserInputError
-from engine.game.battle import DecisionRecord, Outcome, SideView
 from engine.game.capture import load_capture
 from engine.game.models import DecisionPoint
 from engine.game.ram import RED_BLUE
@@ -29,7 +29,6 @@ from engine.replay.pool import run_locally
 from engine.replay.render import render_report
 from engine.replay.replayer import compare
 from engine.replay.rollouts import RolloutTask, enemies_left, party_hp_percent
-from engine.runtime.summary import BattleLog, BattleSummary
 from tests.conftest import GEN1_FIXTURES
 from tests.support.romgen import write_rom
 

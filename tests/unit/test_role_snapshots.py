@@ -8,25 +8,24 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 
-from engine.actors.handles import LocalHandle
 from engine.config import EmulatorConfig, LLMConfig, ModelsConfig, ModelTierConfig, PlayerConfig
 from engine.emulator.errors import SaveStateError
-from engine.emulator.snapshot import EmulatorSnapshot
+from engine.frozen import Frozen
 from engine.game.actions import UseMove
 from engine.game.capture import load_capture
 from engine.game.models import GameState, Overworld
-from engine.game.overworld import StepOutcome
 from engine.game.ram import RED_BLUE
 from engine.game.state import decode_state
-from engine.llm.gateway import ModelGateway
+from engine.llm.gateway import GatewaySnapshot, ModelGateway
 from engine.llm.ledger import HOUR
 from engine.llm.tasks import ModelOutcome, ModelTask
+from engine.mechanics.snapshot import EmulatorSnapshot
 from engine.memory.lessons import Lesson, Measurement
-from engine.messages import EventName, GameEvent, NavChoice, Perception, Selection
+from engine.messages import EventName, GameEvent, NavChoice, Perception, Selection, StepOutcome
 from engine.observer.journey import STUCK_AFTER_LOOKS, Observer
 from engine.strategist.strategist import Strategist
 from engine.tactician.tactician import Tactician
@@ -47,9 +46,15 @@ BROCK = state("red_brock_main_menu")
 ONIX = state("red_brock_second_mon_onix")
 
 
-def as_json(snapshot: dict[str, Any]) -> dict[str, Any]:
+Snapshot = TypeVar("Snapshot")
+
+
+def as_json(snapshot: Snapshot) -> Snapshot:
     """Through text and back, as a checkpoint stores it (no default: anything not JSON fails here)."""
-    return json.loads(json.dumps(snapshot))
+    if isinstance(snapshot, Frozen):
+        text = json.dumps(snapshot.model_dump(mode="json"))
+        return type(snapshot).model_validate(json.loads(text))  # type: ignore[return-value]
+    return json.loads(json.dumps(snapshot))  # type: ignore[no-any-return]
 
 
 def at(x: int, y: int, map_id: int = 0) -> GameState:
@@ -136,7 +141,7 @@ def event(name: EventName, detail: str, frame: int) -> GameEvent:
 
 def planned_strategist() -> tuple[Strategist, PlanningGateway]:
     gateway = PlanningGateway()
-    strategist = Strategist(gateway=LocalHandle("gateway", gateway))
+    strategist = Strategist(gateway=gateway)
     strategist.consider([event(EventName.HEARTBEAT, "500 looks", 1)], PALLET)
     strategist.consider([event(EventName.BATTLE_START, "trainer vs BROCK", 2)], BROCK)
     return strategist, gateway
@@ -151,10 +156,11 @@ def next_plan(strategist: Strategist, gateway: PlanningGateway) -> tuple[Any, st
 def test_strategist_snapshot_restores_into_a_fresh_strategist() -> None:
     original, original_gateway = planned_strategist()
     snapshot = original.snapshot()
-    assert snapshot["model_directives"] == 1 and snapshot["directive"]["objective"] == "plan 1"
+    assert snapshot.model_directives == 1 and snapshot.directive is not None
+    assert snapshot.directive.objective == "plan 1"
     gateway = PlanningGateway()
     gateway.tasks.append(original_gateway.tasks[0])  # the same plan number next
-    fresh = Strategist(gateway=LocalHandle("gateway", gateway))
+    fresh = Strategist(gateway=gateway)
     fresh.restore(as_json(snapshot))
     assert fresh.snapshot() == snapshot and fresh.directive == original.directive
     assert fresh.report() == original.report()
@@ -301,7 +307,7 @@ def tactical() -> ModelTask:
                      system="You play.", user="pick", action_ids=(0, 1, 2), battle_id="r-b001")  # fmt: skip
 
 
-def worn_gateway(server: StubLLMServer) -> tuple[ModelGateway, dict[str, Any]]:
+def worn_gateway(server: StubLLMServer) -> tuple[ModelGateway, GatewaySnapshot]:
     """Two paid calls, then the provider goes down and its breaker opens; the snapshot ten minutes on."""
     server.responder = script(CHEAP, CHEAP, DOWN)
     clock = Clock(1000.0)
@@ -316,12 +322,13 @@ def worn_gateway(server: StubLLMServer) -> tuple[ModelGateway, dict[str, Any]]:
 def test_gateway_snapshot_is_json_and_says_what_it_holds(server: StubLLMServer) -> None:
     _, snapshot = worn_gateway(server)
     assert as_json(snapshot) == snapshot
-    assert snapshot["ledger"]["tiers"]["acting"] == {"calls": 2, "tokens_in": 2000, "tokens_out": 200,
-                                                     "cost_usd": pytest.approx(0.006)}  # fmt: skip
-    assert snapshot["ledger"]["recent"] == [[600.0, pytest.approx(0.003)]] * 2
-    assert snapshot["counts"]["asks"] == 4 and snapshot["counts"]["fallbacks"] == 2
-    assert list(snapshot["breakers"].values()) == ["open"]
-    assert set(snapshot["latency"]) == {"acting"} and set(snapshot["answer_tokens"]) == {"tactical"}
+    stored = snapshot.model_dump(mode="json")
+    assert stored["ledger"]["tiers"]["acting"] == {"calls": 2, "tokens_in": 2000, "tokens_out": 200,
+                                                   "cost_usd": pytest.approx(0.006)}  # fmt: skip
+    assert stored["ledger"]["recent"] == [[600.0, pytest.approx(0.003)]] * 2
+    assert stored["counts"]["asks"] == 4 and stored["counts"]["fallbacks"] == 2
+    assert list(stored["breakers"].values()) == ["open"]
+    assert set(stored["latency"]) == {"acting"} and set(stored["answer_tokens"]) == {"tactical"}
 
 
 def test_a_fresh_gateway_gets_totals_and_open_breakers_back(server: StubLLMServer) -> None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import hashlib
 
-from engine.emulator.rom import Game
 from engine.game.capture import load_capture
+from engine.game.cartridge import Game
 from engine.game.memory import DECODER_REGIONS
 from engine.game.ram import RED_BLUE
 from engine.game.state import decode_state

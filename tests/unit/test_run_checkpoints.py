@@ -14,14 +14,14 @@ from typing import Any
 import pytest
 
 from engine.actors.errors import RoleDiedError
-from engine.actors.factory import build_roles
-from engine.actors.handles import LocalHandle
+from engine.actors.factory import build_roles, checkpoint_sources
+from engine.actors.handles import LocalHandle, VerbProxy
+from engine.checkpointer.role import Checkpointer
 from engine.checkpoints.store import CheckpointStore, write_synced
 from engine.config import EngineConfig, config_from_mapping, config_hash
-from engine.resilience.checkpointer import Checkpointer
+from engine.layout import RunPaths
 from engine.runtime.conductor import LATEST, Conductor, RunOptions
 from engine.runtime.decision_log import read_decisions
-from engine.runtime.layout import RunPaths
 from engine.runtime.local import run_local
 from engine.runtime.summary import RunSummary
 from tests.conftest import GEN1_FIXTURES
@@ -119,15 +119,14 @@ class DiskQuota:
 
 def checkpointer_on(disk: DiskQuota, config: EngineConfig, roles: Any, paths: RunPaths) -> Checkpointer:
     store = CheckpointStore(paths.checkpoints, write_file=disk)
-    sources = {role: getattr(roles, role) for role in ("emulator", "observer", "strategist", "tactician",
-                                                       "gateway", "memory")}  # fmt: skip
+    sources = checkpoint_sources({handle.role: handle for handle in roles.all()})
     return Checkpointer(config.checkpoint, "r1", config_hash(config), store, sources)
 
 
 def run_on_disk(disk: DiskQuota, paths: RunPaths, caplog: pytest.LogCaptureFixture) -> RunSummary:
     config = EngineConfig()
     options = RunOptions(rom=Path("scripted.gb"), max_battles=1, checkpoint_every_decisions=4)
-    roles = build_roles(config, options, "r1", "local", fake(), paths=paths)
+    roles = build_roles(config, options.role_build(paths), "local", fake())
     roles = replace(roles, checkpoint=LocalHandle("checkpoint", checkpointer_on(disk, config, roles, paths)))
     with caplog.at_level(logging.INFO, logger="engine"):
         try:
@@ -165,21 +164,25 @@ def test_a_checkpoint_folder_that_refuses_writes_is_one_line_each_and_the_run_go
     assert failures and all("Permission denied" in failure for failure in failures)
 
 
-class DyingHandle(LocalHandle):
+class DyingHandle(LocalHandle[Any]):
     """A role whose actor dies at the given calls of its verbs (the call raises, as a dead actor's does),
     and comes back as a new incarnation."""
 
-    def __init__(self, handle: LocalHandle, deaths: dict[str, tuple[int, ...]]) -> None:
+    def __init__(self, handle: LocalHandle[Any], deaths: dict[str, tuple[int, ...]]) -> None:
         super().__init__(handle.role, handle.target)
         self.deaths, self.calls, self.life = deaths, dict.fromkeys(deaths, 0), 0
 
-    def call(self, method: str, *args: Any) -> Any:
+    @property
+    def call(self) -> Any:
+        return VerbProxy(self._dying_call)
+
+    def _dying_call(self, method: str, args: tuple[Any, ...]) -> Any:
         if method in self.deaths:
             self.calls[method] += 1
             if self.calls[method] in self.deaths[method]:
                 self.life += 1
                 raise RoleDiedError(self.role, f"killed in {method}")
-        return super().call(method, *args)
+        return getattr(self.target, method)(*args)
 
     def incarnation(self) -> str:
         return f"life {self.life}"
@@ -195,7 +198,7 @@ def run_with_dying_tactician(
     config = EngineConfig()
     options = RunOptions(**{"rom": Path("scripted.gb"), "max_battles": 1, "checkpoint_every_decisions": 2,
                             "recovery_timeout": 5.0, **changes})  # fmt: skip
-    roles = build_roles(config, options, "r1", "local", fake(), paths=paths)
+    roles = build_roles(config, options.role_build(paths), "local", fake())
     roles = replace(roles, tactician=DyingHandle(roles.tactician, deaths))  # type: ignore[arg-type]
     if disk is not None:
         roles = replace(

@@ -8,16 +8,17 @@ from pathlib import Path
 
 import pytest
 
+from engine.battles.errors import BattleError
+from engine.battles.models import DecisionRecord
+from engine.battles.tracker import BattleTracker
 from engine.errors import UserInputError
 from engine.files import append_json_line, write_json_atomic
-from engine.game.battle import BattleError, DecisionRecord
 from engine.game.capture import load_capture
 from engine.game.models import DecisionPoint, GameState
 from engine.game.ram import RED_BLUE
 from engine.game.state import decode_state
-from engine.runtime.battles import BattleTracker
+from engine.layout import RunPaths, new_run_id
 from engine.runtime.launch import exit_code
-from engine.runtime.layout import RunPaths, new_run_id
 from engine.runtime.summary import RunSummary
 from tests.conftest import GEN1_FIXTURES
 

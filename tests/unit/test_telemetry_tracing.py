@@ -99,9 +99,9 @@ def roles(tracing: Tracing) -> dict[str, Any]:
 
 def fake_cycle(roles: dict[str, Any]) -> str:
     """The conductor's shape: look (emulator → vision), choose (tactician), act (emulator)."""
-    perception = roles["vision"].call("perceive", roles["emulator"].call("frame"))
-    choice = roles["tactician"].call("choose", perception)
-    return roles["emulator"].call("execute", choice)
+    perception = roles["vision"].call.perceive(roles["emulator"].call.frame())
+    choice = roles["tactician"].call.choose(perception)
+    return roles["emulator"].call.execute(choice)
 
 
 def by_trace(spans: tuple[ReadableSpan, ...]) -> dict[int, list[ReadableSpan]]:
@@ -164,8 +164,8 @@ def test_a_call_that_raises_leaves_an_error_status_and_an_exception_event(
     tracing: Tracing, roles: dict[str, Any], exporter: InMemorySpanExporter
 ) -> None:
     with pytest.raises(BrokenRole), tracing.cycle("battle", decision=3):
-        roles["emulator"].call("frame")
-        roles["emulator"].call("explode")
+        roles["emulator"].call.frame()
+        roles["emulator"].call.explode()
 
     spans = {span.name: span for span in exporter.get_finished_spans()}
     failed = spans["emulator.explode"]
@@ -184,7 +184,7 @@ def test_a_tell_gets_a_span_and_a_swallowed_failure_is_not_an_error(
     tracing: Tracing, roles: dict[str, Any], exporter: InMemorySpanExporter
 ) -> None:
     with tracing.cycle("battle", decision=4):
-        roles["reflection"].tell("receive", "battle 1")
+        roles["reflection"].tell.receive("battle 1")
     (told,) = [span for span in exporter.get_finished_spans() if span.name == "reflection.receive"]
     assert told.attributes is not None and told.attributes[ATTR_MODE] == "tell"
     assert told.status.status_code is StatusCode.UNSET  # LocalHandle.tell logs and carries on
@@ -193,8 +193,8 @@ def test_a_tell_gets_a_span_and_a_swallowed_failure_is_not_an_error(
 def test_calls_outside_a_cycle_are_traces_of_their_own(
     tracing: Tracing, roles: dict[str, Any], exporter: InMemorySpanExporter
 ) -> None:
-    roles["emulator"].call("frame")
-    roles["emulator"].call("frame")
+    roles["emulator"].call.frame()
+    roles["emulator"].call.frame()
     spans = exporter.get_finished_spans()
     assert len(by_trace(spans)) == 2
     assert all(span.parent is None for span in spans)
@@ -204,7 +204,7 @@ def test_a_cycle_is_never_nested_in_an_enclosing_span(
     tracing: Tracing, roles: dict[str, Any], exporter: InMemorySpanExporter
 ) -> None:
     with tracing.tracer.start_as_current_span("run"), tracing.cycle("overworld", decision=1):
-        roles["emulator"].call("frame")
+        roles["emulator"].call.frame()
     spans = {span.name: span for span in exporter.get_finished_spans()}
     assert spans[CYCLE_SPAN].parent is None
     assert len(by_trace(tuple(spans.values()))) == 2
@@ -226,7 +226,7 @@ def test_cycle_span_works_with_any_tracer(exporter: InMemorySpanExporter) -> Non
     tracer = provider.get_tracer("test")
     handle = TracedHandle(LocalHandle("vision", FakeVision()), tracer)
     with cycle_span(tracer, "overworld", 9):
-        handle.call("perceive", 3)
+        handle.call.perceive(3)
     names = sorted(span.name for span in exporter.get_finished_spans())
     assert names == [CYCLE_SPAN, "vision.perceive"]
 
@@ -263,7 +263,7 @@ def test_console_writes_every_span_to_the_given_stream() -> None:
     tracing = Tracing.from_config(TelemetryConfig(exporter="console"), stream=stream, run_id="run-7")
     emulator = tracing.wrap(LocalHandle("emulator", FakeEmulator()))
     with tracing.cycle("overworld", decision=1):
-        emulator.call("frame")
+        emulator.call.frame()
     tracing.shutdown()
     spans = json_objects(stream.getvalue())
     assert [span["name"] for span in spans] == ["emulator.frame", CYCLE_SPAN]
@@ -331,7 +331,7 @@ def test_otlp_delivers_the_cycle_to_a_collector_on_loopback() -> None:
         telemetry = Telemetry.from_config(config, run_id="run-otlp")
         emulator = telemetry.tracing.wrap(LocalHandle("emulator", FakeEmulator()))
         with telemetry.tracing.cycle("battle", decision=1, battle_id="run-otlp-b001"):
-            emulator.call("frame")
+            emulator.call.frame()
         telemetry.shutdown()  # flushes the batch
     finally:
         server.stop(grace=None)

@@ -16,15 +16,17 @@ from __future__ import annotations
 from typing import Literal
 
 from engine.config import PlayerConfig
-from engine.emulator.buttons import Button
 from engine.emulator.session import EmulatorSession
-from engine.game.intro_errors import IntroError
-from engine.game.intro_loop import LEAVE_FRAMES, ClosedLoop, ProgressCallback
-from engine.game.intro_menus import NamingScreen, OptionMenu
-from engine.game.models import DecisionPoint, Frozen, ScreenView
-from engine.game.naming import NAME_LIST_MARK, NAME_PLAYER, NAME_RIVAL, InvalidNameError, validate_name
+from engine.frozen import Frozen
+from engine.game.buttons import Button
+from engine.game.errors import InvalidNameError
+from engine.game.models import DecisionPoint, ScreenView
+from engine.game.naming import NAME_LIST_MARK, NAME_PLAYER, NAME_RIVAL, validate_name
 from engine.game.options import GameOptions, OptionsChange
 from engine.game.state import read_screen
+from engine.mechanics.errors import IntroError
+from engine.mechanics.intro_loop import LEAVE_FRAMES, ClosedLoop, ProgressCallback
+from engine.mechanics.intro_menus import NamingScreen, OptionMenu
 
 __all__ = [
     "IntroDriver",

@@ -12,35 +12,48 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import ValidationError
 
-from engine.actors.handles import RoleHandle
+from engine.checkpointer.clock import CheckpointClock
 from engine.checkpoints.compat import check_compatible
-from engine.checkpoints.errors import NoCheckpointError
+from engine.checkpoints.errors import CheckpointCorruptError, NoCheckpointError
 from engine.checkpoints.models import CheckpointHeader, LoadedCheckpoint, Manifest
 from engine.checkpoints.store import CheckpointStore
 from engine.config import CheckpointConfig
-from engine.emulator.snapshot import EmulatorSnapshot
+from engine.frozen import Frozen
+from engine.llm.gateway import GatewaySnapshot
+from engine.llm.port import GatewayPort
+from engine.mechanics.port import EmulatorPort
+from engine.mechanics.snapshot import EmulatorSnapshot
 from engine.memory.clock import FRAMES_PER_HOUR
+from engine.memory.port import MemoryPort
 from engine.messages import RoleReport
-from engine.resilience.checkpoint_clock import CheckpointClock
+from engine.observer.journey import ObserverSnapshot
+from engine.observer.port import ObserverPort
+from engine.strategist.port import StrategistPort
+from engine.strategist.strategist import StrategistSnapshot
+from engine.tactician.port import TacticianPort
+from engine.tactician.tactician import TacticianSnapshot
 from engine.telemetry.metrics import RunMetrics
 
 log = logging.getLogger("engine.checkpoints")
-COGNITIVE_ROLES = ("observer", "strategist", "tactician", "gateway")  # JSON snapshots, restored together
+Snapshot = TypeVar("Snapshot", bound=Frozen)
+# The JSON parts a checkpoint restores together, with the model each part is read back into.
+SNAPSHOT_MODELS: dict[str, type[Frozen]] = {
+    "observer": ObserverSnapshot,
+    "strategist": StrategistSnapshot,
+    "tactician": TacticianSnapshot,
+    "gateway": GatewaySnapshot,
+}
 EMULATOR_STATE = "emulator.state"
 BATTLE_REASONS = frozenset({"battle_start", "battle_end"})
 
 
-class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class CheckpointSaved(_Frozen):
+class CheckpointSaved(Frozen):
     name: str
     path: str
     reason: str
@@ -48,7 +61,7 @@ class CheckpointSaved(_Frozen):
     write_seconds: float
 
 
-class CheckpointRestored(_Frozen):
+class CheckpointRestored(Frozen):
     name: str
     path: str
     manifest: Manifest
@@ -56,13 +69,42 @@ class CheckpointRestored(_Frozen):
     skipped: tuple[str, ...] = ()  # newer checkpoints of the run that failed verification, and why
 
 
-class ConductorPart(_Frozen):
+class ConductorPart(Frozen):
     """What the conductor adds to a checkpoint: its own state and the counters the manifest shows."""
 
     state: dict[str, Any]
     decisions: int
     decisions_offset: int
     battles: int
+
+
+@dataclass(frozen=True)
+class CheckpointSources:
+    """The roles a checkpoint is made of (memory only for the play clock: lessons are never rolled back)."""
+
+    emulator: EmulatorPort
+    observer: ObserverPort
+    strategist: StrategistPort
+    tactician: TacticianPort
+    gateway: GatewayPort
+    memory: MemoryPort
+
+    def snapshots(self) -> dict[str, Frozen]:
+        return {"observer": self.observer.snapshot(), "strategist": self.strategist.snapshot(),
+                "tactician": self.tactician.snapshot(), "gateway": self.gateway.snapshot()}  # fmt: skip
+
+    def restore(self, parts: dict[str, Any]) -> None:
+        self.observer.restore(_parsed(ObserverSnapshot, parts, "observer"))
+        self.strategist.restore(_parsed(StrategistSnapshot, parts, "strategist"))
+        self.tactician.restore(_parsed(TacticianSnapshot, parts, "tactician"))
+        self.gateway.restore(_parsed(GatewaySnapshot, parts, "gateway"))
+
+
+def _parsed(model: type[Snapshot], parts: dict[str, Any], name: str) -> Snapshot:
+    try:
+        return model.model_validate(parts[name])
+    except (KeyError, ValidationError) as exc:
+        raise CheckpointCorruptError(Path(f"{name}.json"), (f"{name}.json: not a {model.__name__}",)) from exc
 
 
 class Checkpointer:
@@ -72,14 +114,14 @@ class Checkpointer:
         run_id: str,
         config_hash: str,
         store: CheckpointStore | None,
-        sources: Mapping[str, RoleHandle],
+        sources: CheckpointSources,
         metrics: RunMetrics | None = None,
     ) -> None:
         self.config = config
         self.run_id = run_id
         self.config_hash = config_hash
         self.store = store
-        self.sources = sources  # emulator, memory and the COGNITIVE_ROLES
+        self.sources = sources
         # None: no data directory, nothing is kept (a restore then finds no checkpoint)
         self.metrics = metrics
         self.clock = CheckpointClock(config.interval_seconds, metrics)
@@ -122,8 +164,10 @@ class Checkpointer:
         return self.last
 
     def _write(self, reason: str, conductor: ConductorPart) -> Any:
-        emulator: EmulatorSnapshot = self.sources["emulator"].call("snapshot")
-        parts: dict[str, Any] = {role: self.sources[role].call("snapshot") for role in COGNITIVE_ROLES}
+        emulator = self.sources.emulator.snapshot()
+        parts: dict[str, Any] = {
+            name: snapshot.model_dump(mode="json") for name, snapshot in self.sources.snapshots().items()
+        }
         parts["emulator"] = emulator.to_json()
         parts["conductor"] = conductor.state
         game, rom_sha256 = self._identify()
@@ -137,14 +181,14 @@ class Checkpointer:
 
     def _identify(self) -> tuple[str, str]:
         if self._cartridge is None:
-            emulator = self.sources["emulator"]
-            self._cartridge = (emulator.call("game_name"), emulator.call("cartridge_sha256"))
+            emulator = self.sources.emulator
+            self._cartridge = (emulator.game_name(), emulator.cartridge_sha256())
         return self._cartridge
 
     def _play_frames(self) -> int:
         """The play clock, for the record (it is memory's, and memory is never rolled back)."""
         try:
-            return round(self.sources["memory"].call("play_hours") * FRAMES_PER_HOUR)
+            return round(self.sources.memory.play_hours() * FRAMES_PER_HOUR)
         except Exception as exc:  # a checkpoint without the clock beats no checkpoint
             log.warning("play clock unavailable for the checkpoint: %s", exc)
             return 0
@@ -161,9 +205,8 @@ class Checkpointer:
         # The store warned here about newer broken ones it skipped; the conductor repeats it in run.log.
         skipped = self._store().broken_newer(loaded.path, self.run_id) if path is None else ()
         emulator = EmulatorSnapshot.from_parts(loaded.json_parts["emulator"], loaded.blobs[EMULATOR_STATE])
-        self.sources["emulator"].call("restore", emulator)
-        for role in COGNITIVE_ROLES:
-            self.sources[role].call("restore", loaded.json_parts[role])
+        self.sources.emulator.restore(emulator)
+        self.sources.restore(loaded.json_parts)
         self.counts["restored"] += 1
         self.clock.written()
         return CheckpointRestored(name=loaded.name, path=str(loaded.path), manifest=loaded.manifest,

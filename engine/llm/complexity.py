@@ -4,17 +4,10 @@ a model tier."""
 
 from __future__ import annotations
 
-from engine.game.battle import opponent_name
+from engine.battles.outcome import opponent_name
+from engine.game.assessment import Fairness, best_damage, combatant_of, enemy_moves, enemy_threat, enemy_view
 from engine.game.models import BattleState, GameState
 from engine.llm.router import BattleKind, TaskKind, TaskProfile
-from engine.tactician.rule_based import (
-    Fairness,
-    best_damage,
-    combatant_of,
-    enemy_moves,
-    enemy_threat,
-    enemy_view,
-)
 
 # Trainer classes whose battles are milestones: gym leaders, the rival, the Elite Four and Giovanni
 # (names as in pret/pokered constants/trainer_constants.asm).

@@ -7,15 +7,14 @@ what it is told and reports what happened.
 
 from __future__ import annotations
 
-from enum import StrEnum
-
-from engine.emulator.buttons import Button
 from engine.emulator.errors import FrameBudgetExceeded
 from engine.emulator.session import EmulatorSession, LiveMemory, Predicate
-from engine.errors import EngineError
+from engine.game.buttons import Button
 from engine.game.models import DecisionPoint as D
-from engine.game.models import GameState
+from engine.game.models import Direction, GameState
 from engine.game.state import decode_state
+from engine.mechanics.errors import OverworldError
+from engine.messages import StepOutcome
 
 # A step is 16 frames of walking (pret home/overworld.asm: wWalkCounter counts 8 moves of 2 pixels);
 # the direction is held until the walk starts, then the step is waited out.
@@ -25,28 +24,6 @@ SETTLE_STEPS = 1500  # ~10 minutes of game time: scripted scenes (Oak leading th
 BUSY_WAIT_FRAMES = 16
 IN_BATTLE_VALUES = (1, 2)
 POLL_RECENT_FRAMES = 2
-
-
-class Direction(StrEnum):
-    UP = "up"
-    DOWN = "down"
-    LEFT = "left"
-    RIGHT = "right"
-
-    @property
-    def button(self) -> Button:
-        return Button(self.value)
-
-
-class StepOutcome(StrEnum):
-    MOVED = "moved"
-    BLOCKED = "blocked"
-    BATTLE = "battle"  # a battle began during or right after the step
-    INTERRUPTED = "interrupted"  # something else took over: a warp, a dialog, a scripted event
-
-
-class OverworldError(EngineError):
-    """The overworld never came back to a state the engine can act in."""
 
 
 class OverworldDriver:

@@ -10,7 +10,8 @@ from typing import Any
 
 from pydantic import Field
 
-from engine.game.models import Frozen, GameState
+from engine.frozen import Frozen
+from engine.game.models import GameState
 
 
 class EmulatorSnapshot(Frozen):

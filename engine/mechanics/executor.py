@@ -10,10 +10,8 @@ from __future__ import annotations
 from collections import deque
 from contextlib import suppress
 
-from engine.emulator.buttons import Button
 from engine.emulator.errors import FrameBudgetExceeded
 from engine.emulator.session import EmulatorSession, LiveMemory
-from engine.errors import EngineError
 from engine.game.actions import (
     BattleAction,
     Evolve,
@@ -25,6 +23,7 @@ from engine.game.actions import (
     UseItem,
     UseMove,
 )
+from engine.game.buttons import Button
 from engine.game.memory import MemoryImage
 from engine.game.models import DecisionPoint as D
 from engine.game.models import GameState
@@ -38,6 +37,7 @@ from engine.game.navigation import (
 from engine.game.screen import CONTINUE_ARROW, SCREEN_COLUMNS, row_text
 from engine.game.state import decode_state
 from engine.game.tables import game_data
+from engine.mechanics.errors import ExecutionError
 
 # Points where the game waits for a choice the executor cannot make by itself.
 CHOICE_POINTS = frozenset(
@@ -69,16 +69,6 @@ MESSAGE_POINTS = frozenset(
 )
 MAX_BATTLE_TEXT = 12  # messages kept between two takes: the first ones, where a turn's events are
 MAX_BAG_ENTRIES = 20  # a full bag; the list also has CANCEL after the last item
-
-
-class ExecutionError(EngineError):
-    """The game did not reach the expected point within the frame budget."""
-
-    def __init__(self, message: str, point: D, last_inputs: list[str], frame_hash: str) -> None:
-        super().__init__(f"{message} (at {point.value}, last inputs {last_inputs}, frame {frame_hash})")
-        self.point = point
-        self.last_inputs = last_inputs
-        self.frame_hash = frame_hash
 
 
 class BattleText:

@@ -12,14 +12,14 @@ from pathlib import Path
 from engine.config import EmulatorConfig, PlayerConfig
 from engine.emulator.png import encode_png
 from engine.emulator.session import EmulatorSession, open_session
-from engine.emulator.snapshot import EmulatorSnapshot
 from engine.game.actions import BattleAction
-from engine.game.executor import BattleExecutor
-from engine.game.intro import IntroReport, reach_overworld
 from engine.game.memory import DECODER_REGIONS
 from engine.game.models import GameState
-from engine.game.overworld import OverworldDriver, StepOutcome
-from engine.messages import Frame, NavChoice, RoleReport, StepReport
+from engine.mechanics.executor import BattleExecutor
+from engine.mechanics.intro import IntroReport, reach_overworld
+from engine.mechanics.snapshot import EmulatorSnapshot
+from engine.mechanics.walking import OverworldDriver
+from engine.messages import Frame, NavChoice, RoleReport, StepOutcome, StepReport
 
 
 class EmulatorRole:

@@ -13,15 +13,15 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable
 
-from engine.emulator.buttons import Button
 from engine.emulator.errors import FrameBudgetExceeded
 from engine.emulator.session import EmulatorSession
-from engine.game.intro_errors import IntroError
+from engine.game.buttons import Button
 from engine.game.models import DecisionPoint
 from engine.game.navigation import next_list_press
 from engine.game.options import GameOptions, decode_options
 from engine.game.screen import SCREEN_COLUMNS, SCREEN_ROWS, row_text
 from engine.game.state import read_screen
+from engine.mechanics.errors import IntroError
 
 ProgressCallback = Callable[[str], None]
 

@@ -9,9 +9,8 @@ engine/menus/naming_screen.asm (DisplayNamingScreen, the keyboard cursor and the
 from __future__ import annotations
 
 from engine.config import PlayerConfig
-from engine.emulator.buttons import Button
+from engine.game.buttons import Button
 from engine.game.charmap import decode_string
-from engine.game.intro_loop import LEAVE_FRAMES, REACT_FRAMES, ClosedLoop
 from engine.game.models import DecisionPoint
 from engine.game.naming import (
     MAX_NAME_LENGTH,
@@ -28,6 +27,7 @@ from engine.game.naming import (
     validate_name,
 )
 from engine.game.options import OPTION, OPTIONS_TITLE, next_option_press
+from engine.mechanics.intro_loop import LEAVE_FRAMES, REACT_FRAMES, ClosedLoop
 
 MAX_OPTION_PRESSES = 16
 

@@ -8,12 +8,21 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Literal
 
+from engine.battles.errors import BattleError
+from engine.battles.models import (
+    BattleLog,
+    BattleSummary,
+    DecisionRecord,
+    Effectiveness,
+    SideView,
+    TrackerState,
+    TurnOutcome,
+)
+from engine.battles.outcome import battle_outcome, opponent_name
 from engine.game.actions import BattleAction, Struggle, UseMove
-from engine.game.battle import BattleError, DecisionRecord, SideView, battle_outcome, opponent_name
-from engine.game.models import BattleMon, DecisionPoint, Frozen, GameState
+from engine.game.assessment import hp_bar_fraction
+from engine.game.models import BattleMon, DecisionPoint, GameState
 from engine.game.tables import game_data
-from engine.runtime.summary import BattleLog, BattleSummary, Effectiveness, TurnOutcome
-from engine.tactician.rule_based import hp_bar_fraction
 
 # The game's wording (pret data/text/text_2.asm): the enemy's Pokémon is named "Enemy X" (home/text.asm
 # EnemyText); "<USER> used MOVE!" (_ActorNameText + _UsedMove1Text), "It's super effective!",
@@ -173,17 +182,6 @@ def turn_outcomes(records: list[DecisionRecord], final: GameState) -> tuple[Turn
             )
         )
     return tuple(outcomes)
-
-
-class TrackerState(Frozen):
-    """A battle in progress, as a checkpoint keeps it."""
-
-    battle_id: str
-    start_frame: int
-    wall_seconds: float  # played so far
-    battle_type: Literal["wild", "trainer"]
-    opponent: str
-    records: tuple[DecisionRecord, ...]
 
 
 class BattleTracker:

@@ -1,0 +1,1 @@
+"""The Checkpoint role: pulls every role's snapshot into one verified checkpoint, and pushes one back."""

@@ -1,1 +1,0 @@
-"""Resilience: checkpoints and their timer."""
