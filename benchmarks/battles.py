@@ -21,9 +21,9 @@ from pathlib import Path
 
 from engine.emulator.session import EmulatorSession
 from engine.game.buttons import Button
-from engine.mechanics.battle import play_battle
-from engine.mechanics.executor import BattleExecutor
+from engine.mechanics.battle_driver import DriveOptions, by_policy, drive_battle
 from engine.mechanics.intro import set_fast_options
+from engine.mechanics.role import EmulatorRole
 from tests.support.battle_scenarios import SCENARIOS, BattleScenario
 from tests.support.scenarios import boot_to_overworld
 
@@ -84,19 +84,24 @@ def measure(session: EmulatorSession, base: bytes, scenario: BattleScenario, rou
         start_state, start_frame = session.save_state(), session.frame
         recorder = InputRecorder(session)
         start = time.perf_counter()
-        executor = BattleExecutor(session)
-        last = play_battle(executor, scenario.policy(), max_decisions=scenario.max_decisions)
+        emulator = EmulatorRole.on_session(session)
+        options = DriveOptions(
+            battle_id=scenario.name, run_id="benchmark", max_decisions=scenario.max_decisions
+        )
+        driven = drive_battle(emulator, by_policy(scenario.policy()), options)
         walls.append(time.perf_counter() - start)
         recorder.stop()
         events = [(frame - start_frame, kind, button) for frame, kind, button in recorder.events]
         emulation.append(replay_seconds(session, start_state, events, session.frame - start_frame))
-        looks = executor.looks
+        looks = emulator.executor.looks
+        last = driven.log
     assert last is not None
+    summary = last.summary
     return Measured(
         scenario.name,
-        last.outcome,
-        len(last.decisions),
-        last.frames,
+        summary.outcome,
+        summary.decisions,
+        summary.frames,
         looks,
         statistics.median(walls),
         statistics.median(emulation),

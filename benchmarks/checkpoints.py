@@ -65,8 +65,9 @@ from engine.actors.roles import ROLE_NAMES, Roles
 from engine.config import EngineConfig
 from engine.layout import RunPaths
 from engine.runtime.cluster import ray_connection
-from engine.runtime.conductor import Conductor, RunOptions
+from engine.runtime.conductor import Conductor
 from engine.runtime.decision_log import log_size
+from engine.runtime.options import RunOptions
 
 SCENARIO = "misty"
 PLAYED_DECISIONS = 2  # into the battle before the checkpoints are taken
@@ -236,12 +237,11 @@ def state_part_bytes(checkpoint: Path) -> int:
 
 
 def write_once(conductor: Conductor) -> Write:
-    """One checkpoint as `Supervision._checkpoint` writes it: the state, the part, the role's `save`."""
+    """One checkpoint as the supervisor writes it: the progress, the part, the role's `save`."""
     started = time.perf_counter()
-    state = conductor._state()
-    part = conductor._part(state, log_size(conductor.paths.decisions))
-    saved = conductor.roles.checkpoint.call.save("decisions", part)
+    saved = conductor.supervisor.checkpoint("decisions")
     call_s = time.perf_counter() - started
+    assert saved is not None
     return Write(call_s, saved.write_seconds, saved.bytes, state_part_bytes(Path(saved.path)))
 
 

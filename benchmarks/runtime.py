@@ -33,8 +33,8 @@ from engine.config import EngineConfig
 from engine.emulator.session import EmulatorSession
 from engine.layout import RunPaths
 from engine.runtime.cluster import ray_connection
-from engine.runtime.conductor import RunOptions
 from engine.runtime.local import run_local
+from engine.runtime.options import RunOptions
 from engine.runtime.ray_run import run_on_ray
 from engine.runtime.summary import RunSummary
 from tests.support.scenarios import boot_to_overworld, set_party, start_battle

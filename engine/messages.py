@@ -129,6 +129,32 @@ class StepReport(Frozen):
     state: GameState
 
 
+class BattleStart(Frozen):
+    """The emulator at a battle's first decision."""
+
+    kind: Literal["battle_start"] = "battle_start"
+    frame: int
+    opening_text: tuple[str, ...]  # "Wild PIDGEY appeared!", shown before any decision
+    state: bytes | None = None  # the game as a state file (it names its cartridge), when asked for
+
+
+class Executed(Frozen):
+    """One battle action carried out, up to the game's next question."""
+
+    kind: Literal["executed"] = "executed"
+    text: tuple[str, ...]  # the battle messages shown meanwhile, oldest first
+
+
+class BattleEnd(Frozen):
+    """What the emulator saw of a battle that is over."""
+
+    kind: Literal["battle_end"] = "battle_end"
+    final: GameState | None  # the last look inside the battle: both sides, for the outcome
+    result: int  # wBattleResult afterwards
+    frame: int
+    caught: str | None = None  # the species caught with a ball, if one was (wCapturedMonSpecies)
+
+
 class BattleRecord(Frozen):
     """One finished battle, as Reflection receives it."""
 

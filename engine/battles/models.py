@@ -52,6 +52,8 @@ class BattleSummary(Frozen):
     decisions: int
     frames: int
     wall_seconds: float
+    # The species caught with a ball: the outcome is then "flee", as the game records a catch.
+    caught: str | None = None
 
 
 class TurnOutcome(Frozen):

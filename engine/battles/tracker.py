@@ -222,8 +222,16 @@ class BattleTracker:
         if self.records:
             self.records[-1] = self.records[-1].model_copy(update={"text": tuple(text)})
 
-    def finish(self, final: GameState | None, battle_result: int, end_frame: int, run_id: str) -> BattleLog:
-        """`final` is the last look inside the battle; `battle_result` is wBattleResult afterwards."""
+    def finish(
+        self,
+        final: GameState | None,
+        battle_result: int,
+        end_frame: int,
+        run_id: str,
+        caught: str | None = None,
+    ) -> BattleLog:
+        """`final` is the last look inside the battle; `battle_result` is wBattleResult afterwards;
+        `caught` the species caught with a ball, if one was."""
         if final is None or final.battle is None:
             raise BattleError(f"{self.battle_id} ended without a last look at the battle")
         summary = BattleSummary(
@@ -235,6 +243,7 @@ class BattleTracker:
             decisions=len(self.records),
             frames=end_frame - self.start_frame,
             wall_seconds=round(time.monotonic() - self.started, 3),
+            caught=caught,
         )
         return BattleLog(
             summary=summary,

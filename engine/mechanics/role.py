@@ -19,15 +19,39 @@ from engine.mechanics.executor import BattleExecutor
 from engine.mechanics.intro import IntroReport, reach_overworld
 from engine.mechanics.snapshot import EmulatorSnapshot
 from engine.mechanics.walking import OverworldDriver
-from engine.messages import Frame, NavChoice, RoleReport, StepOutcome, StepReport
+from engine.messages import (
+    BattleEnd,
+    BattleStart,
+    Executed,
+    Frame,
+    NavChoice,
+    RoleReport,
+    StepOutcome,
+    StepReport,
+)
 
 
 class EmulatorRole:
     def __init__(self, rom: Path, emulator: EmulatorConfig, player: PlayerConfig) -> None:
+        self._attach(open_session(rom, emulator), emulator, player)
+
+    @classmethod
+    def on_session(
+        cls,
+        session: EmulatorSession,
+        emulator: EmulatorConfig | None = None,
+        player: PlayerConfig | None = None,
+    ) -> EmulatorRole:
+        """The role over a session someone else opened and set up (scenario tests, benchmarks)."""
+        role = cls.__new__(cls)
+        role._attach(session, emulator or EmulatorConfig(), player or PlayerConfig())
+        return role
+
+    def _attach(self, session: EmulatorSession, emulator: EmulatorConfig, player: PlayerConfig) -> None:
         self.player = player
-        self.session: EmulatorSession = open_session(rom, emulator)
-        self.executor = BattleExecutor(self.session, emulator.max_wait_frames)
-        self.driver = OverworldDriver(self.session)
+        self.session = session
+        self.executor = BattleExecutor(session, emulator.max_wait_frames)
+        self.driver = OverworldDriver(session)
         self.intro_lines: list[str] = []
 
     def game_name(self) -> str:
@@ -66,26 +90,30 @@ class EmulatorRole:
     def battle_result(self) -> int:
         return self.session.read_u8(self.session.ram_map.wBattleResult)
 
-    def last_in_battle(self) -> GameState | None:
-        return self.executor.last_in_battle
-
     # -- acting ------------------------------------------------------------------------------------
     def advance(self) -> GameState:
         """In a battle: until the next choice, or the free overworld once it is over."""
         return self.executor.advance()
 
-    def begin_battle(self, first_look: GameState) -> None:
-        """The battle's first decision: the conductor saves the start state next. The session forgets its
-        call records here, so the live battle runs on exactly the frames a replay from that state will."""
+    def begin_battle(self, first_look: GameState, keep_state: bool = False) -> BattleStart:
+        """The battle's first decision. The session forgets its call records here, so the live battle
+        runs on exactly the frames a replay from this state will; the opening messages are taken, and with
+        `keep_state` the game is saved as it is now (a battle's start state, kept for replays)."""
         self.executor.last_in_battle = first_look
+        self.executor.caught_species = None
         self.session.forget_calls()
+        opening = self.executor.take_battle_text()
+        state = self.session.export_state() if keep_state else None
+        return BattleStart(frame=self.session.frame, opening_text=opening, state=state)
 
-    def execute(self, action: BattleAction) -> GameState:
-        return self.executor.execute(action)
+    def act(self, action: BattleAction) -> Executed:
+        """Carry out one battle action, up to the game's next question."""
+        self.executor.execute(action)
+        return Executed(text=self.executor.take_battle_text())
 
-    def take_battle_text(self) -> tuple[str, ...]:
-        """The battle messages shown since the last take (e.g. during the last `execute`), oldest first."""
-        return self.executor.take_battle_text()
+    def end_battle(self) -> BattleEnd:
+        last, caught = self.executor.last_in_battle, self.executor.caught_species
+        return BattleEnd(final=last, result=self.battle_result(), frame=self.session.frame, caught=caught)
 
     def settle(self) -> GameState:
         """Out of battle: clear dialog and menus until the player can walk (or a battle starts)."""

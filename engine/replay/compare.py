@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.battles.models import BattleLog, DecisionRecord, SideView
-from engine.replay.driver import Step
+from engine.mechanics.battle_driver import Step
 from engine.replay.models import DecisionCheck, Divergence
 
 

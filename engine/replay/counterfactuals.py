@@ -14,9 +14,9 @@ from collections.abc import Sequence
 
 from engine.battles.models import Outcome
 from engine.game.models import DecisionPoint
+from engine.mechanics.battle_driver import Step
 from engine.replay import judge
 from engine.replay.defaults import DEFAULT_MAX_DECISIONS
-from engine.replay.driver import Step
 from engine.replay.models import Counterfactual, RolloutResult
 from engine.replay.rollouts import RolloutTask
 

@@ -6,11 +6,12 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from engine.mechanics.battle_driver import DrivenBattle, DriveOptions, drive_battle
 from engine.mechanics.role import EmulatorRole
 from engine.replay.compare import check_decisions, first_divergence, frames_match
 from engine.replay.counterfactuals import assemble, plan
 from engine.replay.defaults import DEFAULT_MAX_DECISIONS
-from engine.replay.driver import DrivenBattle, DriveOptions, drive_battle, follow_log, restart_from
+from engine.replay.driver import follow_log, restart_from
 from engine.replay.errors import ReplayError
 from engine.replay.lessons import lessons_from_regrets, measured_lessons
 from engine.replay.logs import LoggedBattle

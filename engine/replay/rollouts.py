@@ -16,11 +16,12 @@ from engine.errors import EngineError
 from engine.frozen import Frozen
 from engine.game.actions import as_battle_sees_it
 from engine.game.models import GameState
+from engine.mechanics.battle_driver import DrivenBattle, DriveOptions, drive_battle
 from engine.mechanics.role import EmulatorRole
 from engine.reflection.forensics import measure
 from engine.reflection.turns import read_turns
 from engine.replay.defaults import DEFAULT_MAX_DECISIONS
-from engine.replay.driver import DrivenBattle, DriveOptions, drive_battle, forced_then, restart_from
+from engine.replay.driver import forced_then, restart_from
 from engine.replay.models import RolloutResult
 from engine.tactician.rule_based import RuleBasedPolicy
 

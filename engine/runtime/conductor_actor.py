@@ -12,8 +12,9 @@ from engine.actors.roles import Roles
 from engine.config import LoggingConfig, TelemetryConfig
 from engine.layout import RunPaths
 from engine.messages import RunStatus
-from engine.runtime.conductor import LATEST, Conductor, RunOptions
+from engine.runtime.conductor import Conductor
 from engine.runtime.logs import attach_run_logs
+from engine.runtime.options import LATEST, RunOptions
 from engine.runtime.summary import RunSummary
 from engine.telemetry import Telemetry
 

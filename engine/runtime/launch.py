@@ -7,36 +7,55 @@ for this run. Same flags, same files, same summary either way.
 
 from __future__ import annotations
 
-import argparse
 import logging
 import os
+from pathlib import Path
 
 from engine.config import EngineConfig
 from engine.emulator.rom import check_rom_file
 from engine.emulator.session import check_state_file
 from engine.errors import UserInputError
 from engine.files import write_json_atomic
+from engine.frozen import Frozen
 from engine.layout import RunPaths, new_run_id
 from engine.llm.gateway import describe_tiers, secrets_from
-from engine.runtime.conductor import RunOptions
 from engine.runtime.logs import attach_run_logs, detach_run_logs
+from engine.runtime.options import RunOptions
 from engine.runtime.resume import ResumePoint, find_resume_point
 from engine.runtime.summary import RunSummary
 
 log = logging.getLogger("engine.run")
+
+
+class RunRequest(Frozen):
+    """What `engine run` was asked to do, checked and typed before anything starts."""
+
+    rom: Path
+    state: Path | None = None
+    local: bool = False
+    address: str | None = None  # None with local False: a private Ray instance for this run
+    max_battles: int | None = None
+    max_decisions: int | None = None
+    summary: Path | None = None
+    data_dir: Path = Path(".")
+    seed: int = 0
+    resume: str | None = None
+
+
 EXIT_OK, EXIT_FAILED, EXIT_INTERRUPTED = 0, 1, 130
 
 
-def _check_inputs(args: argparse.Namespace, config: EngineConfig) -> None:
+def _check_inputs(request: RunRequest, config: EngineConfig) -> None:
     """Refuse bad input before anything is created or emulated: a typo never costs a long run its summary,
     and a rejected cartridge or save state leaves no run folder behind."""
-    if args.state is not None and args.resume is not None:
+    if request.state is not None and request.resume is not None:
         raise UserInputError("--state and --resume both say where to start: give one of them")
-    if args.summary is not None and not args.summary.parent.resolve().is_dir():
-        raise UserInputError(f"--summary {args.summary}: the folder {args.summary.parent} does not exist")
-    check_rom_file(args.rom)
-    if args.state is not None:
-        check_state_file(args.rom, args.state, config.emulator)
+    if request.summary is not None and not request.summary.parent.resolve().is_dir():
+        folder = request.summary.parent
+        raise UserInputError(f"--summary {request.summary}: the folder {folder} does not exist")
+    check_rom_file(request.rom)
+    if request.state is not None:
+        check_state_file(request.rom, request.state, config.emulator)
 
 
 def exit_code(summary: RunSummary) -> int:
@@ -60,11 +79,11 @@ def _play(config: EngineConfig, options: RunOptions, paths: RunPaths, local: boo
     return run_on_ray(config, options, paths, secrets=secrets)
 
 
-def _run(config: EngineConfig, args: argparse.Namespace, point: ResumePoint | None) -> int:
+def _run(config: EngineConfig, request: RunRequest, point: ResumePoint | None) -> int:
     if point is not None:
         paths = RunPaths(data_dir=point.data_dir, run_id=point.run_id)
     else:
-        paths = RunPaths(data_dir=args.data_dir, run_id=new_run_id())
+        paths = RunPaths(data_dir=request.data_dir, run_id=new_run_id())
     paths.create()
     handlers = attach_run_logs(paths.log, config.logging.level)
     try:
@@ -75,11 +94,11 @@ def _run(config: EngineConfig, args: argparse.Namespace, point: ResumePoint | No
                      point.manifest.name, point.manifest.reason, point.manifest.decisions)  # fmt: skip
         log.info("run %s: data in %s", paths.run_id, paths.run_dir)
         options = RunOptions(
-            rom=args.rom,
-            state=args.state,
-            max_battles=args.max_battles,
-            max_decisions=args.max_decisions,
-            seed=args.seed,
+            rom=request.rom,
+            state=request.state,
+            max_battles=request.max_battles,
+            max_decisions=request.max_decisions,
+            seed=request.seed,
             screenshots=config.llm.screenshots,
             resume=str(point.path) if point is not None else None,
             resume_skipped=point.skipped if point is not None else (),
@@ -87,9 +106,9 @@ def _run(config: EngineConfig, args: argparse.Namespace, point: ResumePoint | No
             max_recoveries=config.runtime.max_recoveries,
             recovery_timeout=config.runtime.recovery_timeout_seconds,
         )
-        summary = _play(config, options, paths, args.local)
-        if args.summary is not None:
-            write_json_atomic(args.summary, summary.model_dump(mode="json"))
+        summary = _play(config, options, paths, request.local)
+        if request.summary is not None:
+            write_json_atomic(request.summary, summary.model_dump(mode="json"))
         log.info(
             "run %s %s: %d battles, %d decisions, %d frames, %.1f s",
             summary.run_id,
@@ -104,14 +123,16 @@ def _run(config: EngineConfig, args: argparse.Namespace, point: ResumePoint | No
         detach_run_logs(handlers)
 
 
-def run_engine(config: EngineConfig, args: argparse.Namespace) -> int:
-    _check_inputs(args, config)
+def run_engine(config: EngineConfig, request: RunRequest) -> int:
+    _check_inputs(request, config)
     # Chosen and checked before Ray starts: a wrong cartridge or a broken checkpoint costs one line.
-    point = find_resume_point(args.resume, args.data_dir, args.rom, config) if args.resume else None
-    if args.local:
-        return _run(config, args, point)
+    point = None
+    if request.resume is not None:
+        point = find_resume_point(request.resume, request.data_dir, request.rom, config)
+    if request.local:
+        return _run(config, request, point)
     from engine.runtime.cluster import ray_connection
 
     # Connected before the run's folder exists: a wrong --address leaves nothing behind.
-    with ray_connection(args.address, config.runtime.namespace):
-        return _run(config, args, point)
+    with ray_connection(request.address, config.runtime.namespace):
+        return _run(config, request, point)

@@ -8,7 +8,8 @@ from engine.actors.factory import EmulatorFactory, build_roles
 from engine.config import EngineConfig
 from engine.layout import RunPaths
 from engine.mechanics.role import EmulatorRole
-from engine.runtime.conductor import Conductor, RunOptions
+from engine.runtime.conductor import Conductor
+from engine.runtime.options import RunOptions
 from engine.runtime.summary import RunSummary
 from engine.telemetry import Telemetry
 

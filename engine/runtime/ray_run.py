@@ -26,8 +26,8 @@ from engine.config import EngineConfig
 from engine.files import write_json_atomic
 from engine.layout import RunPaths
 from engine.mechanics.role import EmulatorRole
-from engine.runtime.conductor import RunOptions
 from engine.runtime.decision_log import read_decisions
+from engine.runtime.options import RunOptions
 from engine.runtime.summary import RunSummary, StopReason
 
 log = logging.getLogger("engine.run")

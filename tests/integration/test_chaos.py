@@ -25,8 +25,8 @@ from engine.actors.roles import ROLE_NAMES
 from engine.battles.models import BattleLog
 from engine.config import EngineConfig, config_from_mapping
 from engine.layout import RunPaths
-from engine.runtime.conductor import LATEST, RunOptions
 from engine.runtime.decision_log import read_decisions
+from engine.runtime.options import LATEST, RunOptions
 from engine.runtime.ray_run import run_on_ray
 from engine.runtime.summary import RunSummary
 from tests.conftest import GEN1_FIXTURES

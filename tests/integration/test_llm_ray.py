@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from engine.config import EngineConfig, config_from_mapping
-from engine.runtime.conductor import RunOptions
 from engine.runtime.local import run_local
+from engine.runtime.options import RunOptions
 from engine.runtime.ray_run import run_on_ray
 from tests.integration.test_ray_runtime import NAMESPACE, decisions, fake, run_paths
 from tests.support.sensible_model import failing, sensible

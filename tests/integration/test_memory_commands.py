@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from engine.cli import main
+from engine.commands.access import memory_dir
 from engine.config import MemoryConfig
 from engine.memory.lessons import Lesson, Measurement
 from engine.memory.service import LessonMemory, new_lesson_id
-from engine.runtime.memory_access import memory_dir
 
 
 def lesson(text: str, kind: str = "move", **keys: object) -> Lesson:

@@ -33,8 +33,8 @@ from engine.game.errors import RomError
 from engine.game.models import DecisionPoint
 from engine.layout import RunPaths
 from engine.mechanics.errors import ExecutionError
-from engine.runtime.conductor import RunOptions
 from engine.runtime.local import run_local
+from engine.runtime.options import RunOptions
 from engine.runtime.ray_run import run_on_ray, start_conductor
 from engine.runtime.summary import RunSummary
 from tests.conftest import GEN1_FIXTURES

@@ -4,13 +4,22 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
+from engine.battles.models import BattleLog
+from engine.config import config_from_mapping
 from engine.emulator.session import EmulatorSession
 from engine.game.actions import UseItem, UseMove
 from engine.game.models import DecisionPoint
+from engine.layout import RunPaths
+from engine.mechanics.battle_driver import DriveOptions, by_policy, drive_battle
 from engine.mechanics.executor import BattleExecutor
+from engine.mechanics.role import EmulatorRole
+from engine.runtime.local import run_local
+from engine.runtime.options import RunOptions
+from engine.tactician.rule_based import RuleBasedPolicy
 from tests.support.battle_scenarios import (
     POTION_SCENARIO_HP,
     SCENARIOS,
@@ -25,7 +34,7 @@ pytestmark = pytest.mark.rom
 
 
 def actions(run: ScenarioRun) -> list[str]:
-    return [record.action for record in run.result.decisions]
+    return [record.action for record in run.decisions]
 
 
 def bag_count(game: EmulatorSession, item: str) -> int:
@@ -33,12 +42,12 @@ def bag_count(game: EmulatorSession, item: str) -> int:
 
 
 def check_wild(game: EmulatorSession, run: ScenarioRun) -> None:
-    assert (run.result.battle_type, run.result.opponent) == ("wild", "RATTATA")
+    assert (run.summary.battle_type, run.summary.opponent) == ("wild", "RATTATA")
 
 
 def check_trainer(trainer: str) -> Callable[[EmulatorSession, ScenarioRun], None]:
     def check(game: EmulatorSession, run: ScenarioRun) -> None:
-        assert (run.result.battle_type, run.result.opponent) == ("trainer", trainer)
+        assert (run.summary.battle_type, run.summary.opponent) == ("trainer", trainer)
 
     return check
 
@@ -52,7 +61,7 @@ def check_next_member(game: EmulatorSession, run: ScenarioRun) -> None:
 
 
 def check_learned(game: EmulatorSession, run: ScenarioRun) -> None:
-    learned = [r for r in run.result.decisions if r.point is DecisionPoint.LEARN_MOVE_PROMPT]
+    learned = [r for r in run.decisions if r.point is DecisionPoint.LEARN_MOVE_PROMPT]
     assert len(learned) == 1 and learned[0].action.startswith("forget move")
     moves = [m.name for m in state_of(game).party[0].moves]
     assert "BUBBLE" in moves and "TACKLE" in moves
@@ -64,7 +73,7 @@ def check_evolved(game: EmulatorSession, run: ScenarioRun) -> None:
 
 
 def check_all_members_beaten(game: EmulatorSession, run: ScenarioRun) -> None:
-    assert run.result.opponent == "BUG_CATCHER #5"
+    assert run.summary.opponent == "BUG_CATCHER #5"
     assert enemy_party_hp(game) == [0, 0, 0, 0]
 
 
@@ -82,13 +91,13 @@ def check_potion_used(game: EmulatorSession, run: ScenarioRun) -> None:
 
 
 def check_caught(game: EmulatorSession, run: ScenarioRun) -> None:
-    assert run.result.caught == "RATTATA"
+    assert run.summary.caught == "RATTATA"
     assert [m.species_name for m in state_of(game).party] == ["SQUIRTLE", "RATTATA"]
     assert bag_count(game, "POKE_BALL") == 4
 
 
 def check_ran(game: EmulatorSession, run: ScenarioRun) -> None:
-    assert actions(run) == ["run"] and run.result.caught is None
+    assert actions(run) == ["run"] and run.summary.caught is None
 
 
 CHECKS: dict[str, Callable[[EmulatorSession, ScenarioRun], None]] = {
@@ -117,7 +126,7 @@ def test_the_catalogue_has_the_required_battles() -> None:
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=[s.name for s in SCENARIOS])
 def test_battle_scenario(game: EmulatorSession, scenario: BattleScenario) -> None:
     run = run_scenario(game, scenario)
-    assert run.result.outcome == scenario.expected, actions(run)
+    assert run.summary.outcome == scenario.expected, actions(run)
     after = state_of(game)
     assert after.battle is None and after.decision_point is DecisionPoint.OVERWORLD_FREE
     check = CHECKS.get(scenario.name)
@@ -136,3 +145,36 @@ def test_an_item_the_game_refuses_brings_back_the_battle_menu(game: EmulatorSess
     state = executor.execute(UseItem(item="POTION", target=0))
     assert state.decision_point is DecisionPoint.BATTLE_MAIN_MENU
     assert bag_count(game, "POTION") == 2
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS, ids=[s.name for s in SCENARIOS])
+def test_the_conductor_and_the_driver_play_a_scenario_on_the_same_frames(
+    game: EmulatorSession, rom_path: Path, tmp_path: Path, scenario: BattleScenario
+) -> None:
+    """One battle step: the conductor (engine run --state, the rule-based tactician) and the driver the
+    scenarios and the benchmark use make the same decisions on the same frames to the same outcome."""
+    if scenario.policy is not RuleBasedPolicy:
+        pytest.skip("the conductor's tactician plays the rule-based policy only")
+    scenario.setup(game)
+    start = tmp_path / "start.state"
+    start.write_bytes(game.export_state())
+    config = config_from_mapping({"memory": {"enabled": False}})
+    paths = RunPaths(tmp_path / "data", "same-frames")
+    paths.create()
+    options = RunOptions(rom=rom_path, state=start, max_battles=1)
+    summary = run_local(config, options, paths)
+    (battle,) = summary.battles
+    conducted = BattleLog.model_validate_json(paths.battle_log(battle.battle_id).read_text(encoding="utf-8"))
+    emulator = EmulatorRole(rom_path, config.emulator, config.player)
+    try:
+        emulator.start(start.read_bytes())
+        drive = DriveOptions(battle_id="driven", run_id="driven", max_decisions=scenario.max_decisions)
+        driven = drive_battle(emulator, by_policy(RuleBasedPolicy()), drive)
+    finally:
+        emulator.close()
+    assert driven.log is not None
+    assert conducted.summary.outcome == driven.log.summary.outcome == scenario.expected
+    assert [(r.action, r.frame) for r in conducted.decisions] == [
+        (r.action, r.frame) for r in driven.log.decisions
+    ]
+    assert conducted.summary.frames == driven.log.summary.frames

@@ -37,9 +37,10 @@ from engine.cli import main
 from engine.config import EngineConfig, config_from_mapping, config_hash
 from engine.emulator.session import EmulatorSession
 from engine.layout import RunPaths
-from engine.runtime.conductor import Conductor, RunOptions
+from engine.runtime.conductor import Conductor
 from engine.runtime.decision_log import read_decisions
 from engine.runtime.logs import attach_run_logs, detach_run_logs
+from engine.runtime.options import RunOptions
 from engine.runtime.ray_run import run_on_ray
 from tests.support.chaos import break_newest_checkpoint, wait_for_decision_lines
 from tests.support.rom_chaos import (

@@ -43,7 +43,6 @@ def battle(rom_path: Path, boot_record: tuple[bytes, list]) -> Iterator[tuple[Em
         start_battle(role.session, "RATTATA", 6)
         first = role.advance()
         role.begin_battle(first)
-        role.take_battle_text()
         yield role, first
     finally:
         role.close()
@@ -57,10 +56,9 @@ def play(role: EmulatorRole, state: GameState, decisions: int = MAX_DECISIONS) -
             break
         decision = policy.decide(state)
         assert decision is not None
-        state = role.execute(decision.action)
-        looks.append(
-            (role.frame_count(), role.frame().digest, state, role.take_battle_text(), role.last_in_battle())
-        )
+        text = role.act(decision.action).text
+        state = role.advance()
+        looks.append((role.frame_count(), role.frame().digest, state, text, role.end_battle().final))
     return looks
 
 
@@ -72,7 +70,7 @@ def test_a_restored_battle_plays_on_frame_for_frame(
     assert state.decision_point is DecisionPoint.BATTLE_MAIN_MENU  # mid-battle
     at_snapshot = role.frame()
     taken = role.snapshot()
-    assert taken.frames == role.frame_count() and taken.last_in_battle == role.last_in_battle()
+    assert taken.frames == role.frame_count() and taken.last_in_battle == role.end_battle().final
     # As a checkpoint stores it: JSON beside the raw state bytes.
     snapshot = EmulatorSnapshot.from_parts(json.loads(json.dumps(taken.to_json())), taken.state)
     assert snapshot == taken
@@ -82,20 +80,20 @@ def test_a_restored_battle_plays_on_frame_for_frame(
     assert expected[-1][0] > snapshot.frames
 
     role.restore(snapshot)
-    assert (role.frame(), role.last_in_battle()) == (at_snapshot, snapshot.last_in_battle)
+    assert (role.frame(), role.end_battle().final) == (at_snapshot, snapshot.last_in_battle)
     assert play(role, state) == expected
     # Rolled back again after a decision whose battle text was never taken: none of it comes back.
     role.restore(snapshot)
     decision = RuleBasedPolicy().decide(state)
     assert decision is not None
-    role.execute(decision.action)
+    role.act(decision.action)
     role.restore(snapshot)
     assert play(role, state) == expected
 
     fresh = open_role(rom_path)  # just opened: booted, no intro played, nothing tracked yet
     try:
         fresh.restore(snapshot)
-        assert (fresh.frame(), fresh.last_in_battle()) == (at_snapshot, snapshot.last_in_battle)
+        assert (fresh.frame(), fresh.end_battle().final) == (at_snapshot, snapshot.last_in_battle)
         assert play(fresh, state) == expected
         assert fresh.cartridge_sha256() == role.cartridge_sha256()
         assert fresh.cartridge_sha256() == hashlib.sha256(rom_path.read_bytes()).hexdigest()
@@ -107,12 +105,12 @@ def test_a_truncated_state_is_refused_and_the_role_plays_on(battle: tuple[Emulat
     role, first = battle
     ((_, _, state, _, _),) = play(role, first, decisions=1)
     snapshot = role.snapshot()
-    before = (role.frame_count(), role.frame(), role.last_in_battle())
+    before = (role.frame_count(), role.frame(), role.end_battle().final)
     truncated = snapshot.model_copy(update={"state": snapshot.state[: len(snapshot.state) // 2]})
     for bad in (truncated, snapshot.model_copy(update={"state": b"not a save state"})):
         with pytest.raises(SaveStateError):
             role.restore(bad)
-        assert (role.frame_count(), role.frame(), role.last_in_battle()) == before
+        assert (role.frame_count(), role.frame(), role.end_battle().final) == before
     played = play(role, state)
     assert played and played[-1][2].decision_point is DecisionPoint.OVERWORLD_FREE
     role.restore(snapshot)

@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 
 from engine.cli import main
+from engine.commands.replay import execute, register
 from engine.config import EngineConfig
 from engine.emulator.session import EmulatorSession
-from engine.replay.command import add_replay_parser, run_replay
 from engine.replay.logs import find_battle_log
 from engine.replay.pool import PoolSettings
 from engine.replay.replayer import ReplayOptions, replay_battle
@@ -32,8 +32,8 @@ BAD_BROCK_HP = 16
 
 def replay(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, dict[str, Any]]:
     parser = argparse.ArgumentParser(prog="engine")
-    add_replay_parser(parser.add_subparsers(dest="command"))
-    code = run_replay(parser.parse_args(["replay", *args, "--json"]))
+    register(parser.add_subparsers(dest="command"))
+    code = execute(parser.parse_args(["replay", *args, "--json"]))
     return code, json.loads(capsys.readouterr().out)
 
 

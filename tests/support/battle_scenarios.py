@@ -10,13 +10,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from engine.battles.models import Outcome
+from engine.battles.models import BattleLog, BattleSummary, DecisionRecord, Outcome
 from engine.battles.policy import Decision, Policy
 from engine.emulator.session import EmulatorSession
 from engine.game.actions import BattleAction, Run, UseItem, legal_actions
 from engine.game.models import DecisionPoint, GameState
-from engine.mechanics.battle import BattleResult, play_battle
-from engine.mechanics.executor import BattleExecutor
+from engine.mechanics.battle_driver import DriveOptions, by_policy, drive_battle
+from engine.mechanics.role import EmulatorRole
 from engine.tactician.rule_based import ActionDecision, RuleBasedPolicy
 from tests.support.scenarios import (
     advance_to,
@@ -95,16 +95,30 @@ class BattleScenario:
 
 @dataclass(frozen=True)
 class ScenarioRun:
-    result: BattleResult
+    log: BattleLog
     choices: tuple[Choice, ...]
+    looks: int  # the executor's full decodes of the game state
+
+    @property
+    def summary(self) -> BattleSummary:
+        return self.log.summary
+
+    @property
+    def decisions(self) -> tuple[DecisionRecord, ...]:
+        return self.log.decisions
 
 
 def run_scenario(session: EmulatorSession, scenario: BattleScenario) -> ScenarioRun:
-    """Set the scenario up on a session in the overworld and play the battle to its end."""
+    """Set the scenario up on a session in the overworld and play the battle to its end, with the battle
+    steps the conductor plays."""
     scenario.setup(session)
     policy = RecordingPolicy(scenario.policy())
-    result = play_battle(BattleExecutor(session), policy, max_decisions=scenario.max_decisions)
-    return ScenarioRun(result=result, choices=tuple(policy.choices))
+    emulator = EmulatorRole.on_session(session)
+    options = DriveOptions(battle_id=f"scenario-{scenario.name}", run_id="scenarios",
+                           max_decisions=scenario.max_decisions)  # fmt: skip
+    driven = drive_battle(emulator, by_policy(policy), options)
+    assert driven.log is not None, driven.halted
+    return ScenarioRun(log=driven.log, choices=tuple(policy.choices), looks=emulator.executor.looks)
 
 
 # -- setups ----------------------------------------------------------------------------------------

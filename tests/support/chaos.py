@@ -63,7 +63,7 @@ def _drive(data_dir: str, run_id: str, address: str, namespace: str) -> None:
 
     from engine.config import config_from_mapping
     from engine.layout import RunPaths
-    from engine.runtime.conductor import RunOptions
+    from engine.runtime.options import RunOptions
     from engine.runtime.ray_run import run_on_ray
     from tests.conftest import GEN1_FIXTURES
     from tests.support.fake_emulator import FakeEmulator

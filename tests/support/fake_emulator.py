@@ -28,7 +28,16 @@ from engine.game.state import decode_state
 from engine.mechanics.errors import ExecutionError
 from engine.mechanics.intro import IntroReport
 from engine.mechanics.snapshot import EmulatorSnapshot
-from engine.messages import Frame, NavChoice, RoleReport, StepOutcome, StepReport
+from engine.messages import (
+    BattleEnd,
+    BattleStart,
+    Executed,
+    Frame,
+    NavChoice,
+    RoleReport,
+    StepOutcome,
+    StepReport,
+)
 
 # A wild battle: a turn at the main menu, the learn-move prompt after the enemy fainted, then Pallet Town.
 WILD_BATTLE = ("red_wild_main_menu", "red_learn_move_prompt", "red_wild_post_battle_overworld")
@@ -110,9 +119,6 @@ class FakeEmulator:
     def battle_result(self) -> int:
         return self.image.u8(RED_BLUE.wBattleResult)
 
-    def last_in_battle(self) -> GameState | None:
-        return self.last_battle_look
-
     def advance(self) -> GameState:
         if self.acted and self.index < len(self.states) - 1:
             self.index += 1
@@ -120,17 +126,19 @@ class FakeEmulator:
         self._run("advance", ADVANCE_FRAMES)
         return self.state
 
-    def begin_battle(self, first_look: GameState) -> None:
+    def begin_battle(self, first_look: GameState, keep_state: bool = False) -> BattleStart:
         self.last_battle_look = first_look
+        state = self.save_state() if keep_state else None
+        return BattleStart(frame=self.frames, opening_text=(), state=state)
 
-    def execute(self, action: BattleAction) -> GameState:
+    def act(self, action: BattleAction) -> Executed:
         self._run("execute", EXECUTE_FRAMES)
         self.actions.append(action)
         self.acted = True
-        return self.state
+        return Executed(text=())  # the captures hold no battle messages between stops
 
-    def take_battle_text(self) -> tuple[str, ...]:
-        return ()  # the captures hold no battle messages between stops
+    def end_battle(self) -> BattleEnd:
+        return BattleEnd(final=self.last_battle_look, result=self.battle_result(), frame=self.frames)
 
     def settle(self) -> GameState:
         return self.state

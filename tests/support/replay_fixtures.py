@@ -9,8 +9,8 @@ from engine.config import EngineConfig
 from engine.files import write_bytes_atomic, write_json_atomic
 from engine.game.actions import UseMove
 from engine.layout import RunPaths
+from engine.mechanics.battle_driver import DriveOptions, by_policy, drive_battle
 from engine.mechanics.role import EmulatorRole
-from engine.replay.driver import DriveOptions, by_policy, drive_battle
 from tests.support.battle_scenarios import PreferPolicy
 
 TAIL_WHIP_SLOT = 1  # SQUIRTLE's moves at level 13: TACKLE, TAIL_WHIP, BUBBLE

@@ -19,6 +19,7 @@ from engine.actors.handles import LocalHandle
 from engine.actors.roles import ROLE_NAMES
 from engine.battles.models import BattleLog, BattleSummary
 from engine.cli import main
+from engine.commands.status import print_status, render
 from engine.config import EngineConfig
 from engine.emulator.errors import FrameBudgetExceeded, SaveStateError
 from engine.files import append_json_line, write_json_atomic
@@ -26,10 +27,9 @@ from engine.game.models import DecisionPoint
 from engine.layout import RunPaths
 from engine.mechanics.errors import ExecutionError
 from engine.messages import RoleReport, RunStatus
-from engine.runtime.conductor import RunOptions
 from engine.runtime.local import run_local
+from engine.runtime.options import RunOptions
 from engine.runtime.ray_run import _summary_from_files
-from engine.runtime.status import print_status, render
 from tests.conftest import GEN1_FIXTURES
 from tests.support.fake_emulator import FakeEmulator
 from tests.support.romgen import write_rom

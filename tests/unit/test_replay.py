@@ -11,16 +11,16 @@ from pathlib import Path
 import pytest
 
 from engine.battles.models import BattleLog, BattleSummary, DecisionRecord, Outcome, SideView
+from engine.commands.replay import StderrProgress, execute, register
 from engine.errors import UserInputError
 from engine.game.capture import load_capture
 from engine.game.models import DecisionPoint
 from engine.game.ram import RED_BLUE
 from engine.game.state import decode_state
+from engine.mechanics.battle_driver import Option, Step
 from engine.replay import judge
-from engine.replay.command import StderrProgress, add_replay_parser, run_replay
 from engine.replay.compare import check_decisions, first_divergence, frames_match
 from engine.replay.counterfactuals import assemble, plan, turn_numbers
-from engine.replay.driver import Option, Step
 from engine.replay.errors import BattleLogError
 from engine.replay.lessons import MAX_CONFIDENCE, lessons_from_regrets
 from engine.replay.logs import find_battle_log
@@ -378,7 +378,7 @@ def test_progress_lines_are_throttled_but_the_last_always_shows() -> None:
 
 # -- the report and the command --------------------------------------------------------------------
 def test_the_text_report_reads_top_down(tmp_path: Path) -> None:
-    from engine.replay.driver import DrivenBattle
+    from engine.mechanics.battle_driver import DrivenBattle
     from engine.replay.logs import LoggedBattle
 
     log = battle_log(TRAJECTORY)
@@ -401,7 +401,7 @@ def test_the_text_report_reads_top_down(tmp_path: Path) -> None:
 
 def parse(args: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="engine")
-    add_replay_parser(parser.add_subparsers(dest="command"))
+    register(parser.add_subparsers(dest="command"))
     return parser.parse_args(["replay", *args])
 
 
@@ -422,7 +422,7 @@ def test_the_replay_flags() -> None:
 
 def test_a_missing_rom_or_log_is_a_user_error(tmp_path: Path) -> None:
     with pytest.raises(UserInputError, match="ROM file not found"):
-        run_replay(parse(["--battle", "run-b001", "--rom", str(tmp_path / "none.gb")]))
+        execute(parse(["--battle", "run-b001", "--rom", str(tmp_path / "none.gb")]))
     rom = write_rom(tmp_path, title=b"POKEMON RED")
     with pytest.raises(UserInputError, match="no runs/ folder"):
-        run_replay(parse(["--battle", "run-b001", "--rom", str(rom), "--data-dir", str(tmp_path)]))
+        execute(parse(["--battle", "run-b001", "--rom", str(rom), "--data-dir", str(tmp_path)]))

@@ -388,19 +388,19 @@ def fake_emulator() -> FakeEmulator:
 def test_fake_emulator_round_trip() -> None:
     emulator = fake_emulator()
     emulator.advance()
-    emulator.execute(UseMove(slot=0))
+    emulator.act(UseMove(slot=0))
     snapshot = emulator.snapshot()
-    assert snapshot.frames == 180 and snapshot.last_in_battle == emulator.last_in_battle()
+    assert snapshot.frames == 180 and snapshot.last_in_battle == emulator.end_battle().final
     stored = EmulatorSnapshot.from_parts(as_json(snapshot.to_json()), snapshot.state)
     assert stored == snapshot and "state" not in snapshot.to_json()
     expected = (emulator.advance(), emulator.frame_count(), emulator.frame())
     emulator.advance()
-    emulator.execute(UseMove(slot=0))
+    emulator.act(UseMove(slot=0))
     emulator.restore(stored)
     assert (emulator.advance(), emulator.frame_count(), emulator.frame()) == expected
     fresh = fake_emulator()
     fresh.restore(stored)
-    assert fresh.last_in_battle() == snapshot.last_in_battle
+    assert fresh.end_battle().final == snapshot.last_in_battle
     assert (fresh.advance(), fresh.frame_count(), fresh.frame()) == expected
     assert fresh.cartridge_sha256() == emulator.cartridge_sha256() and len(fresh.cartridge_sha256()) == 64
 
@@ -409,7 +409,7 @@ def test_fake_emulator_round_trip() -> None:
 def test_fake_emulator_refuses_junk_and_keeps_its_state(junk: bytes) -> None:
     emulator = fake_emulator()
     emulator.advance()
-    emulator.execute(UseMove(slot=0))
+    emulator.act(UseMove(slot=0))
     before = emulator.snapshot()
     with pytest.raises(SaveStateError):
         emulator.restore(EmulatorSnapshot(state=junk, frames=5, last_in_battle=None))

@@ -20,9 +20,10 @@ from engine.checkpointer.role import Checkpointer
 from engine.checkpoints.store import CheckpointStore, write_synced
 from engine.config import EngineConfig, config_from_mapping, config_hash
 from engine.layout import RunPaths
-from engine.runtime.conductor import LATEST, Conductor, RunOptions
+from engine.runtime.conductor import Conductor
 from engine.runtime.decision_log import read_decisions
 from engine.runtime.local import run_local
+from engine.runtime.options import LATEST, RunOptions
 from engine.runtime.summary import RunSummary
 from tests.conftest import GEN1_FIXTURES
 from tests.support.chaos import LONG_BATTLE, LONG_BATTLE_DECISIONS

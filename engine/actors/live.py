@@ -1,4 +1,4 @@
-"""Reaching a role of the engine that is running on a Ray cluster (`--address`), by its actor name.
+"""Finding the roles of an engine that runs on a Ray cluster (`--address`), by their actor names.
 
 Actors are named `<run id>/<role>` in the configured namespace and run ids sort by start time, so "the
 running engine" is the newest run whose conductor is alive.
@@ -10,11 +10,23 @@ from typing import Any
 
 from engine.actors.handles import RoleHandle
 from engine.errors import UserInputError
-from engine.runtime.status import CONDUCTOR_SUFFIX, conductor_names
+
+CONDUCTOR_SUFFIX = "/conductor"
 
 
 class NoRunningEngineError(UserInputError):
     """--address was given but no engine runs there."""
+
+
+def conductor_names(namespace: str) -> list[str]:
+    import ray
+
+    named = ray.util.list_named_actors(all_namespaces=True)
+    return sorted(
+        entry["name"]
+        for entry in named
+        if entry["namespace"] == namespace and entry["name"].endswith(CONDUCTOR_SUFFIX)
+    )
 
 
 def live_role(namespace: str, role: str) -> RoleHandle[Any]:

@@ -11,7 +11,8 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from engine.arguments import positive
+from engine.commands.arguments import Subparsers, positive
+from engine.frozen import Frozen
 from engine.replay.defaults import DEFAULT_MAX_DECISIONS, default_workers
 
 if TYPE_CHECKING:
@@ -23,7 +24,7 @@ EXIT_MATCHES, EXIT_DIVERGES = 0, 1
 PROGRESS_SECONDS = 1.0
 
 
-def add_replay_parser(commands: argparse._SubParsersAction) -> None:
+def register(commands: Subparsers) -> None:
     replay = commands.add_parser(
         "replay",
         help="replay a logged battle, compare it with its log, try the other choices",
@@ -75,6 +76,31 @@ def add_replay_parser(commands: argparse._SubParsersAction) -> None:
         action="store_true",
         help="do not store the counterfactuals' lessons (regrets, measured damage) in lesson memory",
     )
+    replay.set_defaults(handler=execute)
+
+
+class ReplayCommand(Frozen):
+    """`engine replay` as asked."""
+
+    battle: str
+    rom: Path
+    data_dir: Path
+    config: Path | None
+    counterfactuals: bool
+    workers: int
+    max_decisions: int
+    local: bool
+    address: str | None
+    as_json: bool
+    no_learn: bool
+
+    @classmethod
+    def from_args(cls, args: argparse.Namespace) -> ReplayCommand:
+        return cls(
+            battle=args.battle, rom=args.rom, data_dir=args.data_dir, config=args.config,
+            counterfactuals=args.counterfactuals, workers=args.workers, max_decisions=args.max_decisions,
+            local=args.local, address=args.address, as_json=args.json, no_learn=args.no_learn,
+        )  # fmt: skip
 
 
 class StderrProgress:
@@ -94,7 +120,7 @@ class StderrProgress:
             print(f"rollouts {done}/{total}", file=self.stream, flush=True)
 
 
-def _options(config: EngineConfig, args: argparse.Namespace) -> ReplayOptions:
+def _options(config: EngineConfig, args: ReplayCommand) -> ReplayOptions:
     from engine.replay.pool import PoolSettings
     from engine.replay.replayer import ReplayOptions
 
@@ -113,7 +139,7 @@ def _options(config: EngineConfig, args: argparse.Namespace) -> ReplayOptions:
     )
 
 
-def _report(config: EngineConfig, args: argparse.Namespace) -> ReplayReport:
+def _report(config: EngineConfig, args: ReplayCommand) -> ReplayReport:
     from engine.replay.logs import find_battle_log
     from engine.replay.replayer import replay_battle
 
@@ -129,10 +155,10 @@ def _report(config: EngineConfig, args: argparse.Namespace) -> ReplayReport:
         return replay_battle(logged, options, StderrProgress())
 
 
-def _learn(config: EngineConfig, args: argparse.Namespace, report: ReplayReport) -> ReplayReport:
+def _learn(config: EngineConfig, args: ReplayCommand, report: ReplayReport) -> ReplayReport:
     """Regrets and measured numbers go to lesson memory: the running engine's (--address), or the data
     directory's."""
-    from engine.runtime.memory_access import memory_access
+    from engine.commands.access import memory_access
 
     address = args.address if not args.local else None
     with memory_access(config, args.data_dir, address, must_exist=False) as memory:
@@ -141,20 +167,23 @@ def _learn(config: EngineConfig, args: argparse.Namespace, report: ReplayReport)
     return report.model_copy(update={"learned": tuple(lesson.lesson_id for lesson in stored)})
 
 
-def run_replay(args: argparse.Namespace) -> int:
+def execute(parsed: argparse.Namespace) -> int:
+    return replay(ReplayCommand.from_args(parsed))
+
+
+def replay(args: ReplayCommand) -> int:
     """Exit code 0 when the replay matches the log, 1 when it diverges (a bad input raises
     UserInputError, which the console script reports in one line)."""
     from engine.config import load_config
+    from engine.emulator.rom import check_rom_file
     from engine.replay.render import render_report
 
     config = load_config(args.config)
-    from engine.emulator.rom import check_rom_file
-
     check_rom_file(args.rom)
     report = _report(config, args)
     if report.lessons and not args.no_learn:
         report = _learn(config, args, report)
-    if args.json:
+    if args.as_json:
         sys.stdout.write(report.model_dump_json(indent=2) + "\n")
     else:
         sys.stdout.write(render_report(report) + "\n")

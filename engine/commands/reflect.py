@@ -15,14 +15,16 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
+from engine.commands.access import MemorySource, add_memory_source, memory_access
+from engine.commands.arguments import Subparsers
 from engine.config import EngineConfig
+from engine.frozen import Frozen
 from engine.layout import RunPaths
 from engine.llm.gateway import ModelGateway, secrets_from
 from engine.reflection.inbox import Reflection
 from engine.reflection.port import ReflectionPort
 from engine.reflection.report import ReflectionReport
 from engine.replay.logs import battle_log_path
-from engine.runtime.memory_access import memory_access
 
 
 def _standalone(config: EngineConfig, data_dir: Path, log_path: Path) -> ReflectionReport:
@@ -39,8 +41,8 @@ def _standalone(config: EngineConfig, data_dir: Path, log_path: Path) -> Reflect
 
 
 def _on_engine(config: EngineConfig, address: str, log_path: Path) -> ReflectionReport:
+    from engine.actors.live import live_role
     from engine.runtime.cluster import ray_connection
-    from engine.runtime.live import live_role
 
     namespace = config.runtime.namespace
     with ray_connection(address, namespace, log_to_driver=False):
@@ -70,15 +72,45 @@ def render_report(report: ReflectionReport, out: TextIO) -> None:
     out.write("\n".join(lines) + "\n")
 
 
-def reflect_command(config: EngineConfig, args: argparse.Namespace) -> int:
-    log_path = battle_log_path(args.data_dir, args.battle)
-    if args.address is not None:
-        report = _on_engine(config, args.address, log_path)
+class ReflectOptions(Frozen):
+    battle: str
+    source: MemorySource
+    as_json: bool
+
+
+def register(commands: Subparsers) -> None:
+    reflect = commands.add_parser(
+        "reflect",
+        help="re-run reflection on a stored battle",
+        description="Run the five reflection phases (failure detection, forensics, insight synthesis, "
+        "validation, memory) on a logged battle and print what was accepted and rejected and why. "
+        "Standalone it uses the data directory's memory and the configured model tiers (keys from the "
+        "environment); with --address the running engine's Reflection actor does it.",
+    )
+    reflect.add_argument(
+        "--battle", required=True, metavar="ID", help="battle id, e.g. 20261122-101500-3fa9-b002"
+    )
+    add_memory_source(reflect)
+    reflect.set_defaults(handler=execute)
+
+
+def execute(args: argparse.Namespace) -> int:
+    options = ReflectOptions(battle=args.battle, source=MemorySource.from_args(args), as_json=args.json)
+    return reflect(options, sys.stdout)
+
+
+def reflect(options: ReflectOptions, out: TextIO) -> int:
+    """Exit code 1 when the reflection reports an error (a failing model or memory), else 0."""
+    config = options.source.load_config()
+    data_dir, address = options.source.data_dir, options.source.address
+    log_path = battle_log_path(data_dir, options.battle)
+    if address is not None:
+        report = _on_engine(config, address, log_path)
     else:
-        report = _standalone(config, args.data_dir, log_path)
-    if args.json:
-        json.dump(report.model_dump(mode="json"), sys.stdout, indent=2, ensure_ascii=False)
-        sys.stdout.write("\n")
+        report = _standalone(config, data_dir, log_path)
+    if options.as_json:
+        json.dump(report.model_dump(mode="json"), out, indent=2, ensure_ascii=False)
+        out.write("\n")
     else:
-        render_report(report, sys.stdout)
+        render_report(report, out)
     return 1 if report.error else 0

@@ -7,7 +7,10 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Literal, TextIO
+
+from engine.commands.arguments import Subparsers
+from engine.frozen import Frozen
 
 if TYPE_CHECKING:
     from engine.checkpoints.models import CheckpointEntry
@@ -26,7 +29,7 @@ def _common(command: argparse.ArgumentParser) -> None:
     command.add_argument("--json", action="store_true", help="print JSON instead of text")
 
 
-def add_checkpoints_parser(commands: argparse._SubParsersAction) -> None:
+def register(commands: Subparsers) -> None:
     checkpoints = commands.add_parser(
         "checkpoints",
         help="list, show and verify the checkpoints of runs",
@@ -52,13 +55,14 @@ def add_checkpoints_parser(commands: argparse._SubParsersAction) -> None:
     )
     verify.add_argument("spec", metavar="SPEC", nargs="?", help=f"{SPEC_HELP} (default: every checkpoint)")
     _common(verify)
+    checkpoints.set_defaults(handler=execute)
 
 
-def _list(store: CheckpointStore, args: argparse.Namespace, out: TextIO) -> int:
+def _list(store: CheckpointStore, args: CheckpointsOptions, out: TextIO) -> int:
     from engine.checkpoints import render
 
     entries = store.entries(args.run)
-    if args.json:
+    if args.json_out:
         render.write_json({"root": str(store.root), "checkpoints": [render.as_json(e) for e in entries]}, out)
     elif not entries:
         out.write(f"no checkpoints in {store.root}\n")
@@ -71,22 +75,22 @@ def _entry(store: CheckpointStore, spec: str) -> CheckpointEntry:
     return store.entry(store.resolve(spec))
 
 
-def _show(store: CheckpointStore, args: argparse.Namespace, out: TextIO) -> int:
+def _show(store: CheckpointStore, args: CheckpointsOptions, out: TextIO) -> int:
     from engine.checkpoints import render
 
     entry = _entry(store, args.spec)
-    if args.json:
+    if args.json_out:
         render.write_json(render.as_json(entry), out)
     else:
         out.write(render.show_block(entry) + "\n")
     return EXIT_OK
 
 
-def _verify(store: CheckpointStore, args: argparse.Namespace, out: TextIO) -> int:
+def _verify(store: CheckpointStore, args: CheckpointsOptions, out: TextIO) -> int:
     from engine.checkpoints import render
 
     entries = [_entry(store, args.spec)] if args.spec is not None else store.entries()
-    if args.json:
+    if args.json_out:
         ok = all(entry.ok for entry in entries)
         render.write_json({"ok": ok, "checkpoints": [render.as_json(e) for e in entries]}, out)
     elif not entries:
@@ -99,8 +103,22 @@ def _verify(store: CheckpointStore, args: argparse.Namespace, out: TextIO) -> in
 ACTIONS = {"list": _list, "show": _show, "verify": _verify}
 
 
-def run_checkpoints(args: argparse.Namespace) -> int:
+class CheckpointsOptions(Frozen):
+    action: Literal["list", "show", "verify"]
+    data_dir: Path
+    run: str | None = None
+    spec: str | None = None
+    json_out: bool
+
+    @classmethod
+    def from_args(cls, args: argparse.Namespace) -> CheckpointsOptions:
+        return cls(action=args.action, data_dir=args.data_dir, run=getattr(args, "run", None),
+                   spec=getattr(args, "spec", None), json_out=args.json)  # fmt: skip
+
+
+def execute(args: argparse.Namespace) -> int:
     from engine.checkpoints.store import CheckpointStore
 
-    store = CheckpointStore(args.data_dir / "checkpoints")
-    return ACTIONS[args.action](store, args, sys.stdout)
+    options = CheckpointsOptions.from_args(args)
+    store = CheckpointStore(options.data_dir / "checkpoints")
+    return ACTIONS[options.action](store, options, sys.stdout)

@@ -1,0 +1,49 @@
+"""Argument types and options shared by the subcommands (argparse `type=` callables and common flags)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+Subparsers = Any  # argparse's private _SubParsersAction
+
+
+def non_negative(value: str) -> int:
+    try:
+        number = int(value)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"not a whole number: {value}") from exc
+    if number < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more: {value}")
+    return number
+
+
+def positive(value: str) -> int:
+    number = non_negative(value)
+    if number == 0:
+        raise argparse.ArgumentTypeError(f"must be 1 or more: {value}")
+    return number
+
+
+def existing_dir(value: str) -> Path:
+    path = Path(value)
+    if not path.is_dir():
+        raise argparse.ArgumentTypeError(f"not a directory: {value}")
+    return path
+
+
+def add_config(command: argparse.ArgumentParser) -> None:
+    command.add_argument("--config", type=Path, help="YAML config overlaying configs/default.yaml")
+
+
+def add_data_dir(command: argparse.ArgumentParser, what: str) -> None:
+    command.add_argument("--data-dir", type=Path, default=Path("."), help=f"{what} (default: here)")
+
+
+def add_json(command: argparse.ArgumentParser, what: str = "print JSON instead of text") -> None:
+    command.add_argument("--json", action="store_true", help=what)
+
+
+def add_address(command: argparse.ArgumentParser, help_text: str, default: str | None = None) -> None:
+    command.add_argument("--address", metavar="ADDR", default=default, help=help_text)

@@ -1,0 +1,82 @@
+"""`engine inspect`: the decoded game state as JSON, from a cartridge (and a save state) or a capture."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from engine.commands.arguments import Subparsers, add_config, existing_dir, non_negative
+from engine.errors import UserInputError
+from engine.frozen import Frozen
+from engine.game.models import GameState
+
+
+class InspectOptions(Frozen):
+    rom: Path | None
+    capture: Path | None
+    state: Path | None
+    frames: int
+    config: Path | None
+
+    @classmethod
+    def from_args(cls, args: argparse.Namespace) -> InspectOptions:
+        if args.capture is not None and args.state is not None:
+            raise UserInputError("--state needs --rom, not --capture")
+        return cls(
+            rom=args.rom, capture=args.capture, state=args.state, frames=args.frames, config=args.config
+        )
+
+
+def register(commands: Subparsers) -> None:
+    inspect = commands.add_parser(
+        "inspect",
+        help="print the decoded game state as JSON",
+        description="Decode the game state (decision point, party, battle, overworld, progress, bag and "
+        "on-screen text) and print it as JSON on stdout. Reads a ROM plus optional save state, or a RAM "
+        "capture folder (wram.bin, hram.bin, tilemaps.bin, io.json).",
+    )
+    source = inspect.add_mutually_exclusive_group(required=True)
+    source.add_argument("--rom", type=Path, help="cartridge image of Pokémon Red or Blue")
+    source.add_argument("--capture", type=existing_dir, help="a RAM/tile-map capture folder instead of a ROM")
+    inspect.add_argument("--state", type=Path, help="PyBoy save state made with the same ROM")
+    inspect.add_argument(
+        "--frames",
+        type=non_negative,
+        default=0,
+        help="frames to run before decoding (default 0; a fresh boot needs ~300 to show anything)",
+    )
+    add_config(inspect)
+    inspect.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    options = InspectOptions.from_args(args)
+    state = _from_capture(options) if options.capture is not None else _from_rom(options)
+    json.dump(state.model_dump(mode="json"), sys.stdout, indent=2, ensure_ascii=False)
+    sys.stdout.write("\n")
+    return 0
+
+
+def _from_capture(options: InspectOptions) -> GameState:
+    from engine.game.capture import load_capture
+    from engine.game.ram import RED_BLUE
+    from engine.game.state import decode_state
+
+    assert options.capture is not None
+    return decode_state(load_capture(options.capture), RED_BLUE)
+
+
+def _from_rom(options: InspectOptions) -> GameState:
+    from engine.config import load_config
+    from engine.emulator.session import open_session
+    from engine.game.state import decode_state
+
+    assert options.rom is not None
+    config = load_config(options.config)
+    with open_session(options.rom, config.emulator) as session:
+        if options.state is not None:
+            session.load_state_file(options.state)
+        session.tick(options.frames)
+        return decode_state(session.memory_image(), session.ram_map)

@@ -1,0 +1,59 @@
+"""`engine run`: play the game (the engine's main job)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from engine.commands.arguments import Subparsers, add_config, non_negative, positive
+
+
+def register(commands: Subparsers) -> None:
+    run = commands.add_parser(
+        "run",
+        help="play the game: battles with the battle policy, exploring in between",
+        description="Play from power-on (or from --state): new game and names, then battles whenever they "
+        "happen and exploration in between. Progress goes to stderr and runs/<run id>/run.log; the summary "
+        "JSON to runs/<run id>/summary.json (and --summary FILE). Ctrl-C stops cleanly.",
+    )
+    run.add_argument("--rom", type=Path, required=True, help="cartridge image of Pokémon Red or Blue")
+    run.add_argument("--state", type=Path, help="PyBoy save state made with the same ROM")
+    add_config(run)
+    where = run.add_mutually_exclusive_group()
+    where.add_argument("--local", action="store_true", help="run every role in this process")
+    where.add_argument(
+        "--address",
+        metavar="ADDR",
+        help="run the roles as actors on the Ray cluster at ADDR ('auto': the one `ray start --head` "
+        "started on this machine); without --address or --local, on a private Ray instance for this run",
+    )
+    run.add_argument("--max-battles", type=positive, help="stop once this many battles have ended")
+    run.add_argument("--max-decisions", type=positive, help="stop after this many decisions")
+    run.add_argument("--summary", type=Path, help="also write the summary JSON to this file")
+    run.add_argument(
+        "--data-dir",
+        type=Path,
+        default=Path("."),
+        help="holds checkpoints/, runs/<run id>/ and memory/ (default: the current directory)",
+    )
+    run.add_argument("--seed", type=non_negative, default=0, help="seed of the exploring walk (default 0)")
+    run.add_argument(
+        "--resume",
+        metavar="CHECKPOINT",
+        help="carry on a run from a checkpoint: 'latest' (the newest under --data-dir that verifies), a "
+        "checkpoint folder, or RUN_ID[/SEQ] (see `engine checkpoints list`); the run id, its logs, "
+        "memory and summary carry on, and --max-battles/--max-decisions count over the whole run",
+    )
+    run.set_defaults(handler=execute)
+
+
+def execute(args: argparse.Namespace) -> int:
+    from engine.config import load_config
+    from engine.runtime.launch import RunRequest, run_engine
+
+    request = RunRequest(
+        rom=args.rom, state=args.state, local=args.local, address=args.address, max_battles=args.max_battles,
+        max_decisions=args.max_decisions, summary=args.summary, data_dir=args.data_dir, seed=args.seed,
+        resume=args.resume,
+    )  # fmt: skip
+    return run_engine(load_config(args.config), request)

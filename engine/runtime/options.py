@@ -1,0 +1,37 @@
+"""How one run is to go: its cartridge and start, its limits, and the supervisor's settings."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from engine.actors.factory import RoleBuild
+from engine.layout import RunPaths
+
+LATEST = "latest"
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    rom: Path
+    state: Path | None = None
+    max_battles: int | None = None
+    max_decisions: int | None = None
+    seed: int = 0
+    screenshots: bool = False  # attach the screen to tactical model prompts (llm.screenshots)
+    # A checkpoint to carry on from instead of starting: its path, or LATEST (this run's newest that
+    # verifies). The run id, logs and summary carry on; the limits count over the whole run.
+    resume: str | None = None
+    resume_reason: str = "engine run --resume"
+    resume_skipped: tuple[str, ...] = ()  # newer checkpoints `engine run --resume latest` found broken
+    checkpoint_every_decisions: int = 100
+    max_recoveries: int = 10
+    recovery_timeout: float = 60.0
+
+    def role_build(self, paths: RunPaths | None, secrets: Mapping[str, str] | None = None) -> RoleBuild:
+        """What the roles of this run are built from."""
+        run_id = paths.run_id if paths is not None else "run"
+        return RoleBuild(
+            rom=self.rom, run_id=run_id, seed=self.seed, paths=paths, secrets=dict(secrets or {})
+        )
