@@ -23,9 +23,10 @@ run: $(STAMP)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check engine tests benchmarks
 	$(VENV)/bin/ruff format --check engine tests benchmarks
+	$(VENV)/bin/mypy
 
 test: lint
 	$(VENV)/bin/python -m pytest
 
 clean:
-	rm -rf $(VENV) *.egg-info .pytest_cache .ruff_cache
+	rm -rf $(VENV) *.egg-info .pytest_cache .ruff_cache .mypy_cache

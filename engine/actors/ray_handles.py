@@ -34,7 +34,7 @@ def _first_line(text: str) -> str:
     return line if len(line) <= DETAIL_CHARS else line[: DETAIL_CHARS - 1] + "…"
 
 
-def resolve(ref: ray.ObjectRef, role: str, timeout: float | None = None) -> Any:
+def resolve(ref: ray.ObjectRef[Any], role: str, timeout: float | None = None) -> Any:
     """`ray.get` with the engine's error mapping (see the module docstring)."""
     try:
         return ray.get(ref, timeout=timeout)
@@ -47,10 +47,10 @@ def resolve(ref: ray.ObjectRef, role: str, timeout: float | None = None) -> Any:
 
 
 class RayHandle(Generic[Port]):
-    def __init__(self, role: str, actor: ActorHandle) -> None:
+    def __init__(self, role: str, actor: ActorHandle[Any]) -> None:
         self.role = role
         self.actor = actor
-        self._pending: list[tuple[str, ray.ObjectRef]] = []  # notifications sent, results not yet seen
+        self._pending: list[tuple[str, ray.ObjectRef[Any]]] = []  # notifications sent, results not yet seen
         self._methods: dict[str, Any] = {}
         self._lock = threading.Lock()  # the conductor's status() calls from another thread
 
@@ -63,10 +63,11 @@ class RayHandle(Generic[Port]):
         self._pending, self._methods, self._lock = [], {}, threading.Lock()
 
     def _remote(self, method: str) -> Any:
-        remote = self._methods.get(method)
+        remote: Any = self._methods.get(method)
         if remote is None:
             # Named per verb, so the dashboard's task list reads "emulator.advance", not "call".
-            remote = self._methods[method] = self.actor.call.options(name=f"{self.role}.{method}")
+            remote = self.actor.call.options(name=f"{self.role}.{method}")
+            self._methods[method] = remote
         return remote
 
     @property
@@ -82,7 +83,7 @@ class RayHandle(Generic[Port]):
         return resolve(self._remote(method).remote(method, *args), self.role)
 
     def incarnation(self) -> str:
-        remote = self.actor.incarnation.options(name=f"{self.role}.incarnation")
+        remote: Any = self.actor.incarnation.options(name=f"{self.role}.incarnation")
         return str(resolve(remote.remote(), self.role))
 
     def _tell(self, method: str, args: tuple[Any, ...]) -> None:
@@ -134,10 +135,10 @@ def drain_notifications(roles: Roles) -> None:
 
 def close_all(roles: Roles) -> None:
     """`close` for every role at once: the shutdowns run in parallel under one deadline, then the kills."""
-    handles = [handle for handle in roles.all() if isinstance(handle, RayHandle)]
+    handles: list[RayHandle[Any]] = [handle for handle in roles.all() if isinstance(handle, RayHandle)]
     for handle in handles:
         handle.drain()
-    refs = [handle.actor.shutdown.remote() for handle in handles]
+    refs: list[ray.ObjectRef[Any]] = [handle.actor.shutdown.remote() for handle in handles]
     done, _ = ray.wait(refs, num_returns=len(refs), timeout=SHUTDOWN_SECONDS)
     for handle, ref in zip(handles, refs, strict=True):
         if ref not in done:

@@ -83,7 +83,7 @@ class CheckpointActor(RoleShell):
 
 
 # Threaded: the tactician, the strategist and reflection (in its own thread) may all ask at once.
-@ray.remote(num_cpus=0, max_concurrency=4)
+@ray.remote(num_cpus=0, max_concurrency=4)  # type: ignore[call-overload]  # not in Ray's stubs
 class ModelGatewayActor(RoleShell):
     pass
 

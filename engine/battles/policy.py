@@ -10,8 +10,10 @@ from engine.game.models import GameState
 
 
 class Decision(Protocol):
-    action: BattleAction
-    reason: str
+    @property
+    def action(self) -> BattleAction: ...
+    @property
+    def reason(self) -> str: ...
 
 
 class Policy(Protocol):

@@ -7,17 +7,20 @@ from __future__ import annotations
 import argparse
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from engine.commands.arguments import add_config, add_json
-from engine.config import EngineConfig, load_config
 from engine.errors import UserInputError
-from engine.frozen import Frozen
-from engine.layout import RunPaths
-from engine.memory.port import MemoryPort
+
+if TYPE_CHECKING:
+    from engine.config import EngineConfig
+    from engine.memory.port import MemoryPort
 
 
-class MemorySource(Frozen):
+@dataclass(frozen=True)
+class MemorySource:
     """Whose memory a command reads: the data directory's, or the running engine's at `address`."""
 
     data_dir: Path
@@ -29,6 +32,8 @@ class MemorySource(Frozen):
         return cls(data_dir=args.data_dir, address=args.address, config=args.config)
 
     def load_config(self) -> EngineConfig:
+        from engine.config import load_config
+
         return load_config(self.config)
 
 
@@ -47,6 +52,8 @@ def add_memory_source(command: argparse.ArgumentParser) -> None:
 
 
 def memory_dir(data_dir: Path) -> Path:
+    from engine.layout import RunPaths
+
     return RunPaths(data_dir=data_dir, run_id="-").memory
 
 

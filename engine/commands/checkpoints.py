@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, TextIO
 
 from engine.commands.arguments import Subparsers
-from engine.frozen import Frozen
 
 if TYPE_CHECKING:
     from engine.checkpoints.models import CheckpointEntry
@@ -78,7 +78,7 @@ def _entry(store: CheckpointStore, spec: str) -> CheckpointEntry:
 def _show(store: CheckpointStore, args: CheckpointsOptions, out: TextIO) -> int:
     from engine.checkpoints import render
 
-    entry = _entry(store, args.spec)
+    entry = _entry(store, args.spec or "latest")
     if args.json_out:
         render.write_json(render.as_json(entry), out)
     else:
@@ -103,11 +103,12 @@ def _verify(store: CheckpointStore, args: CheckpointsOptions, out: TextIO) -> in
 ACTIONS = {"list": _list, "show": _show, "verify": _verify}
 
 
-class CheckpointsOptions(Frozen):
+@dataclass(frozen=True)
+class CheckpointsOptions:
     action: Literal["list", "show", "verify"]
     data_dir: Path
-    run: str | None = None
-    spec: str | None = None
+    run: str | None
+    spec: str | None
     json_out: bool
 
     @classmethod

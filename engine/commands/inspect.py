@@ -5,15 +5,19 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from engine.commands.arguments import Subparsers, add_config, existing_dir, non_negative
 from engine.errors import UserInputError
-from engine.frozen import Frozen
-from engine.game.models import GameState
+
+if TYPE_CHECKING:
+    from engine.game.models import GameState
 
 
-class InspectOptions(Frozen):
+@dataclass(frozen=True)
+class InspectOptions:
     rom: Path | None
     capture: Path | None
     state: Path | None

@@ -4,19 +4,21 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Literal, TextIO
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal, TextIO
 
-from engine.commands.access import MemorySource, add_memory_source, memory_access
+from engine.commands.access import MemorySource, add_memory_source
 from engine.commands.arguments import Subparsers, positive
-from engine.frozen import Frozen
-from engine.memory.lessons import LessonKind, decayed_confidence
-from engine.memory.view import print_lessons
+
+if TYPE_CHECKING:
+    from engine.memory.lessons import Lesson
 
 
-class LessonsOptions(Frozen):
+@dataclass(frozen=True)
+class LessonsOptions:
     action: Literal["list", "search"]
-    query: str | None = None
-    kind: LessonKind | None = None
+    query: str | None
+    kind: str | None  # a LessonKind
     last: int
     source: MemorySource
     as_json: bool
@@ -56,15 +58,21 @@ def execute(args: argparse.Namespace) -> int:
 
 
 def show_lessons(options: LessonsOptions, out: TextIO) -> int:
+    from engine.commands.access import memory_access
+    from engine.memory.lessons import decayed_confidence
+    from engine.memory.view import print_lessons
+
     config = options.source.load_config()
     rate = config.memory.decay_per_hour
     with memory_access(config, options.source.data_dir, options.source.address) as memory:
         now = memory.play_hours()
         if options.action == "search":
             found = memory.search(options.query or "", options.last)
-            rows = [(lesson, decayed_confidence(lesson, now, rate), score) for lesson, score in found]
+            rows: list[tuple[Lesson, float, float | None]] = [
+                (lesson, decayed_confidence(lesson, now, rate), score) for lesson, score in found
+            ]
         else:
-            listed = memory.lessons(options.kind)
+            listed = memory.lessons(options.kind)  # type: ignore[arg-type]  # the parser offers the kinds
             rows = [
                 (lesson, decayed_confidence(lesson, now, rate), None) for lesson in listed[: options.last]
             ]

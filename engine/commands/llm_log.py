@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 from engine.commands.arguments import Subparsers, add_data_dir, positive
-from engine.frozen import Frozen
 
 
-class LlmLogOptions(Frozen):
+@dataclass(frozen=True)
+class LlmLogOptions:
     data_dir: Path
     run: str | None
     last: int

@@ -12,22 +12,24 @@ import argparse
 import json
 import os
 import sys
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from engine.commands.access import MemorySource, add_memory_source, memory_access
+from engine.commands.access import MemorySource, add_memory_source
 from engine.commands.arguments import Subparsers
-from engine.config import EngineConfig
-from engine.frozen import Frozen
-from engine.layout import RunPaths
-from engine.llm.gateway import ModelGateway, secrets_from
-from engine.reflection.inbox import Reflection
-from engine.reflection.port import ReflectionPort
-from engine.reflection.report import ReflectionReport
-from engine.replay.logs import battle_log_path
+
+if TYPE_CHECKING:
+    from engine.config import EngineConfig
+    from engine.reflection.report import ReflectionReport
 
 
 def _standalone(config: EngineConfig, data_dir: Path, log_path: Path) -> ReflectionReport:
+    from engine.commands.access import memory_access
+    from engine.layout import RunPaths
+    from engine.llm.gateway import ModelGateway, secrets_from
+    from engine.reflection.inbox import Reflection
+
     secrets = secrets_from(config.models, os.environ)
     run_dir = log_path.parent.parent
     llm_log = RunPaths(data_dir=run_dir.parent.parent, run_id=run_dir.name).llm_log
@@ -42,6 +44,7 @@ def _standalone(config: EngineConfig, data_dir: Path, log_path: Path) -> Reflect
 
 def _on_engine(config: EngineConfig, address: str, log_path: Path) -> ReflectionReport:
     from engine.actors.live import live_role
+    from engine.reflection.port import ReflectionPort
     from engine.runtime.cluster import ray_connection
 
     namespace = config.runtime.namespace
@@ -72,7 +75,8 @@ def render_report(report: ReflectionReport, out: TextIO) -> None:
     out.write("\n".join(lines) + "\n")
 
 
-class ReflectOptions(Frozen):
+@dataclass(frozen=True)
+class ReflectOptions:
     battle: str
     source: MemorySource
     as_json: bool
@@ -103,6 +107,8 @@ def reflect(options: ReflectOptions, out: TextIO) -> int:
     """Exit code 1 when the reflection reports an error (a failing model or memory), else 0."""
     config = options.source.load_config()
     data_dir, address = options.source.data_dir, options.source.address
+    from engine.replay.logs import battle_log_path
+
     log_path = battle_log_path(data_dir, options.battle)
     if address is not None:
         report = _on_engine(config, address, log_path)

@@ -8,11 +8,11 @@ import argparse
 import math
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from engine.commands.arguments import Subparsers, positive
-from engine.frozen import Frozen
 from engine.replay.defaults import DEFAULT_MAX_DECISIONS, default_workers
 
 if TYPE_CHECKING:
@@ -79,7 +79,8 @@ def register(commands: Subparsers) -> None:
     replay.set_defaults(handler=execute)
 
 
-class ReplayCommand(Frozen):
+@dataclass(frozen=True)
+class ReplayCommand:
     """`engine replay` as asked."""
 
     battle: str

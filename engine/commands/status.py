@@ -5,17 +5,19 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import TextIO
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, TextIO
 
-from engine.actors.errors import ClusterUnavailableError
 from engine.commands.arguments import Subparsers, add_config, add_json
-from engine.frozen import Frozen
-from engine.messages import RoleReport, RunStatus
+
+if TYPE_CHECKING:
+    from engine.messages import RoleReport, RunStatus
 
 EXIT_FOUND, EXIT_NONE = 0, 1
 
 
-class StatusOptions(Frozen):
+@dataclass(frozen=True)
+class StatusOptions:
     address: str
     namespace: str | None
     as_json: bool
@@ -97,6 +99,7 @@ def print_status(statuses: list[RunStatus], as_json: bool, namespace: str, out: 
 
 
 def show_status(options: StatusOptions, namespace: str, out: TextIO) -> int:
+    from engine.actors.errors import ClusterUnavailableError
     from engine.runtime.cluster import AUTO, ray_connection
     from engine.runtime.status import ask_conductors
 

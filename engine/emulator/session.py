@@ -13,7 +13,7 @@ import warnings
 from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
-from typing import Protocol
+from typing import Protocol, overload
 
 import numpy as np
 
@@ -69,9 +69,12 @@ def battery_ram_size(rom: bytes) -> int:
 
 
 class LiveMemory(Protocol):
-    """What a `run_until` predicate may look at: single reads straight from the emulator."""
+    """What a `run_until` predicate may look at: reads straight from the emulator."""
 
+    @overload
     def __getitem__(self, address: int) -> int: ...
+    @overload
+    def __getitem__(self, addresses: slice) -> list[int]: ...
 
 
 Predicate = Callable[[LiveMemory], bool]
@@ -124,7 +127,7 @@ class EmulatorSession:
     def close(self) -> None:
         if self._pyboy is not None:
             self._pyboy.stop(save=False)
-            self._pyboy = None  # type: ignore[assignment]
+            self._pyboy = None
 
     def __enter__(self) -> EmulatorSession:
         return self

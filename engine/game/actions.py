@@ -175,7 +175,7 @@ def legal_actions(state: GameState) -> list[BattleAction]:
             actions.append(Run())
         return actions
     if point is DecisionPoint.LEARN_MOVE_PROMPT:
-        return [LearnMove(forget_slot=None)] + [LearnMove(forget_slot=slot) for slot in range(4)]
+        return [LearnMove(forget_slot=slot) for slot in (None, 0, 1, 2, 3)]
     if point is DecisionPoint.EVOLUTION:
         return [Evolve(allow=True), Evolve(allow=False)]
     return []

@@ -3,7 +3,7 @@ models out), so they also work on the title screen or a half-initialised state."
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from engine.game.charmap import decode_string
 from engine.game.memory import MemoryImage
@@ -29,7 +29,7 @@ LIST_TERMINATOR = 0xFF
 BADGES = ("BOULDER", "CASCADE", "THUNDER", "RAINBOW", "SOUL", "MARSH", "VOLCANO", "EARTH")
 # SPRITE_FACING_* in pret constants/sprite_constants.asm
 FACING = {0x0: "down", 0x4: "up", 0x8: "left", 0xC: "right"}
-IN_BATTLE_KINDS = {1: "wild", 2: "trainer"}
+IN_BATTLE_KINDS: dict[int, Literal["wild", "trainer"]] = {1: "wild", 2: "trainer"}
 
 
 def decode_status(byte: int) -> StatusName:

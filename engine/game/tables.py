@@ -89,7 +89,8 @@ class TrainerParty(Frozen):
 
 def _entries(filename: str) -> list[dict[str, Any]]:
     text = resources.files("engine.game.data").joinpath(filename).read_text(encoding="utf-8")
-    return json.loads(text)["entries"]
+    entries: list[dict[str, Any]] = json.loads(text)["entries"]
+    return entries
 
 
 class GameData:

@@ -76,7 +76,9 @@ class ReflectionAnswer(Frozen):
     insights: list[Insight] = Field(max_length=5, description="at most 5 lessons")
 
 
-ANSWERS: dict[str, type[BaseModel]] = {
+Answer = TacticalAnswer | StrategicAnswer | ReflectionAnswer
+
+ANSWERS: dict[str, type[Answer]] = {
     "tactical": TacticalAnswer,
     "strategic": StrategicAnswer,
     "reflection": ReflectionAnswer,
@@ -116,7 +118,8 @@ def answer_schema(model_cls: type[BaseModel]) -> dict[str, Any]:
     required, unsupported keywords removed."""
     raw = model_cls.model_json_schema()
     definitions = raw.pop("$defs", {})
-    return _clean(raw, definitions)
+    cleaned: dict[str, Any] = _clean(raw, definitions)
+    return cleaned
 
 
 def _clean(node: Any, definitions: dict[str, Any]) -> Any:

@@ -18,13 +18,12 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
 
 import pybreaker
 
-from engine.config import LLMConfig, ModelsConfig, ModelTierConfig
+from engine.config import LLMConfig, ModelsConfig, ModelTierConfig, Tier
 from engine.frozen import Frozen
-from engine.llm.answers import ANSWERS, answer_schema
+from engine.llm.answers import ANSWERS, Answer, answer_schema
 from engine.llm.breakers import BreakerBoard
 from engine.llm.calllog import CallLog
 from engine.llm.clients import ModelClient, build_client
@@ -36,7 +35,7 @@ from engine.llm.router import tiers_from
 from engine.llm.structured import parse_answer, repair_prompt
 from engine.llm.tasks import ModelOutcome, ModelTask
 from engine.llm.wire import ModelMessage, ModelRequest, ModelResponse, Usage
-from engine.messages import RoleReport, Selection, Tier
+from engine.messages import RoleReport, Selection
 from engine.telemetry.metrics import RunMetrics
 
 log = logging.getLogger("engine.llm")
@@ -75,7 +74,7 @@ class GatewaySnapshot(Frozen):
     ledger: LedgerSnapshot
     counts: dict[str, int]
     breakers: dict[str, str]  # endpoint -> pybreaker state name
-    latency: dict[str, float]  # tier -> smoothed seconds a call
+    latency: dict[Tier, float]  # smoothed seconds a call
     answer_tokens: dict[str, float]  # answer kind -> smoothed output tokens
 
 
@@ -226,7 +225,7 @@ class ModelGateway:
         return RoleReport(role="gateway", healthy=True, counters=counters, detail=detail)
 
     # -- one tier ----------------------------------------------------------------------------------
-    def _try_tier(self, name: Tier, task: ModelTask, spent: _Spent) -> tuple[dict[str, Any] | None, str]:
+    def _try_tier(self, name: Tier, task: ModelTask, spent: _Spent) -> tuple[Answer | None, str]:
         client = self.clients.get(name)
         if client is None:
             return None, self.missing.get(name, "not configured")
@@ -253,7 +252,7 @@ class ModelGateway:
             log.warning("model call on %s failed: %s", name, why)
             return None, why
 
-    def _answer(self, name: Tier, client: ModelClient, task: ModelTask, spent: _Spent) -> dict[str, Any]:
+    def _answer(self, name: Tier, client: ModelClient, task: ModelTask, spent: _Spent) -> Answer:
         tier = self.tiers[name]
         schema = answer_schema(ANSWERS[task.answer])
         messages = [ModelMessage(role="user", text=task.user, images=task.images)]
@@ -282,7 +281,7 @@ class ModelGateway:
                 continue
             self._log_validation(task, name, attempt, "ok")
             self._learn_answer_length(task.answer, response.usage.output_tokens)
-            return parsed.model_dump(mode="json")
+            return parsed
         raise AnswerInvalid("no valid answer")  # unreachable: the repair attempt returns or raises
 
     def _call(

@@ -328,7 +328,7 @@ def _item_note(action: UseItem, state: GameState) -> str:
 
 
 def _forget_note(forget_slot: int, state: GameState) -> str:
-    learner = state.battle.player if state.battle is not None else None
+    learner: Mon | None = state.battle.player if state.battle is not None else None
     if learner is None and state.party:
         learner = state.party[0]
     if learner is None or forget_slot >= len(learner.moves):

@@ -10,9 +10,8 @@ from typing import Literal
 
 from pydantic import Field
 
-from engine.config import RoutingConfig
+from engine.config import RoutingConfig, Tier
 from engine.frozen import Frozen
-from engine.messages import Tier
 
 TIER_ORDER: tuple[Tier, ...] = ("rule_based", "acting", "thinking")
 TaskKind = Literal["tactics", "strategy", "reflection"]

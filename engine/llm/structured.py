@@ -10,9 +10,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 
-from engine.llm.answers import ANSWERS, SHAPES, AnswerKind
+from engine.llm.answers import ANSWERS, SHAPES, Answer, AnswerKind
 from engine.llm.errors import AnswerInvalid
 from engine.llm.render import fill
 
@@ -69,7 +69,7 @@ def _object_end(text: str, start: int) -> int | None:
     return None
 
 
-def parse_answer(text: str, kind: AnswerKind, context: dict[str, Any] | None = None) -> BaseModel:
+def parse_answer(text: str, kind: AnswerKind, context: dict[str, Any] | None = None) -> Answer:
     """The answer as its kind's model; `context` carries what the validators check against (the legal
     action ids of a tactical answer)."""
     data = extract_json(text)

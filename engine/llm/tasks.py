@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal, TypeVar
 
+from engine.config import Tier
 from engine.frozen import Frozen
-from engine.llm.answers import AnswerKind
+from engine.llm.answers import Answer, AnswerKind
+from engine.llm.errors import AnswerInvalid
 from engine.llm.wire import ImagePart
-from engine.messages import Selection, Tier
+from engine.messages import Selection
 
+AnswerT = TypeVar("AnswerT", bound=Frozen)
 Asker = Literal["tactician", "strategist", "reflection"]
 
 
@@ -26,9 +29,19 @@ class ModelTask(Frozen):
 
 
 class ModelOutcome(Frozen):
-    """`answer` is the validated answer as JSON data, or None: the caller decides on the rule-based tier,
-    and `selection.steps` say why."""
+    """`answer` is the validated answer, or None: the caller decides on the rule-based tier, and
+    `selection.steps` say why."""
 
     kind: Literal["model_outcome"] = "model_outcome"
-    answer: dict[str, Any] | None
+    answer: Answer | None
     selection: Selection
+
+    def answer_as(self, kind: type[AnswerT]) -> AnswerT | None:
+        """The answer as the kind the task asked for (None when the decision fell back)."""
+        if self.answer is None:
+            return None
+        if not isinstance(self.answer, kind):
+            raise AnswerInvalid(
+                f"expected a {kind.__name__}, the gateway returned a {type(self.answer).__name__}"
+            )
+        return self.answer

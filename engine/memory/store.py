@@ -256,7 +256,8 @@ class LessonStore:
         return self._get_where(where=condition)
 
     def count(self) -> int:
-        return self._call("count", self._collection.count)
+        counted: int = self._call("count", self._collection.count)
+        return counted
 
     def retrieve(
         self,

@@ -22,19 +22,19 @@ from engine.reflection.turns import FIXED_DAMAGE_POWER
 Relation = Literal["super", "not_very", "no_effect", "immune", "resists", "weak", "strong"]
 
 _AGAINST = r"(?:against|vs\.?|versus|on|to)"
+_PATTERNS: tuple[tuple[Relation, str], ...] = (
+    ("not_very", rf"\b(?:is|are|was|were)?\s*not\s+very\s+effective\s+{_AGAINST}\b"),
+    ("super", rf"\b(?:is|are|was|were)?\s*super[- ]effective\s+{_AGAINST}\b"),
+    ("no_effect", rf"\b(?:has|have|had)\s+no\s+effect\s+{_AGAINST}\b"),
+    ("no_effect", r"\b(?:does|do|did)\s*(?:not|n't)\s+affect\b"),
+    ("no_effect", r"\b(?:cannot|can't|can not)\s+(?:hit|affect|touch|hurt)\b"),
+    ("immune", r"\b(?:is|are)\s+immune\s+to\b"),
+    ("resists", r"\b(?:resists?|(?:is|are)\s+resistant\s+to)\b"),
+    ("weak", r"\b(?:is|are|was|were)\s+weak\s+(?:to|against|vs\.?)\b"),
+    ("strong", r"\b(?:(?:is|are)\s+strong\s+(?:against|vs\.?|versus)|beats?|outclass(?:es)?)\b"),
+)
 RELATIONS: tuple[tuple[Relation, re.Pattern[str]], ...] = tuple(
-    (relation, re.compile(pattern, re.IGNORECASE))
-    for relation, pattern in (
-        ("not_very", rf"\b(?:is|are|was|were)?\s*not\s+very\s+effective\s+{_AGAINST}\b"),
-        ("super", rf"\b(?:is|are|was|were)?\s*super[- ]effective\s+{_AGAINST}\b"),
-        ("no_effect", rf"\b(?:has|have|had)\s+no\s+effect\s+{_AGAINST}\b"),
-        ("no_effect", r"\b(?:does|do|did)\s*(?:not|n't)\s+affect\b"),
-        ("no_effect", r"\b(?:cannot|can't|can not)\s+(?:hit|affect|touch|hurt)\b"),
-        ("immune", r"\b(?:is|are)\s+immune\s+to\b"),
-        ("resists", r"\b(?:resists?|(?:is|are)\s+resistant\s+to)\b"),
-        ("weak", r"\b(?:is|are|was|were)\s+weak\s+(?:to|against|vs\.?)\b"),
-        ("strong", r"\b(?:(?:is|are)\s+strong\s+(?:against|vs\.?|versus)|beats?|outclass(?:es)?)\b"),
-    )
+    (relation, re.compile(pattern, re.IGNORECASE)) for relation, pattern in _PATTERNS
 )
 _CLAUSES = re.compile(r"[;!?\n]|\.(?=\s|$)|,\s*(?:but|and|while|so|yet)\s")
 _FILLER = frozenset(

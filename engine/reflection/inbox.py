@@ -28,12 +28,12 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from engine.battles.models import BattleLog
-from engine.config import RoutingConfig
+from engine.config import RoutingConfig, Tier
 from engine.files import StorageError, write_json_atomic
 from engine.llm.port import GatewayPort
 from engine.memory.lessons import Lesson
 from engine.memory.port import MemoryPort
-from engine.messages import BattleRecord, RoleReport, Tier
+from engine.messages import BattleRecord, RoleReport
 from engine.reflection.detect import Failure, detect
 from engine.reflection.errors import BattleLogError
 from engine.reflection.forensics import analyse
@@ -118,7 +118,12 @@ class Reflection:
         done = threading.Event()
         if self._worker is None:
             return True
-        watcher = threading.Thread(target=lambda: (self._queue.join(), done.set()), daemon=True)
+
+        def wait_for_the_queue() -> None:
+            self._queue.join()
+            done.set()
+
+        watcher = threading.Thread(target=wait_for_the_queue, daemon=True)
         watcher.start()
         return done.wait(timeout)
 

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from engine.battles.models import Outcome
 from engine.frozen import Frozen
+from engine.llm.answers import ReflectionAnswer
 from engine.memory.lessons import Lesson
 from engine.messages import Selection
 from engine.reflection.detect import Failure
@@ -29,7 +30,7 @@ class ReflectionReport(Frozen):
     synthesized_by: tuple[str, ...]  # "rule_based", then the model tier that answered, if any
     model_skipped: str | None = None  # why the model was not asked, when it was not
     model_summary: str | None = None  # the model's account of the battle
-    answer: dict[str, Any] | None = None  # the model's validated answer, as it came
+    answer: ReflectionAnswer | None = None  # the model's validated answer
     accepted: tuple[Lesson, ...] = ()
     rejected: tuple[Rejection, ...] = ()
     memory: MemoryStatus

@@ -23,13 +23,14 @@ from typing import Any
 from pydantic import ValidationError
 
 from engine.battles.models import BattleLog
+from engine.config import Tier
 from engine.frozen import Frozen
 from engine.llm.answers import Insight, ReflectionAnswer
 from engine.llm.port import GatewayPort
 from engine.llm.render import render_reflection
 from engine.llm.tasks import ModelOutcome, ModelTask
 from engine.memory.lessons import Lesson, LessonKind, Measurement
-from engine.messages import Selection, Tier
+from engine.messages import Selection
 from engine.reflection.claims import claims, keyed
 from engine.reflection.detect import Failure
 from engine.reflection.forensics import Forensics, MoveMeasure
@@ -64,7 +65,7 @@ class Candidate(Frozen):
 
 class ModelSynthesis(Frozen):
     selection: Selection
-    answer: dict[str, Any] | None = None
+    answer: ReflectionAnswer | None = None
     summary: str | None = None
     candidates: tuple[Candidate, ...] = ()
 
@@ -212,7 +213,7 @@ def _opponent(log: BattleLog, failure: Failure, forensics: Forensics) -> list[Ca
 
 def _resources(log: BattleLog, forensics: Forensics) -> list[Candidate]:
     summary = log.summary
-    where = {"opponent": summary.opponent} if summary.battle_type == "trainer" else {}
+    where: dict[str, Any] = {"opponent": summary.opponent} if summary.battle_type == "trainer" else {}
     if not where and forensics.enemies:
         where = {"species": _enemy_species(forensics)}
     against = (
@@ -326,13 +327,13 @@ def ask_model(
         battle_id=log.summary.battle_id,
     )
     outcome: ModelOutcome = gateway.ask(task)
-    if outcome.answer is None:
+    answer = outcome.answer_as(ReflectionAnswer)
+    if answer is None:
         return ModelSynthesis(selection=outcome.selection)
-    answer = ReflectionAnswer.model_validate(outcome.answer)
     by = outcome.selection.tier
     return ModelSynthesis(
         selection=outcome.selection,
-        answer=outcome.answer,
+        answer=answer,
         summary=answer.summary,
         candidates=tuple(from_insight(insight, log, by) for insight in answer.insights),
     )

@@ -140,8 +140,8 @@ def _parse_label(label: str) -> tuple[ActionKind, str | None, str | None, str | 
     return "other", None, None, None
 
 
-def _extra(turn: TurnOutcome | None, name: str) -> Any:
-    """A newer TurnOutcome field, or None where this log's turns do not have it."""
+def _extra(turn: TurnOutcome | DecisionRecord | None, name: str) -> Any:
+    """A newer field of a turn or a decision record, or None where this log's records do not have it."""
     return getattr(turn, name, None) if turn is not None else None
 
 

@@ -33,7 +33,7 @@ class RolloutActor(RoleShell):
 
 
 def _node_cpus(node_id: str) -> int:
-    for node in ray.nodes():
+    for node in ray.nodes():  # type: ignore[no-untyped-call]
         if node.get("NodeID") == node_id and node.get("Alive"):
             return int(node.get("Resources", {}).get("CPU", 0))
     return 0
@@ -46,7 +46,8 @@ def start_workers(build: Callable[[], RolloutWorker], wanted: int) -> list[Any]:
     if count < wanted:
         log.warning("%d rollout workers asked for, this node has CPUs for %d", wanted, count)
     here = NodeAffinitySchedulingStrategy(node, soft=False)
-    actors = [RolloutActor.options(scheduling_strategy=here).remote(build) for _ in range(count)]
+    shell: Any = RolloutActor  # Ray's stubs type the decorated class as the class itself
+    actors = [shell.options(scheduling_strategy=here).remote(build) for _ in range(count)]
     refs = [actor.call.remote("ready") for actor in actors]
     done, _ = ray.wait(refs, num_returns=len(refs), timeout=READY_SECONDS)
     ready = []
@@ -87,7 +88,7 @@ def run_on_ray(
             return actor.call.options(name="rollout.run").remote("run", refs[task.decision], task)
 
         results = []
-        for done, result in enumerate(pool.map_unordered(submit, tasks), start=1):
+        for done, result in enumerate(pool.map_unordered(submit, list(tasks)), start=1):
             results.append(result)
             on_progress(done, len(tasks))
         return results, len(actors)

@@ -20,7 +20,7 @@ from engine.telemetry import Telemetry
 
 
 # Threaded (max_concurrency): `status` and `request_stop` answer from other threads while `run` is busy.
-@ray.remote(num_cpus=0, max_concurrency=4)
+@ray.remote(num_cpus=0, max_concurrency=4)  # type: ignore[call-overload]  # not in Ray's stubs
 class ConductorActor:
     def __init__(
         self,

@@ -46,7 +46,8 @@ def start_conductor(config: EngineConfig, options: RunOptions, paths: RunPaths, 
     # It writes the run's files under --data-dir on this machine: keep it here.
     here = NodeAffinitySchedulingStrategy(ray.get_runtime_context().get_node_id(), soft=False)
     # Restartable like the roles: a re-created conductor resumes from the run's latest checkpoint.
-    return ConductorActor.options(
+    conductor: Any = ConductorActor  # Ray's stubs type the decorated class as the class itself
+    return conductor.options(
         name=actor_name(paths.run_id, "conductor"),
         namespace=config.runtime.namespace,
         scheduling_strategy=here,
@@ -55,7 +56,7 @@ def start_conductor(config: EngineConfig, options: RunOptions, paths: RunPaths, 
     ).remote(roles, options, paths, config.logging, config.telemetry)
 
 
-def _wait(ref: ray.ObjectRef, timeout: float | None = None) -> RunSummary:
+def _wait(ref: ray.ObjectRef[Any], timeout: float | None = None) -> RunSummary:
     """Wait in short slices so Ctrl-C is seen promptly whatever ray.get does with signals."""
     deadline = None if timeout is None else time.monotonic() + timeout
     while not ray.wait([ref], timeout=POLL_SECONDS)[0]:
@@ -106,7 +107,7 @@ def _give_up(
     return summary
 
 
-def _run_to_the_end(conductor: Any, restarts: int, asked: list[ray.ObjectRef]) -> RunSummary:
+def _run_to_the_end(conductor: Any, restarts: int, asked: list[ray.ObjectRef[Any]]) -> RunSummary:
     """The conductor's run; if its actor dies, Ray re-creates it and it resumes from the latest
     checkpoint, so the run is asked again (up to `restarts` times). `asked` gets each run call."""
     for attempt in range(restarts + 1):
@@ -122,7 +123,7 @@ def _run_to_the_end(conductor: Any, restarts: int, asked: list[ray.ObjectRef]) -
 
 def play(conductor: Any, paths: RunPaths, restarts: int = 0) -> RunSummary:
     started = time.monotonic()
-    asked: list[ray.ObjectRef] = []
+    asked: list[ray.ObjectRef[Any]] = []
     try:
         return _run_to_the_end(conductor, restarts, asked)
     except RoleDiedError as exc:

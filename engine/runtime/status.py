@@ -17,7 +17,9 @@ def ask_conductors(namespace: str, timeout: float = ASK_SECONDS) -> tuple[list[R
     for name in conductor_names(namespace):
         try:
             conductor = ray.get_actor(name, namespace=namespace)
-            statuses.append(ray.get(conductor.status.remote(), timeout=timeout))
+            asked: ray.ObjectRef[RunStatus] = conductor.status.remote()
+            status = ray.get(asked, timeout=timeout)
+            statuses.append(status)
         except Exception as exc:  # it ended between listing and asking, or is stuck: say so, go on
             first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             problems.append(f"{name.removesuffix(CONDUCTOR_SUFFIX)}: no answer ({first[:200]})")

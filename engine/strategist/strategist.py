@@ -13,6 +13,7 @@ import logging
 from engine.config import RoutingConfig
 from engine.frozen import Frozen
 from engine.game.models import GameState
+from engine.llm.answers import StrategicAnswer
 from engine.llm.complexity import profile
 from engine.llm.port import GatewayPort
 from engine.llm.render import render_strategy
@@ -71,13 +72,14 @@ class Strategist:
             role="strategist", answer="strategic", wanted=wanted, reason=reason, system=system, user=user
         )
         outcome: ModelOutcome = self.gateway.ask(task)
-        if outcome.answer is None:
+        answer = outcome.answer_as(StrategicAnswer)
+        if answer is None:
             return planned.model_copy(update={"selection": outcome.selection})
         self.model_directives += 1
         return Directive(
-            objective=outcome.answer["objective"],
-            priorities=tuple(outcome.answer["priorities"]),
-            warnings=tuple(outcome.answer.get("warnings", ())),
+            objective=answer.objective,
+            priorities=tuple(answer.priorities),
+            warnings=tuple(answer.warnings),
             trigger=trigger.name,
             frame=trigger.frame,
             selection=outcome.selection,

@@ -11,10 +11,11 @@ from __future__ import annotations
 from collections import deque
 
 from engine.battles.errors import BattleError
-from engine.config import RoutingConfig
+from engine.config import RoutingConfig, Tier
 from engine.frozen import Frozen
 from engine.game.actions import BattleAction, describe, legal_actions
 from engine.game.models import GameState
+from engine.llm.answers import TacticalAnswer
 from engine.llm.complexity import profile
 from engine.llm.port import GatewayPort
 from engine.llm.render import action_options, render_tactical
@@ -22,7 +23,7 @@ from engine.llm.router import wanted_tier
 from engine.llm.tasks import ModelOutcome, ModelTask
 from engine.llm.wire import ImagePart
 from engine.memory.port import MemoryPort
-from engine.messages import BattleChoice, Directive, NavChoice, RoleReport, Selection, StepOutcome, Tier
+from engine.messages import BattleChoice, Directive, NavChoice, RoleReport, Selection, StepOutcome
 from engine.tactician.explorer import Explorer, ExplorerSnapshot, NavDecision
 from engine.tactician.lessons import BattleLessons
 from engine.tactician.rule_based import ActionDecision, RuleBasedPolicy
@@ -111,16 +112,17 @@ class Tactician:
         )
         assert self.gateway is not None
         outcome: ModelOutcome = self.gateway.ask(task)
-        if outcome.answer is None:
+        answer = outcome.answer_as(TacticalAnswer)
+        if answer is None:
             return self._rule_choice(state, fallback, outcome.selection)
-        action = legal[outcome.answer["action_id"]]
+        action = legal[answer.action_id]
         return BattleChoice(
             action=action,
             label=describe(action, state),
-            reason=outcome.answer["reasoning"],
+            reason=answer.reasoning,
             selection=outcome.selection,
-            observations=outcome.answer.get("observations", ""),
-            confidence=outcome.answer.get("confidence"),
+            observations=answer.observations,
+            confidence=answer.confidence,
         )
 
     def _rule_choice(self, state: GameState, decision: ActionDecision, selection: Selection) -> BattleChoice:

@@ -64,7 +64,7 @@ def test_a_correct_answer_comes_back_validated_and_costed(server: StubLLMServer,
     server.responder = always(StubReply(text=GOOD, input_tokens=1200, output_tokens=80))
     outcome = gateway(tier_on(server, provider)).ask(tactical())
     assert outcome.answer is not None
-    assert outcome.answer["action_id"] == 1
+    assert outcome.answer.action_id == 1
     selection = outcome.selection
     assert (selection.tier, selection.wanted, selection.calls) == ("acting", "acting", 1)
     assert (selection.tokens_in, selection.tokens_out) == (1200, 80)
@@ -145,7 +145,7 @@ def test_prose_instead_of_json_gets_one_repair_prompt(server: StubLLMServer, pro
     server.responder = script(StubReply(text="I would use BUBBLE here."), StubReply(text=GOOD))
     models = gateway(tier_on(server, provider))
     outcome = models.ask(tactical())
-    assert outcome.answer is not None and outcome.answer["action_id"] == 1
+    assert outcome.answer is not None and outcome.answer.action_id == 1
     assert len(server.requests) == 2
     repair = server.requests[1]
     assert "JSON" in repair.last_user_text

@@ -230,3 +230,15 @@ def test_run_refuses_a_zero_battle_limit(capsys: pytest.CaptureFixture[str]) -> 
         main(["run", "--rom", "x.gb", "--max-battles", "0"])
     assert exited.value.code == 2
     assert "must be 1 or more" in capsys.readouterr().err
+
+
+def test_building_the_parser_loads_no_heavy_package() -> None:
+    """`engine --help` stays instant: neither the emulator, Ray, Chroma nor even pydantic is imported."""
+    script = (
+        "import sys; import engine.cli; engine.cli.build_parser(); "
+        "print(sorted({m.split('.')[0] for m in sys.modules} & {'pydantic', 'pyboy', 'ray', 'chromadb'}))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert result.stdout.strip() == "[]"

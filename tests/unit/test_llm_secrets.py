@@ -96,8 +96,8 @@ def test_a_key_the_model_echoes_is_redacted_before_anything_sees_it(
     log_path = tmp_path / "llm.jsonl"
     with caplog.at_level(logging.DEBUG, logger="engine"):
         outcome = gateway(server, log_path, provider).ask(tactical())
-    assert outcome.answer is not None and outcome.answer["action_id"] == 1
-    assert REDACTED in outcome.answer["reasoning"]
+    assert outcome.answer is not None and outcome.answer.action_id == 1
+    assert REDACTED in outcome.answer.reasoning
     assert_nowhere(outcome, log_path, caplog)
     (call,) = [json.loads(line) for line in log_path.read_text().splitlines() if '"call"' in line]
     assert REDACTED in call["response"]

@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from engine.battles.models import BattleLog, BattleSummary, DecisionRecord, Outcome, SideView, TurnOutcome
 from engine.game.models import DecisionPoint
-from engine.llm.answers import Insight
+from engine.llm.answers import Insight, ReflectionAnswer
 from engine.llm.render import render_reflection
 from engine.llm.tasks import ModelOutcome, ModelTask
 from engine.memory.lessons import Lesson, Measurement
@@ -229,7 +229,7 @@ def test_the_model_synthesizer_asks_the_reflection_tier() -> None:
         "r-b007",
     )
     assert "What the engine measured in this battle:" in task.user
-    assert made.summary == "BUBBLE won it" and made.answer == answer
+    assert made.summary == "BUBBLE won it" and made.answer == ReflectionAnswer.model_validate(answer)
     (candidate,) = made.candidates
     assert (
         candidate.by == "thinking"
