@@ -107,7 +107,7 @@ def reflect(options: ReflectOptions, out: TextIO) -> int:
     """Exit code 1 when the reflection reports an error (a failing model or memory), else 0."""
     config = options.source.load_config()
     data_dir, address = options.source.data_dir, options.source.address
-    from engine.replay.logs import battle_log_path
+    from engine.battles.files import battle_log_path
 
     log_path = battle_log_path(data_dir, options.battle)
     if address is not None:

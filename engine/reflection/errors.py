@@ -3,12 +3,8 @@ logged and counted); these reach a caller that asked for one reflection on purpo
 
 from __future__ import annotations
 
-from engine.errors import EngineError, UserInputError
+from engine.errors import EngineError
 
 
 class ReflectionError(EngineError):
     """Root of every error the reflection package raises."""
-
-
-class BattleLogError(ReflectionError, UserInputError):
-    """A battle log that is missing or cannot be read as one (a wrong battle id is the usual cause)."""

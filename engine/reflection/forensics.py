@@ -15,12 +15,12 @@ from typing import Literal
 
 from pydantic import Field
 
-from engine.battles.models import BattleLog, SideView
+from engine.battles.models import BattleLog, Effectiveness, SideView
 from engine.frozen import Frozen
 from engine.game.damage import type_effectiveness
 from engine.game.models import DecisionPoint
 from engine.reflection.names import species_types, type_display
-from engine.reflection.turns import ChartClass, Effectiveness, TurnRead, read_turns
+from engine.reflection.turns import ChartClass, TurnRead, read_turns
 
 # A turn in which the HP bars swung by this many percentage points (what the enemy lost minus what we
 # lost, either way) changed who was ahead: a third of a bar plus change is more than an ordinary exchange

@@ -25,8 +25,7 @@ import threading
 from collections import OrderedDict
 from pathlib import Path
 
-from pydantic import ValidationError
-
+from engine.battles.files import read_battle_log
 from engine.battles.models import BattleLog
 from engine.config import RoutingConfig, Tier
 from engine.files import StorageError, write_json_atomic
@@ -35,7 +34,6 @@ from engine.memory.lessons import Lesson
 from engine.memory.port import MemoryPort
 from engine.messages import BattleRecord, RoleReport
 from engine.reflection.detect import Failure, detect
-from engine.reflection.errors import BattleLogError
 from engine.reflection.forensics import analyse
 from engine.reflection.report import MemoryStatus, ReflectionReport
 from engine.reflection.synthesis import RULE_BASED, Candidate, ModelSynthesis, ask_model, rule_based
@@ -45,22 +43,6 @@ from engine.reflection.validation import Rejection, injection, validate
 log = logging.getLogger("engine.reflection")
 REFLECTIONS_DIR = "reflections"  # beside battles/ in the run's directory
 REPORTS_KEPT = 100  # the newest reports stay in memory for `reports`; every one is on disk
-
-
-def load_log(path: Path) -> BattleLog:
-    """The battle log at `path`, or a BattleLogError saying why not."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise BattleLogError(f"no battle log at {path}") from None
-    except OSError as exc:
-        raise BattleLogError(f"cannot read the battle log {path}: {exc}") from exc
-    try:
-        return BattleLog.model_validate_json(text)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(part) for part in first["loc"]) or "the file"
-        raise BattleLogError(f"{path} is not a battle log ({where}: {first['msg']})") from exc
 
 
 def reflection_path(log_path: Path, battle_id: str) -> Path:
@@ -111,7 +93,7 @@ class Reflection:
         """Every phase, now, on the battle log at `log_path`; the report is also written beside the run's
         battles. Raises BattleLogError when the log is missing or is not a battle log."""
         path = Path(log_path)
-        return self._reflect(load_log(path), path)
+        return self._reflect(read_battle_log(path), path)
 
     def settle(self, timeout: float = 60.0) -> bool:
         """Wait until every queued battle has been reflected on; False if `timeout` ran out first."""
@@ -149,7 +131,7 @@ class Reflection:
         while (record := self._queue.get()) is not None:
             try:
                 path = Path(record.log_path)
-                self._reflect(load_log(path), path)
+                self._reflect(read_battle_log(path), path)
             except Exception:  # one battle's failure must not stop reflection on the next
                 self._count("failed")
                 log.exception("reflection on %s failed", record.battle_id)

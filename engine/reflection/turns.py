@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any, Literal
 
-from engine.battles.models import BattleLog, DecisionRecord, SideView, TurnOutcome
+from engine.battles.models import BattleLog, DecisionRecord, Effectiveness, SideView, TurnOutcome
 from engine.frozen import Frozen
 from engine.game.damage import type_effectiveness
 from engine.game.items import BATTLE_ITEMS, ItemKind
@@ -23,7 +23,6 @@ from engine.reflection.names import item_name, move_name, species_types
 ActionKind = Literal[
     "move", "item", "ball", "switch", "send_out", "run", "struggle", "learn", "evolve", "other"
 ]
-Effectiveness = Literal["super", "not_very", "no_effect"]
 ChartClass = Literal["super", "normal", "not_very", "no_effect"]
 # pret gives fixed- and variable-damage moves (SEISMIC_TOSS, SONICBOOM, PSYWAVE...) power 1; they skip the
 # type chart, so neither the chart nor a damage share says anything about their type.

@@ -2,12 +2,8 @@
 
 from __future__ import annotations
 
-from engine.errors import EngineError, UserInputError
+from engine.errors import EngineError
 
 
 class ReplayError(EngineError):
     """Root of every error raised by `engine.replay`."""
-
-
-class BattleLogError(ReplayError, UserInputError):
-    """The battle asked for has no log, or its log or start state is missing or unreadable."""

@@ -21,7 +21,9 @@ from engine.actors.errors import RoleDiedError
 from engine.actors.factory import EmulatorFactory, actor_name, build_roles
 from engine.actors.ray_handles import close_all, resolve
 from engine.actors.roles import Roles
-from engine.battles.models import BattleLog, BattleSummary
+from engine.battles.errors import BattleLogError
+from engine.battles.files import read_battle_log
+from engine.battles.models import BattleSummary
 from engine.config import EngineConfig
 from engine.files import write_json_atomic
 from engine.layout import RunPaths
@@ -76,8 +78,8 @@ def _summary_from_files(
         if ".rolled-back-" in path.name:
             continue  # the first playing of a battle played again after a rollback
         try:
-            battles.append(BattleLog.model_validate_json(path.read_bytes()).summary)
-        except (OSError, ValueError) as exc:  # a log cut short by the crash being summed up: skip it
+            battles.append(read_battle_log(path).summary)
+        except BattleLogError as exc:  # a log cut short by the crash being summed up: skip it
             log.warning(
                 "battle log %s unreadable, left out of the summary (%s)", path.name, exc.__class__.__name__
             )

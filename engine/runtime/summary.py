@@ -11,7 +11,6 @@ from engine.frozen import Frozen
 from engine.llm.ledger import UsageReport
 
 StopReason = Literal["max_battles", "max_decisions", "interrupted", "error"]
-Effectiveness = Literal["super", "not_very", "no_effect"]
 
 
 class RunSummary(Frozen):

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from engine.actors.handles import LocalHandle
+from engine.battles.errors import BattleLogError
 from engine.battles.models import BattleLog, BattleSummary, DecisionRecord, SideView, TurnOutcome
 from engine.config import LLMConfig, ModelsConfig, ModelTierConfig, RoutingConfig
 from engine.errors import EngineError, UserInputError
@@ -20,7 +21,7 @@ from engine.llm.gateway import ModelGateway
 from engine.llm.tasks import ModelOutcome, ModelTask
 from engine.memory.lessons import Lesson, equivalence_key, merge
 from engine.messages import BattleRecord, Selection, Tier
-from engine.reflection.errors import BattleLogError, ReflectionError
+from engine.reflection.errors import ReflectionError
 from engine.reflection.inbox import Reflection
 from engine.reflection.report import ReflectionReport
 from tests.support.sensible_model import sensible

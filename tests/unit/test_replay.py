@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from engine.battles.errors import BattleLogError
 from engine.battles.models import BattleLog, BattleSummary, DecisionRecord, Outcome, SideView
 from engine.commands.replay import StderrProgress, execute, register
 from engine.errors import UserInputError
@@ -21,7 +22,6 @@ from engine.mechanics.battle_driver import Option, Step
 from engine.replay import judge
 from engine.replay.compare import check_decisions, first_divergence, frames_match
 from engine.replay.counterfactuals import assemble, plan, turn_numbers
-from engine.replay.errors import BattleLogError
 from engine.replay.lessons import MAX_CONFIDENCE, lessons_from_regrets
 from engine.replay.logs import find_battle_log
 from engine.replay.models import Counterfactual, RolloutResult, RolloutRun
@@ -136,7 +136,7 @@ def test_an_empty_start_state_or_a_broken_log_is_refused(tmp_path: Path) -> None
     with pytest.raises(BattleLogError, match="is empty"):
         find_battle_log(tmp_path, "run-b001")
     (folder / "run-b001.json").write_text('{"summary": 1}', encoding="utf-8")
-    with pytest.raises(BattleLogError, match="is not a battle log: summary"):
+    with pytest.raises(BattleLogError, match=r"is not a battle log \(summary: "):
         find_battle_log(tmp_path, "run-b001")
 
 

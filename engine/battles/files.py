@@ -1,0 +1,44 @@
+"""Battle logs on disk: runs/<run id>/battles/<battle id>.json, beside the battle's start state."""
+
+from __future__ import annotations
+
+import glob
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from engine.battles.errors import BattleLogError
+from engine.battles.models import BattleLog
+
+
+def read_battle_log(path: Path) -> BattleLog:
+    """The battle log at `path`, or a BattleLogError saying why not (one place parses them all)."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise BattleLogError(f"no battle log at {path}") from None
+    except OSError as exc:
+        raise BattleLogError(f"cannot read the battle log {path}: {exc.strerror or exc}") from exc
+    try:
+        return BattleLog.model_validate_json(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"]) or "the file"
+        raise BattleLogError(f"{path} is not a battle log ({where}: {first['msg']})") from exc
+
+
+def battle_log_path(data_dir: Path, battle_id: str) -> Path:
+    """Where `battle_id` is logged, in whichever run of `data_dir` played it."""
+    runs = data_dir / "runs"
+    if not runs.is_dir():
+        raise BattleLogError(
+            f"no runs/ folder in {data_dir}: is --data-dir the folder `engine run` wrote to?"
+        )
+    # Escaped: a battle id is a name, never a pattern (and never a path).
+    found = sorted(runs.glob(f"*/battles/{glob.escape(battle_id)}.json"))
+    if not found:
+        raise BattleLogError(f"no battle log {battle_id}.json in {runs}/*/battles/")
+    if len(found) > 1:
+        places = ", ".join(str(path.parent.parent.name) for path in found)
+        raise BattleLogError(f"battle {battle_id} is logged in several runs ({places}): keep one")
+    return found[0]
