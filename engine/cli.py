@@ -8,12 +8,23 @@ import sys
 from collections.abc import Sequence
 
 from engine import __version__
-from engine.commands import checkpoints, inspect, lessons, llm_log, reflect, replay, run, status
+from engine.commands import (
+    checkpoints,
+    goto,
+    inspect,
+    lessons,
+    llm_log,
+    minimap,
+    reflect,
+    replay,
+    run,
+    status,
+)
 from engine.errors import EngineError, UserInputError
 from engine.runtime.logs import terminal_handler
 
 log = logging.getLogger("engine")
-SUBCOMMANDS = (inspect, run, status, llm_log, lessons, reflect, replay, checkpoints)
+SUBCOMMANDS = (inspect, run, goto, minimap, status, llm_log, lessons, reflect, replay, checkpoints)
 
 
 def build_parser() -> argparse.ArgumentParser:

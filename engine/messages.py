@@ -7,23 +7,16 @@ test of the local path is a test of what the actors exchange.
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Annotated, Literal
+from typing import Literal
 
 from pydantic import Field
 
 from engine.config import Tier
 from engine.frozen import Frozen
 from engine.game.actions import BattleAction
-from engine.game.models import Direction, GameState
+from engine.game.models import GameState
 
 Phase = Literal["starting", "running", "stopping", "stopped", "failed"]
-
-
-class StepOutcome(StrEnum):
-    MOVED = "moved"
-    BLOCKED = "blocked"
-    BATTLE = "battle"  # a battle began during or right after the step
-    INTERRUPTED = "interrupted"  # something else took over: a warp, a dialog, a scripted event
 
 
 class Frame(Frozen):
@@ -113,19 +106,25 @@ class BattleChoice(Frozen):
         return self.selection.tier
 
 
-class NavChoice(Frozen):
-    kind: Literal["nav_choice"] = "nav_choice"
-    move: Literal["step", "interact"]
-    direction: Direction | None = None
+# How a leg of walking ended: at its goal; at a battle, a dialog or a script the game started (the
+# conductor deals with it, then asks for the next leg); with the way shut, no way at all, or the leg's step
+# budget spent.
+LegOutcome = Literal["arrived", "battle", "dialog", "script", "blocked", "no_path", "max_steps"]
+
+
+class LegReport(Frozen):
+    """What the Emulator role did with one leg: every step was confirmed from RAM."""
+
+    kind: Literal["leg_report"] = "leg_report"
+    outcome: LegOutcome
     reason: str
-
-
-Choice = Annotated[BattleChoice | NavChoice, Field(discriminator="kind")]
-
-
-class StepReport(Frozen):
-    kind: Literal["step_report"] = "step_report"
-    outcome: StepOutcome
+    steps: int
+    frames: int
+    planned_steps: int | None  # the length of the first plan (None: there was none)
+    replans: int = 0
+    walked: tuple[tuple[int, int, int], ...] = ()  # the squares stood on, in order
+    warps: tuple[tuple[int, int], ...] = ()  # (map id, warp index) taken
+    text: tuple[str, ...] = ()  # what was read, when the leg ended by talking
     state: GameState
 
 

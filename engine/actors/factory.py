@@ -23,6 +23,7 @@ from engine.config import (
     LLMConfig,
     ModelsConfig,
     PlayerConfig,
+    RoutingConfig,
     config_hash,
 )
 from engine.game.cartridge import Game
@@ -38,6 +39,7 @@ from engine.strategist.strategist import Strategist
 from engine.tactician.tactician import Tactician
 from engine.telemetry.metrics import RunMetrics
 from engine.vision.perceiver import Vision
+from engine.world.world import world_of
 
 Mode = Literal["local", "ray"]
 CHECKPOINT_SOURCES = ("emulator", "observer", "strategist", "tactician", "gateway", "memory")
@@ -65,15 +67,36 @@ def _deciders(
 ) -> dict[str, Callable[[], object]]:
     """The roles after the emulator and the services, as zero-argument constructors (Vision needs the game
     the emulator found in the cartridge header; the deciding roles reach models through the gateway and
-    lessons through memory)."""
-    routing = config.routing
+    lessons through memory; the tactician and the strategist read the cartridge's maps where they run, from
+    the ROM's bytes shipped with them, since an actor on another machine cannot open the user's file)."""
+    routing, rom = config.routing, _rom_bytes(build.rom)
     return {
         "vision": partial(Vision, game),
         "observer": Observer,
-        "strategist": partial(Strategist, routing, gateway, memory),
-        "tactician": partial(Tactician, build.seed, routing, gateway, memory),
+        "strategist": partial(_strategist, routing, gateway, memory, rom),
+        "tactician": partial(_tactician, build.seed, routing, gateway, memory, rom),
         "reflection": partial(Reflection, routing, gateway, memory),
     }
+
+
+def _tactician(
+    seed: int, routing: RoutingConfig, gateway: GatewayPort, memory: MemoryPort, rom: bytes | None
+) -> Tactician:
+    return Tactician(seed, routing, gateway, memory, world=world_of(rom))
+
+
+def _strategist(
+    routing: RoutingConfig, gateway: GatewayPort, memory: MemoryPort, rom: bytes | None
+) -> Strategist:
+    return Strategist(routing, gateway, memory, world=world_of(rom))
+
+
+def _rom_bytes(path: Path) -> bytes | None:
+    """The cartridge's bytes; None where there is no file (the scripted emulator of the tests)."""
+    try:
+        return path.read_bytes()
+    except OSError:
+        return None
 
 
 def _checkpointer(

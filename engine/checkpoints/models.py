@@ -10,7 +10,8 @@ from engine.frozen import Frozen
 
 # Bump when the layout or the manifest changes meaning; older engines then refuse instead of misreading.
 # v2: the manifest is sealed (SEAL); a v1 checkpoint has no seal, so it could not be told from a tampered one.
-SCHEMA_VERSION = 2
+# v3: the tactician's part holds the map explorer (squares seen, gates tried) instead of the random walk.
+SCHEMA_VERSION = 3
 MANIFEST = "manifest.json"
 # The manifest's sha256, written after it, in the form `sha256sum -c manifest.sha256` checks.
 SEAL = "manifest.sha256"

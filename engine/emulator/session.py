@@ -138,6 +138,11 @@ class EmulatorSession:
         self.close()
 
     @property
+    def rom_bytes(self) -> bytes:
+        """The cartridge image, as read when the session opened (the world model reads its maps)."""
+        return self._rom
+
+    @property
     def pyboy(self) -> PyBoy:
         """The underlying emulator, for tools that need more than these verbs (scenario builders)."""
         if self._pyboy is None:

@@ -20,6 +20,9 @@ ROM_BANK_SIZE = 0x4000
 NUM_MAPS = 248  # pret constants/map_constants.asm
 NUM_TILESETS = 24  # pret constants/tileset_constants.asm
 HEADER_LENGTH = 10  # wCurMapHeader up to wCurMapConnections
+# wCurMapTextPtr (bytes 5-6) is not compared: some map scripts point it at another text table as the
+# story moves on (pret scripts/ViridianMart.asm ViridianMartCheckParcelDeliveredScript).
+TEXT_POINTER = slice(5, 7)
 # pret data/tilesets/tileset_headers.asm: bank, blocks, gfx, collision (3 pointers), 3 counter tiles, grass
 # tile, animation: 12 bytes; WRAM keeps the first 11 from wTilesetBank on.
 TILESET_ENTRY = 12
@@ -45,6 +48,10 @@ def expected_tileset_header(rom: bytes, ram: RamMap, tileset: int) -> bytes:
     return _rom_slice(rom, ram.Tilesets + tileset * TILESET_ENTRY, TILESET_COPIED, "tileset header")
 
 
+def _without_text_pointer(header: bytes) -> bytes:
+    return header[: TEXT_POINTER.start] + header[TEXT_POINTER.stop :]
+
+
 def check_state_belongs(read: Read, rom: bytes, ram: RamMap) -> None:
     """`read(address, length)` reads the loaded state's memory."""
     loaded = read(ram.wCurMapHeader, HEADER_LENGTH)
@@ -53,7 +60,7 @@ def check_state_belongs(read: Read, rom: bytes, ram: RamMap) -> None:
     map_id = read(ram.wCurMap, 1)[0]
     if map_id >= NUM_MAPS:
         raise SaveStateError("the save state does not belong to this cartridge (no such map)")
-    if loaded != expected_map_header(rom, ram, map_id):
+    if _without_text_pointer(loaded) != _without_text_pointer(expected_map_header(rom, ram, map_id)):
         raise SaveStateError(
             "the save state does not belong to this cartridge (its map data disagrees with the ROM)"
         )

@@ -11,13 +11,16 @@ from engine.game.models import (
     BagItem,
     BattleMon,
     BattleState,
+    Facing,
     MenuCursor,
     MoveSlot,
     Overworld,
     PartyMon,
     Progress,
+    Sprite,
     Stats,
     StatusName,
+    Story,
 )
 from engine.game.ram import BattleStructOffsets, PartyStructOffsets, RamMap
 from engine.game.tables import GameData
@@ -28,7 +31,12 @@ MAX_BAG_ITEMS = 20
 LIST_TERMINATOR = 0xFF
 BADGES = ("BOULDER", "CASCADE", "THUNDER", "RAINBOW", "SOUL", "MARSH", "VOLCANO", "EARTH")
 # SPRITE_FACING_* in pret constants/sprite_constants.asm
-FACING = {0x0: "down", 0x4: "up", 0x8: "left", 0xC: "right"}
+FACING: dict[int, Facing] = {0x0: "down", 0x4: "up", 0x8: "left", 0xC: "right"}
+SPRITE_COORD_BIAS = 4  # wSpriteStateData2 map coordinates are stored + 4
+MOVEMENT_STAY = 0xFF
+GAVE_SAFFRON_GUARDS_DRINK = (
+    1 << 6
+)  # wStatusFlags1 (pret constants/ram_constants.asm)  # pret constants/map_object_constants.asm STAY
 IN_BATTLE_KINDS: dict[int, Literal["wild", "trainer"]] = {1: "wild", 2: "trainer"}
 
 
@@ -179,13 +187,67 @@ def _trainer_class_name(data: GameData, trainer_class: int | None) -> str | None
 def decode_overworld(image: MemoryImage, ram: RamMap, data: GameData) -> Overworld:
     map_id = image.u8(ram.wCurMap)
     found = data.maps.get(map_id)
-    facing = FACING.get(image.u8(ram.wSpritePlayerStateData1FacingDirection), "unknown")
     return Overworld(
         map_id=map_id,
         map_name=found.name if found else None,
         x=image.u8(ram.wXCoord),
         y=image.u8(ram.wYCoord),
-        facing=facing,  # type: ignore[arg-type]
+        facing=FACING.get(image.u8(ram.wSpritePlayerStateData1FacingDirection), "unknown"),
+        sprites=decode_sprites(image, ram),
+    )
+
+
+def _hidden_sprites(image: MemoryImage, ram: RamMap) -> set[int]:
+    """The current map's sprite slots whose toggleable object is switched off (pret IsObjectHidden)."""
+    hidden = set()
+    pairs = image.read(ram.wToggleableObjectList, ram.toggle_list_bytes)
+    for at in range(0, len(pairs) - 1, 2):
+        slot, index = pairs[at], pairs[at + 1]
+        if slot == 0xFF:
+            break
+        if _flag(image, ram.wToggleableObjectFlags, index):
+            hidden.add(slot)
+    return hidden
+
+
+def decode_sprites(image: MemoryImage, ram: RamMap) -> tuple[Sprite, ...]:
+    """The map's visible people and objects: slot 0 is the player, an empty slot has picture 0."""
+    hidden = _hidden_sprites(image, ram)
+    found = []
+    for slot in range(1, ram.sprites):
+        first = ram.wSpriteStateData1 + slot * ram.sprite_struct
+        second = ram.wSpriteStateData2 + slot * ram.sprite_struct
+        picture = image.u8(first)
+        if picture == 0 or slot in hidden:
+            continue
+        found.append(Sprite(index=slot, picture=picture, x=image.u8(second + 5) - SPRITE_COORD_BIAS,
+                            y=image.u8(second + 4) - SPRITE_COORD_BIAS,
+                            facing=FACING.get(image.u8(first + 9), "unknown"),
+                            walking=image.u8(second + 6) != MOVEMENT_STAY))  # fmt: skip
+    return tuple(found)
+
+
+def _flag(image: MemoryImage, start: int, index: int) -> bool:
+    return bool(image.u8(start + index // 8) & (1 << (index % 8)))
+
+
+def _set_bits(raw: bytes) -> list[int]:
+    return [at * 8 + bit for at, byte in enumerate(raw) if byte for bit in range(8) if byte & (1 << bit)]
+
+
+def decode_story(image: MemoryImage, ram: RamMap, data: GameData) -> Story:
+    events = _set_bits(image.read(ram.wEventFlags, ram.event_flag_bytes))
+    towns = _set_bits(image.read(ram.wTownVisitedFlag, ram.town_flag_bytes))
+    hidden = _set_bits(image.read(ram.wToggleableObjectFlags, ram.toggle_flag_bytes))
+    town_names = (data.maps[town].name for town in towns if town in data.maps)
+    last_map = image.u8(ram.wLastMap)
+    return Story(
+        event_flags=frozenset(events),
+        events=frozenset(data.events[index] for index in events if index in data.events),
+        towns_visited=frozenset(town_names),
+        hidden_objects=frozenset(hidden),
+        guards_had_drink=bool(image.u8(ram.wStatusFlags1) & GAVE_SAFFRON_GUARDS_DRINK),
+        last_map=last_map if last_map in data.maps else None,
     )
 
 

@@ -118,12 +118,40 @@ class BattleState(Frozen):
     move_cursor: int | None
 
 
+Facing = Literal["down", "up", "left", "right", "unknown"]
+
+
+class Sprite(Frozen):
+    """A person or object of the current map, where it stands now (wSpriteStateData1/2)."""
+
+    index: int  # its slot: the map's object number (1 = the map's first object_event)
+    picture: int
+    x: int
+    y: int
+    facing: Facing
+    walking: bool  # it moves about on its own (its movement byte is not STAY)
+
+
 class Overworld(Frozen):
     map_id: int
     map_name: str | None
     x: int
     y: int
-    facing: Literal["down", "up", "left", "right", "unknown"]
+    facing: Facing
+    sprites: tuple[Sprite, ...] = ()  # visible ones only: hidden (toggled off) objects are left out
+
+
+class Story(Frozen):
+    """How far the game has gone: the event flags that are set (by index into wEventFlags, and by their
+    pret names where pret names them), the towns visited, the toggleable objects that are hidden (global
+    indices), the Saffron guards' drink, and the map the player last came from."""
+
+    event_flags: frozenset[int] = frozenset()
+    events: frozenset[str] = frozenset()
+    towns_visited: frozenset[str] = frozenset()
+    hidden_objects: frozenset[int] = frozenset()
+    guards_had_drink: bool = False
+    last_map: int | None = None
 
 
 class Progress(Frozen):
@@ -160,6 +188,7 @@ class GameState(Frozen):
     overworld: Overworld
     progress: Progress
     bag: tuple[BagItem, ...]
+    story: Story = Story()
 
 
 class Direction(StrEnum):

@@ -134,7 +134,17 @@ class RamMap(BaseModel):
     wPlayTimeHours: int
     wPlayTimeMinutes: int
     wPlayTimeSeconds: int
+    wStatusFlags1: int
     wStatusFlags5: int
+    wMiscFlags: int  # bit 0: a trainer has seen the player (pret BIT_SEEN_BY_TRAINER)
+    # The map's people and the story (the world model reads these)
+    wSpriteStateData1: int  # 16 structs of 16 bytes: picture, movement status, ..., facing at 9
+    wSpriteStateData2: int  # 16 structs of 16 bytes: map Y + 4 at 4, map X + 4 at 5, movement byte at 6
+    wEventFlags: int
+    wToggleableObjectFlags: int  # set: the toggleable object (global index) is hidden
+    wToggleableObjectList: int  # the current map's (sprite index, global index) pairs, -1 ended
+    wTownVisitedFlag: int
+    wLastMap: int
     # HRAM
     hJoyHeld: int
     hWY: int
@@ -153,6 +163,12 @@ class RamMap(BaseModel):
     party: PartyStructOffsets = PartyStructOffsets()
     battle: BattleStructOffsets = BattleStructOffsets()
     party_size: int = 6
+    sprites: int = 16  # sprite state structs; the player is struct 0
+    sprite_struct: int = 16
+    event_flag_bytes: int = 320  # wEventFlags: 2560 bits (pret ram/wram.asm)
+    toggle_flag_bytes: int = 32  # wToggleableObjectFlags: flag_array $100
+    toggle_list_bytes: int = 33  # wToggleableObjectList: 16 pairs and the -1 sentinel
+    town_flag_bytes: int = 2  # wTownVisitedFlag: flag_array NUM_CITY_MAPS (11)
     nickname_length: int = 11
     pokedex_bytes: int = 19
 
@@ -223,7 +239,16 @@ RED_BLUE = RamMap(
     wPlayTimeHours=0xDA41,
     wPlayTimeMinutes=0xDA43,
     wPlayTimeSeconds=0xDA44,
+    wStatusFlags1=0xD728,
+    wMiscFlags=0xCD60,
     wStatusFlags5=0xD730,
+    wSpriteStateData1=0xC100,
+    wSpriteStateData2=0xC200,
+    wEventFlags=0xD747,
+    wToggleableObjectFlags=0xD5A6,
+    wToggleableObjectList=0xD5CE,
+    wTownVisitedFlag=0xD70B,
+    wLastMap=0xD365,
     hJoyHeld=0xFFB4,
     hWY=0xFFB0,
     hLoadedROMBank=0xFFB8,

@@ -46,4 +46,5 @@ def decode_state(image: MemoryImage, ram: RamMap, data: GameData | None = None) 
         overworld=decoders.decode_overworld(image, ram, data),
         progress=decoders.decode_progress(image, ram),
         bag=decoders.decode_bag(image, ram, data),
+        story=decoders.decode_story(image, ram, data),
     )

@@ -112,6 +112,8 @@ class GameData:
         self.trainer_classes: dict[int, NamedId] = _by_id("trainer_classes.json")
         self.maps: dict[int, NamedId] = _by_id("maps.json")
         self.items: dict[int, NamedId] = _by_id("items.json")
+        self.events: dict[int, str] = {e["index"]: e["name"] for e in _entries("events.json")}
+        self.event_index: dict[str, int] = {name: index for index, name in self.events.items()}
         self.trainer_parties: tuple[TrainerParty, ...] = tuple(
             TrainerParty(trainer_class=e["class"], number=e["number"], party=e["party"])
             for e in _entries("trainer_parties.json")

@@ -422,9 +422,14 @@ def _bag(state: GameState) -> str:
 
 
 def render_strategy(
-    state: GameState, trigger: GameEvent, current: Directive | None, lessons: Sequence[str] = ()
+    state: GameState,
+    trigger: GameEvent,
+    current: Directive | None,
+    lessons: Sequence[str] = (),
+    where: str = "",
 ) -> tuple[str, str]:
-    """(system, user) for new standing orders after `trigger`."""
+    """(system, user) for new standing orders after `trigger`; `where` is the map around the player as
+    text (a minimap and its legend), when the player is out of battle and the world model is known."""
     user = fill(
         "strategy_user.md",
         trigger=f"{trigger.name.value.replace('_', ' ')} — {trigger.detail}",
@@ -434,6 +439,7 @@ def render_strategy(
         bag=_bag(state),
         current=_directive(current, "  none yet"),
         lessons=_section("Lessons from earlier battles:", _bulleted(lessons)),
+        where=_section("Where you are (one symbol a square):", where),
         shape=SHAPES["strategic"],
     )
     return fill("strategy_system.md"), user

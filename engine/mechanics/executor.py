@@ -139,6 +139,12 @@ def message_lines(image: MemoryImage, tile_map: int) -> list[str]:
     return lines
 
 
+# pret constants/battle_constants.asm: status SLP counter (bits 0-2) and FRZ (bit 5); battle status 1
+# bits STORING_ENERGY (0) and USING_TRAPPING_MOVE (5).
+ASLEEP_OR_FROZEN = 0b0010_0111
+BIDE, TRAPPING = 1 << 0, 1 << 5
+
+
 class BattleExecutor:
     def __init__(self, session: EmulatorSession, max_wait_frames: int = 3600) -> None:
         self.session = session
@@ -229,11 +235,16 @@ class BattleExecutor:
         """Advance battle text (A whenever the game polls for a button on a text screen) until one of
         `targets` is reached (or any choice point with `stop_at_choices`)."""
         spent = 0
+        read: tuple[str, ...] = ()
         while spent <= self.max_wait_frames:
             state = self.state(read_text=advance_text)
             if state.decision_point in targets or (stop_at_choices and state.decision_point in CHOICE_POINTS):
                 return state
             if advance_text and self.input_wanted() and state.decision_point in TEXT_POINTS:
+                if state.screen.text != read:
+                    # New text: the battle goes on by itself (RAGE, a recharge, a multi-turn move play
+                    # turn after turn without a menu), so the wait's budget starts again.
+                    read, spent = state.screen.text, 0
                 self._press(Button.A)
                 spent += self.session.hold_frames + self.session.release_frames
                 continue
@@ -316,8 +327,10 @@ class BattleExecutor:
     # -- actions -----------------------------------------------------------------------------------
     def execute(self, action: BattleAction) -> GameState:
         if isinstance(action, UseMove):
+            no_choice = self._fight_without_choice()  # read before the turn changes it
             self._main_menu_to(MainMenuItem.FIGHT)
-            self._list_to(D.BATTLE_MOVE_MENU, action.slot, move_menu=True)
+            if not no_choice:
+                self._list_to(D.BATTLE_MOVE_MENU, action.slot, move_menu=True)
         elif isinstance(action, Struggle):
             self._main_menu_to(MainMenuItem.FIGHT)
         elif isinstance(action, Run):
@@ -338,6 +351,16 @@ class BattleExecutor:
                 self._press(Button.B)
             return self.wait_for(CHOICE_POINTS - {D.EVOLUTION}, stop_at_choices=False)
         return self.advance()
+
+    def _fight_without_choice(self) -> bool:
+        """FIGHT goes straight to the turn, with no move menu, while the player's Pokémon is asleep or
+        frozen, storing energy (BIDE) or trapping with its own WRAP, or caught in the enemy's (pret
+        engine/battle/core.asm MainInBattleLoop)."""
+        ram = self.session.ram_map
+        status = self.session.read_u8(ram.wBattleMon + ram.battle.status)
+        player = self.session.read_u8(ram.wPlayerBattleStatus1)
+        enemy = self.session.read_u8(ram.wEnemyBattleStatus1)
+        return bool(status & ASLEEP_OR_FROZEN or player & (BIDE | TRAPPING) or enemy & TRAPPING)
 
     def _use_item(self, action: UseItem) -> GameState:
         """ITEM, the item's entry in the bag list, then the member to use it on (healing items).

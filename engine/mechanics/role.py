@@ -18,17 +18,11 @@ from engine.game.models import GameState
 from engine.mechanics.executor import BattleExecutor
 from engine.mechanics.intro import IntroReport, reach_overworld
 from engine.mechanics.snapshot import EmulatorSnapshot
+from engine.mechanics.travel import Traveller
 from engine.mechanics.walking import OverworldDriver
-from engine.messages import (
-    BattleEnd,
-    BattleStart,
-    Executed,
-    Frame,
-    NavChoice,
-    RoleReport,
-    StepOutcome,
-    StepReport,
-)
+from engine.messages import BattleEnd, BattleStart, Executed, Frame, LegReport, RoleReport
+from engine.world.goals import Leg
+from engine.world.world import World, load_world
 
 
 class EmulatorRole:
@@ -52,7 +46,19 @@ class EmulatorRole:
         self.session = session
         self.executor = BattleExecutor(session, emulator.max_wait_frames)
         self.driver = OverworldDriver(session)
+        self._traveller: Traveller | None = None
         self.intro_lines: list[str] = []
+
+    @property
+    def world(self) -> World:
+        """The cartridge's maps, read on first use (tens of milliseconds)."""
+        return self.traveller.world
+
+    @property
+    def traveller(self) -> Traveller:
+        if self._traveller is None:
+            self._traveller = Traveller(self.session, load_world(self.session.rom_bytes), self.driver)
+        return self._traveller
 
     def game_name(self) -> str:
         return self.session.game.value
@@ -119,13 +125,10 @@ class EmulatorRole:
         """Out of battle: clear dialog and menus until the player can walk (or a battle starts)."""
         return self.driver.settle()
 
-    def walk(self, choice: NavChoice) -> StepReport:
-        if choice.direction is None:
-            self.driver.interact()
-            outcome = StepOutcome.INTERRUPTED
-        else:
-            outcome = self.driver.step(choice.direction)
-        return StepReport(outcome=outcome, state=self.driver.state())
+    def travel(self, leg: Leg) -> LegReport:
+        """Walk one leg to its goal (planned on the cartridge's maps, every step checked on RAM), in
+        this one call; it stops early, with the reason, where a battle, a dialog or a script begins."""
+        return self.traveller.travel(leg)
 
     # -- snapshots ---------------------------------------------------------------------------------
     def save_state(self) -> bytes:

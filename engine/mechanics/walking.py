@@ -1,28 +1,24 @@
-"""Overworld mechanics: one step in a direction, checked on RAM, and clearing whatever the game puts in
-the way (dialog, menus) so that the caller gets back a free overworld or a battle.
-
-Which way to walk is a decision and lives in a policy (`engine.tactician.explorer`); this module only does
-what it is told and reports what happened.
-"""
+"""Overworld mechanics: clearing whatever the game puts in the player's way (dialog, menus, scripted
+scenes) so that the caller gets back a free overworld or a battle. Walking is `engine.mechanics.travel`."""
 
 from __future__ import annotations
 
-from engine.emulator.errors import FrameBudgetExceeded
-from engine.emulator.session import EmulatorSession, LiveMemory, Predicate
+from collections import Counter
+from collections.abc import Callable
+
+from engine.emulator.session import EmulatorSession
 from engine.game.buttons import Button
 from engine.game.models import DecisionPoint as D
-from engine.game.models import Direction, GameState
+from engine.game.models import GameState
 from engine.game.state import decode_state
 from engine.mechanics.errors import OverworldError
-from engine.messages import StepOutcome
 
-# A step is 16 frames of walking (pret home/overworld.asm: wWalkCounter counts 8 moves of 2 pixels);
-# the direction is held until the walk starts, then the step is waited out.
-START_WALK_FRAMES = 12
-FINISH_STEP_FRAMES = 40
+FREE_LOOKS_AFTER_WAITING = 2
+REPEATS_BEFORE_LEAVING = 3  # the same screen of text after this many presses of A: a menu, leave it
 SETTLE_STEPS = 1500  # ~10 minutes of game time: scripted scenes (Oak leading the way) are long
 BUSY_WAIT_FRAMES = 16
 IN_BATTLE_VALUES = (1, 2)
+TextSink = Callable[[tuple[str, ...]], None]
 POLL_RECENT_FRAMES = 2
 
 
@@ -41,66 +37,61 @@ class OverworldDriver:
     def in_battle(self) -> bool:
         return self.session.read_u8(self.ram.wIsInBattle) in IN_BATTLE_VALUES
 
-    def _position(self) -> tuple[int, int, int]:
-        ram = self.ram
-        return (
-            self.session.read_u8(ram.wCurMap),
-            self.session.read_u8(ram.wXCoord),
-            self.session.read_u8(ram.wYCoord),
-        )
-
-    def step(self, direction: Direction) -> StepOutcome:
-        """Walk one tile. BLOCKED when the position stays the same (a wall, an NPC, a ledge the wrong
-        way); the game then only turns the player to face that way."""
-        before = self._position()
-        walk_counter, in_battle = self.ram.wWalkCounter, self.ram.wIsInBattle
-
-        def walking_or_battle(memory: LiveMemory) -> bool:
-            return memory[walk_counter] != 0 or memory[in_battle] != 0
-
-        self.session.hold(direction.button)
-        try:
-            started = self._wait(walking_or_battle, START_WALK_FRAMES)
-        finally:
-            self.session.release(direction.button)
-        if started:
-            self._wait(lambda memory: memory[walk_counter] == 0 or memory[in_battle] != 0, FINISH_STEP_FRAMES)
-        after = self._position()
-        if self.in_battle():
-            return StepOutcome.BATTLE
-        if after == before:
-            return StepOutcome.BLOCKED
-        moved_by_one = after[0] == before[0] and abs(after[1] - before[1]) + abs(after[2] - before[2]) == 1
-        return StepOutcome.MOVED if moved_by_one else StepOutcome.INTERRUPTED
-
     def _waiting_for_button(self) -> bool:
         since = self.session.frames_since_call(*self._poll)
         return since is not None and since <= POLL_RECENT_FRAMES
 
-    def interact(self) -> None:
-        """Press A at whatever the player faces: a person, a sign, an item ball."""
-        self.session.press(Button.A)
-
-    def _wait(self, predicate: Predicate, frames: int) -> bool:
-        try:
-            self.session.run_until(predicate, frames)
-        except FrameBudgetExceeded:
-            return False
-        return True
-
-    def settle(self) -> GameState:
+    def settle(self, answer: Button = Button.A, read: TextSink | None = None) -> GameState:
         """Clear dialog and menus until the overworld is free or a battle is on. Mechanics only: text is
-        advanced with A, menus are closed with B, a naming screen keeps the game's default name."""
+        advanced with A, a YES/NO question answered with `answer`, menus are closed with B, a naming
+        screen keeps the game's default name. A screen that keeps coming back after A (a list of topics
+        someone offers again and again) is left with B. `read` is given every screen of text. Once it has
+        had to wait, the overworld counts as free only on two looks in a row: a map being loaded, after a
+        warp or a blackout, looks free for a frame or two between its steps."""
+        shown: Counter[tuple[str, ...]] = Counter()
+        last: tuple[str, ...] = ()
+        waited = free_looks = 0
         for _ in range(SETTLE_STEPS):
             state = self.state()
             point = state.decision_point
-            if point is D.OVERWORLD_FREE or state.battle is not None or self.in_battle():
+            if state.battle is not None or self.in_battle():
                 return state
-            if point in (D.START_MENU, D.OTHER_MENU):
-                self.session.press(Button.B)
-            elif point is D.NAMING_SCREEN:
-                self.session.press(Button.START)
-            elif point in (D.DIALOG_WAIT, D.YES_NO_PROMPT, D.TITLE_MENU) or self._waiting_for_button():
-                self.session.press(Button.A)
+            free_looks = free_looks + 1 if point is D.OVERWORLD_FREE else 0
+            if free_looks >= (FREE_LOOKS_AFTER_WAITING if waited else 1):
+                return state
+            waited += 1
+            if point is D.OVERWORLD_FREE:
+                self.session.tick(BUSY_WAIT_FRAMES)
+                continue
+            text = tuple(state.screen.text)
+            printed = _printed(state, point, text == last)
+            last = text
+            if read is not None and text and printed:
+                read(text)
+            elif read is not None and point is D.DIALOG_WAIT:
+                self.session.tick(BUSY_WAIT_FRAMES)  # still printing: let it finish, to be read whole
+                continue
+            shown[text] += point is D.DIALOG_WAIT
+            button = self._button(point, answer, shown[text])
+            if button is not None:
+                self.session.press(button)
             self.session.tick(BUSY_WAIT_FRAMES)
         raise OverworldError(f"the overworld never became free (at {self.state().decision_point.value})")
+
+    def _button(self, point: D, answer: Button, times_shown: int) -> Button | None:
+        if point in (D.START_MENU, D.OTHER_MENU) or times_shown > REPEATS_BEFORE_LEAVING:
+            return Button.B
+        if point is D.NAMING_SCREEN:
+            return Button.START
+        if point is D.YES_NO_PROMPT:
+            return answer
+        if point in (D.DIALOG_WAIT, D.TITLE_MENU) or self._waiting_for_button():
+            return Button.A
+        return None  # busy: wait
+
+
+def _printed(state: GameState, point: D, unchanged: bool) -> bool:
+    """A screen of text printed to its end: it waits with its arrow, asks YES/NO, or stood still."""
+    if point is D.YES_NO_PROMPT:
+        return True
+    return point is D.DIALOG_WAIT and (state.screen.continue_arrow_visible or unchanged)

@@ -25,13 +25,14 @@ from engine.game.models import GameState
 from engine.layout import RunPaths
 from engine.llm.ledger import UsageReport
 from engine.mechanics.battle_step import BattleStep, battle_over, decision_record
-from engine.messages import BattleRecord, Perception, Phase, RoleReport, RunStatus, Selection
+from engine.messages import BattleRecord, LegReport, Perception, Phase, RoleReport, RunStatus, Selection
 from engine.runtime.options import LATEST, RunOptions
 from engine.runtime.progress import PlayTime, RunProgress
 from engine.runtime.summary import RunSummary, StopReason
 from engine.runtime.supervisor import Supervisor
 from engine.telemetry import Telemetry
 from engine.telemetry.tracing import ATTR_BATTLE_ID, CycleKind
+from engine.world.goals import Leg
 
 log = logging.getLogger("engine.run")
 HEARTBEAT_STEPS = 200
@@ -284,14 +285,16 @@ class Conductor:
         if where.map_id != self.progress.last_map:
             self.progress.last_map = where.map_id
             log.info("overworld: %s", self.progress.where)
-        choice = self.roles.tactician.call.choose_step(state, self.progress.directive)
-        report = self.roles.emulator.call.walk(choice)
+        leg = self.roles.tactician.call.choose_leg(state, self.progress.directive)
+        report = self.roles.emulator.call.travel(leg)
         # A notification: the tactician's next call runs after it (one caller, calls kept in order).
-        self.roles.tactician.tell.stepped(state, choice, report.outcome, report.state)
+        self.roles.tactician.tell.travelled(state, leg, report)
         self.progress.in_battle = report.state.battle is not None
-        self.progress.steps += 1
-        self._count_decision("overworld", choice.move, str(choice.direction or "A"), choice.reason)
-        if self.progress.steps % HEARTBEAT_STEPS == 0:
+        before = self.progress.steps
+        self.progress.steps += report.steps
+        self._count_decision("overworld", leg.goal.kind, _leg_words(leg, report), leg.reason)
+        log.debug("  leg %s: %s", _leg_words(leg, report), report.reason)
+        if self.progress.steps // HEARTBEAT_STEPS > before // HEARTBEAT_STEPS:
             log.info("overworld: %d steps", self.progress.steps)
 
     def _count_decision(
@@ -408,6 +411,13 @@ def _keep_rolled_back(log_path: Path) -> None:
             log_path.rename(aside)
             log.info("battle log %s kept as %s: the battle is played again", log_path.name, aside.name)
             return
+
+
+def _leg_words(leg: Leg, report: LegReport) -> str:
+    goal = leg.goal.model_dump(exclude={"kind"})
+    where = ",".join(str(value) for value in goal.values())
+    talk = " and talk" if leg.interact else ""
+    return f"{leg.goal.kind} {where}{talk}: {report.outcome} after {report.steps} steps"
 
 
 def _tier_words(selection: Selection) -> str:

@@ -22,6 +22,9 @@ from engine.llm.tasks import ModelOutcome, ModelTask
 from engine.memory.context import battle_context
 from engine.memory.port import MemoryPort
 from engine.messages import Directive, EventName, GameEvent, RoleReport, Selection
+from engine.world.minimap import LEGEND, around_player, view_of
+from engine.world.planner import surroundings
+from engine.world.world import World
 
 log = logging.getLogger("engine.strategist")
 
@@ -44,10 +47,12 @@ class Strategist:
         routing: RoutingConfig | None = None,
         gateway: GatewayPort | None = None,
         memory: MemoryPort | None = None,
+        world: World | None = None,
     ) -> None:
         self.routing = routing or RoutingConfig()
         self.gateway = gateway
         self.memory = memory
+        self.world = world
         self.directive: Directive | None = None
         self.fired: dict[str, int] = {}
         self.model_directives = 0
@@ -67,7 +72,9 @@ class Strategist:
         planned = rule_based_plan(trigger, state).model_copy(update={"selection": selection})
         if wanted == "rule_based" or self.gateway is None or trigger.name not in MODEL_TRIGGERS:
             return planned
-        system, user = render_strategy(state, trigger, self.directive, self._lessons(state))
+        system, user = render_strategy(
+            state, trigger, self.directive, self._lessons(state), self._where(state)
+        )
         task = ModelTask(
             role="strategist", answer="strategic", wanted=wanted, reason=reason, system=system, user=user
         )
@@ -84,6 +91,15 @@ class Strategist:
             frame=trigger.frame,
             selection=outcome.selection,
         )
+
+    def _where(self, state: GameState) -> str:
+        """The map around the player, drawn from the world model (out of battle only)."""
+        if self.world is None or state.battle is not None or state.overworld.map_id not in self.world.maps:
+            return ""
+        around = surroundings(self.world, state)
+        name = state.overworld.map_name or f"map {state.overworld.map_id}"
+        drawn = around_player(self.world, view_of(self.world, state, around))
+        return f"{name}, you at ({state.overworld.x}, {state.overworld.y}):\n{drawn}\nLegend: {LEGEND}"
 
     def _lessons(self, state: GameState) -> tuple[str, ...]:
         """Lesson texts for the plan's prompt (only paid for when a model is asked)."""

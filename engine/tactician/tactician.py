@@ -23,10 +23,12 @@ from engine.llm.router import wanted_tier
 from engine.llm.tasks import ModelOutcome, ModelTask
 from engine.llm.wire import ImagePart
 from engine.memory.port import MemoryPort
-from engine.messages import BattleChoice, Directive, NavChoice, RoleReport, Selection, StepOutcome
-from engine.tactician.explorer import Explorer, ExplorerSnapshot, NavDecision
+from engine.messages import BattleChoice, Directive, LegReport, RoleReport, Selection
+from engine.tactician.explorer import Explorer, ExplorerSnapshot
 from engine.tactician.lessons import BattleLessons
 from engine.tactician.rule_based import ActionDecision, RuleBasedPolicy
+from engine.world.goals import Leg
+from engine.world.world import World
 
 HISTORY_KEPT = 20
 
@@ -44,15 +46,16 @@ class Tactician:
         routing: RoutingConfig | None = None,
         gateway: GatewayPort | None = None,
         memory: MemoryPort | None = None,
+        world: World | None = None,
     ) -> None:
         self.policy = RuleBasedPolicy()
-        self.explorer = Explorer(seed=seed)
+        self.explorer = Explorer(world, seed=seed)
         self.routing = routing or RoutingConfig()
         self.gateway = gateway
         self.lessons = BattleLessons(memory, self.policy)
         self._paid: tuple[Tier, ...] | None = None  # asked once: the gateway's live tiers do not change
         self.recent: deque[str] = deque(maxlen=HISTORY_KEPT)
-        self.counts: dict[str, int] = {"battle_choices": 0, "nav_choices": 0, "model_choices": 0}
+        self.counts: dict[str, int] = {"battle_choices": 0, "legs_chosen": 0, "model_choices": 0}
 
     def choose_battle(
         self,
@@ -138,14 +141,14 @@ class Tactician:
             self._paid = tuple(self.gateway.available()) if self.gateway is not None else ()
         return self._paid
 
-    def choose_step(self, state: GameState, directive: Directive | None) -> NavChoice:
-        decision = self.explorer.decide(state.overworld)
-        self.counts["nav_choices"] += 1
-        return NavChoice(move=decision.kind, direction=decision.direction, reason=decision.reason)
+    def choose_leg(self, state: GameState, directive: Directive | None) -> Leg:
+        """Where to walk next, out of battle: for now the explorer's choice (the story's objectives
+        come through the directive later)."""
+        self.counts["legs_chosen"] += 1
+        return self.explorer.choose(state)
 
-    def stepped(self, before: GameState, choice: NavChoice, outcome: StepOutcome, after: GameState) -> None:
-        decision = NavDecision(kind=choice.move, direction=choice.direction, reason=choice.reason)
-        self.explorer.record(before.overworld, decision, outcome, after.overworld)
+    def travelled(self, before: GameState, leg: Leg, report: LegReport) -> None:
+        self.explorer.record(leg, report, before)
 
     def snapshot(self) -> TacticianSnapshot:
         """The tactician's state for a checkpoint. Lesson look-ups are not in it: they are asked from memory

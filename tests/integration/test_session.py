@@ -148,6 +148,19 @@ def test_state_whose_map_matches_the_cartridge_is_accepted(session: EmulatorSess
     assert session.read(RED_BLUE.wCurMapHeader, len(MAP_HEADER)) == MAP_HEADER
 
 
+def test_a_map_script_pointing_at_other_texts_is_still_this_cartridge(session: EmulatorSession) -> None:
+    """Some map scripts repoint wCurMapTextPtr as the story moves on (the Viridian Mart after the
+    parcel): those two bytes are not the cartridge's identity."""
+    header = bytearray(MAP_HEADER)
+    header[5], header[6] = header[5] ^ 0x0A, header[6] ^ 0x01
+    session.load_state(_state_with_map_header(session, bytes(header)))
+    assert session.read(RED_BLUE.wCurMapHeader, len(MAP_HEADER)) == bytes(header)
+    other = bytearray(MAP_HEADER)
+    other[3] ^= 0x01  # the blocks pointer: another map, another cartridge
+    with pytest.raises(SaveStateError, match="does not belong"):
+        session.load_state(_state_with_map_header(session, bytes(other)))
+
+
 def test_state_whose_map_disagrees_with_the_cartridge_is_refused(session: EmulatorSession) -> None:
     wrong = _state_with_map_header(session, bytes(reversed(MAP_HEADER)))
     with pytest.raises(SaveStateError, match="does not belong"):

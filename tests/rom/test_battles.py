@@ -147,6 +147,45 @@ def test_an_item_the_game_refuses_brings_back_the_battle_menu(game: EmulatorSess
     assert bag_count(game, "POTION") == 2
 
 
+SLEEP_TURNS = 3  # the status byte's sleep counter
+TRAPPING = 1 << 5  # USING_TRAPPING_MOVE in wEnemyBattleStatus1 (pret constants/battle_constants.asm)
+ENEMY_ATTACKS_LEFT = 0xD06F  # wEnemyNumAttacksLeft (pret ram/wram.asm)
+
+
+@pytest.mark.parametrize("condition", ["asleep", "wrapped"])
+def test_fight_goes_straight_to_the_turn_when_no_move_can_be_chosen(
+    game: EmulatorSession, condition: str
+) -> None:
+    """Asleep, or caught in the enemy's WRAP, FIGHT opens no move menu: the game plays the turn at once,
+    and the executor must take that as the move done."""
+    set_party(game, [("SQUIRTLE", 20)])
+    start_battle(game, "RATTATA", 3)
+    executor = BattleExecutor(game)
+    assert executor.advance().decision_point is DecisionPoint.BATTLE_MAIN_MENU
+    ram = game.ram_map
+    if condition == "asleep":
+        game.write_u8(ram.wBattleMon + ram.battle.status, SLEEP_TURNS)
+    else:
+        game.write_u8(ram.wEnemyBattleStatus1, TRAPPING)
+        game.write_u8(ENEMY_ATTACKS_LEFT, 2)
+    state = executor.execute(UseMove(slot=0))
+    text = " ".join(executor.take_battle_text())
+    assert state.battle is None or state.decision_point is not DecisionPoint.BATTLE_MOVE_MENU
+    assert ("asleep" in text) if condition == "asleep" else ("attack cont" in text), text
+
+
+def test_rage_plays_turn_after_turn_without_a_menu_to_the_end(game: EmulatorSession) -> None:
+    """Once RAGE is used the game plays every later turn by itself (pret engine/battle/core.asm
+    MainInBattleLoop skips the menu): one action, then many turns of text, to the battle's end."""
+    set_party(game, [("CHARMANDER", 12, ["RAGE"])])
+    start_battle(game, "GEODUDE", 14)
+    executor = BattleExecutor(game)
+    assert executor.advance().decision_point is DecisionPoint.BATTLE_MAIN_MENU
+    state = executor.execute(UseMove(slot=0))
+    assert state.decision_point is not DecisionPoint.BATTLE_MAIN_MENU  # no menu came back
+    assert state.battle is None or state.decision_point is DecisionPoint.BATTLE_NEXT_MON_PROMPT
+
+
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=[s.name for s in SCENARIOS])
 def test_the_conductor_and_the_driver_play_a_scenario_on_the_same_frames(
     game: EmulatorSession, rom_path: Path, tmp_path: Path, scenario: BattleScenario

@@ -33,11 +33,10 @@ from engine.messages import (
     BattleStart,
     Executed,
     Frame,
-    NavChoice,
+    LegReport,
     RoleReport,
-    StepOutcome,
-    StepReport,
 )
+from engine.world.goals import Leg
 
 # A wild battle: a turn at the main menu, the learn-move prompt after the enemy fainted, then Pallet Town.
 WILD_BATTLE = ("red_wild_main_menu", "red_learn_move_prompt", "red_wild_post_battle_overworld")
@@ -143,9 +142,11 @@ class FakeEmulator:
     def settle(self) -> GameState:
         return self.state
 
-    def walk(self, choice: NavChoice) -> StepReport:
-        self._run("walk", WALK_FRAMES)
-        return StepReport(outcome=StepOutcome.BLOCKED, state=self.state)
+    def travel(self, leg: Leg) -> LegReport:
+        """The scripted game has no map: every leg is one step that ends where it began."""
+        self._run("travel", WALK_FRAMES)
+        return LegReport(outcome="arrived", reason="a scripted game", steps=1, frames=WALK_FRAMES,
+                         planned_steps=1, state=self.state)  # fmt: skip
 
     def save_state(self) -> bytes:
         return f"fake state at stop {self.index}".encode()

@@ -114,7 +114,7 @@ def test_round_trip_keeps_json_parts_and_the_save_state(store: CheckpointStore) 
     manifest = json.loads(manifest_bytes.decode("utf-8"))
     assert set(manifest["parts"]) == {"conductor.json", "observer.json", "emulator.state"}
     assert manifest["parts"]["emulator.state"]["bytes"] == len(STATE)
-    assert manifest["schema_version"] == SCHEMA_VERSION == 2 and manifest["seq"] == 1
+    assert manifest["schema_version"] == SCHEMA_VERSION == 3 and manifest["seq"] == 1
     # The seal: the manifest's sha256, as `sha256sum -c manifest.sha256` reads it.
     assert (stored.path / SEAL).read_bytes() == seal_of(manifest_bytes)
     assert folders(stored.path) == sorted([*manifest["parts"], "manifest.json", SEAL])
@@ -296,20 +296,28 @@ def _set_schema(path: Path, version: int) -> None:
     path.write_text(json.dumps(data), encoding="utf-8")
 
 
+NEWER = SCHEMA_VERSION + 1
+
+
 def test_another_schema_is_refused_not_skipped(store: CheckpointStore) -> None:
     write(store)
     newer = write(store)
-    _set_schema(newer.path / "manifest.json", 3)
-    assert store.verify(newer.path) == ("schema v3, this engine reads v2",)
-    refusal = f"checkpoint {newer.name} was written with checkpoint schema v3; this engine reads v2"
+    _set_schema(newer.path / "manifest.json", NEWER)
+    assert store.verify(newer.path) == (f"schema v{NEWER}, this engine reads v{SCHEMA_VERSION}",)
+    refusal = (
+        f"checkpoint {newer.name} was written with checkpoint schema v{NEWER}; "
+        f"this engine reads v{SCHEMA_VERSION}"
+    )
     with pytest.raises(CheckpointIncompatibleError) as caught:
         store.latest()
     assert str(caught.value) == refusal
-    with pytest.raises(CheckpointIncompatibleError, match="schema v3; this engine reads v2"):
+    with pytest.raises(
+        CheckpointIncompatibleError, match=f"schema v{NEWER}; this engine reads v{SCHEMA_VERSION}"
+    ):
         store.load(newer.path)
     assert store.entries()[0].manifest is None
     with pytest.raises(CheckpointIncompatibleError) as direct:
-        check_compatible(newer.manifest.model_copy(update={"schema_version": 3}), "POKEMON RED", ROM_SHA)
+        check_compatible(newer.manifest.model_copy(update={"schema_version": NEWER}), "POKEMON RED", ROM_SHA)
     assert str(direct.value) == refusal
 
 
@@ -317,8 +325,8 @@ def test_an_unsealed_checkpoint_of_an_older_engine_is_refused_by_its_schema(stor
     older = write(store)
     _set_schema(older.path / "manifest.json", 1)
     (older.path / SEAL).unlink()  # schema v1 had no seal
-    assert store.verify(older.path) == ("schema v1, this engine reads v2",)
-    with pytest.raises(CheckpointIncompatibleError, match="schema v1; this engine reads v2"):
+    assert store.verify(older.path) == (f"schema v1, this engine reads v{SCHEMA_VERSION}",)
+    with pytest.raises(CheckpointIncompatibleError, match=f"schema v1; this engine reads v{SCHEMA_VERSION}"):
         store.latest()
 
 

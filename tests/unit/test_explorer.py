@@ -1,94 +1,120 @@
-"""The exploring walk: novelty first, blocked moves remembered, map edges and doors learned."""
+"""The exploring policy on drawn maps: nearest unseen ground first, doors into maps never entered,
+goals given up until the story moves, gates tried last, then people; snapshots restore all of it."""
 
 from __future__ import annotations
 
-from engine.game.models import Direction, Overworld
-from engine.messages import StepOutcome
-from engine.tactician.explorer import BUMP_MEMORY_STEPS, STUCK_AFTER_STEPS, Explorer, NavDecision
+import json
+
+from engine.game.models import GameState, Sprite, Story
+from engine.messages import LegReport
+from engine.tactician.explorer import Explorer, ExplorerSnapshot
+from engine.world.goals import Leg, ObjectGoal, SquareGoal, StepGoal, WarpGoal
+from engine.world.world import World
+from tests.support.tiny_world import INDOOR, TinyMap, build_world, overworld_state, person, state_at, walk_leg
+
+TOWN, HOUSE = 1, 2
+BASE = overworld_state()
+TOWN_ART = ("#" * 24, *("#" + "." * 22 + "#" for _ in range(20)), "#" * 24)
+HOUSE_ART = ("######", "#....#", "#....#", "#....#")
 
 
-def at(x: int, y: int, map_id: int = 0) -> Overworld:
-    return Overworld(map_id=map_id, map_name=None, x=x, y=y, facing="down")
+def world(town_objects: tuple = ()) -> World:  # type: ignore[type-arg]
+    art = list(TOWN_ART)
+    art[1] = "#D" + art[1][2:]
+    town = TinyMap(TOWN, "TOWN", art, warps=[(1, 1, HOUSE, 0)], objects=town_objects)
+    house = TinyMap(HOUSE, "HOUSE", HOUSE_ART, tileset=INDOOR, warps=[(2, 3, TOWN, 0)])
+    return build_world(town, house)
 
 
-def step(direction: Direction) -> NavDecision:
-    return NavDecision(kind="step", direction=direction, reason="test")
+def explore(explorer: Explorer, w: World, state: GameState, legs: int) -> tuple[list[Leg], GameState]:
+    chosen = []
+    for _ in range(legs):
+        leg = explorer.choose(state)
+        report = walk_leg(w, state, leg)
+        explorer.record(leg, report, state)
+        chosen.append(leg)
+        state = report.state
+    return chosen, state
 
 
-def test_walks_towards_the_least_visited_neighbour() -> None:
-    explorer = Explorer(seed=1)
-    for _ in range(3):
-        explorer.record(at(5, 5), step(Direction.UP), StepOutcome.MOVED, at(5, 4))
-    explorer.record(at(5, 5), step(Direction.DOWN), StepOutcome.MOVED, at(5, 6))
-    explorer.record(at(5, 5), step(Direction.LEFT), StepOutcome.MOVED, at(4, 5))
-    decision = explorer.decide(at(5, 5))
-    assert decision.direction is Direction.RIGHT
-    assert "new ground" in decision.reason
+def test_the_first_goal_is_the_nearest_ground_the_screen_has_not_shown() -> None:
+    w = world()
+    explorer = Explorer(w)
+    leg = explorer.choose(state_at(BASE, TOWN, 12, 10))
+    assert isinstance(leg.goal, SquareGoal) and leg.intent == "explore"
+    # The screen shows x-4..x+5 and y-4..y+4: the nearest unseen square is just past its edge.
+    assert (leg.goal.x, leg.goal.y) in {(7, 10), (18, 10), (12, 5), (12, 15)}
+    assert "not seen" in leg.reason
 
 
-def test_a_blocked_move_is_not_tried_again() -> None:
-    explorer = Explorer(seed=2)
-    explorer.record(at(1, 1), step(Direction.UP), StepOutcome.BLOCKED, at(1, 1))
-    explorer.just_bumped = False  # no look-around this time
-    choices = {explorer.decide(at(1, 1)).direction for _ in range(40)}
-    assert Direction.UP not in choices
-    assert choices <= {Direction.DOWN, Direction.LEFT, Direction.RIGHT}
+def test_exploring_covers_the_town_then_takes_the_door_into_the_house() -> None:
+    w = world()
+    explorer = Explorer(w)
+    legs, _ = explore(explorer, w, state_at(BASE, TOWN, 12, 10), 30)
+    warps = [leg for leg in legs if isinstance(leg.goal, WarpGoal)]
+    assert warps and warps[0].goal == WarpGoal(map_id=TOWN, index=0)
+    seen = explorer.seen[TOWN]
+    assert all((x, y) in seen for x in range(1, 23) for y in range(1, 21))
+    assert HOUSE in explorer.seen
 
 
-def test_boxed_in_it_interacts_and_forgets_the_bumps() -> None:
-    explorer = Explorer(seed=3)
-    for direction in Direction:
-        explorer.record(at(2, 2), step(direction), StepOutcome.BLOCKED, at(2, 2))
-    explorer.just_bumped = False
-    decision = explorer.decide(at(2, 2))
-    assert decision.kind == "interact" and decision.direction is None
-    assert explorer.decide(at(2, 2)).kind == "step"
+def test_a_door_back_to_a_known_map_is_nothing_new() -> None:
+    w = world()
+    explorer = Explorer(w)
+    explorer.look((TOWN, 1, 2))
+    for x in range(0, 24, 5):
+        for y in range(0, 22, 4):
+            explorer.look((TOWN, x, y))
+    explorer.look((HOUSE, 2, 2))
+    leg = explorer.choose(state_at(BASE, HOUSE, 2, 2))
+    assert not isinstance(leg.goal, WarpGoal)  # nothing left: a step at random
+    assert isinstance(leg.goal, StepGoal)
 
 
-def test_a_map_edge_counts_the_tile_it_really_leads_to() -> None:
-    """Without this, both sides of a map edge look like new ground forever and the walk oscillates."""
-    explorer = Explorer(seed=4)
-    edge, other_side = at(11, 0, map_id=0), at(11, 35, map_id=12)
-    for _ in range(5):
-        explorer.record(edge, step(Direction.UP), StepOutcome.INTERRUPTED, other_side)
-    explorer.record(edge, step(Direction.LEFT), StepOutcome.MOVED, at(10, 0))
-    explorer.record(edge, step(Direction.RIGHT), StepOutcome.MOVED, at(12, 0))
-    explorer.record(edge, step(Direction.DOWN), StepOutcome.MOVED, at(11, 1))
-    assert explorer.decide(edge).direction is not Direction.UP
+def test_a_goal_that_was_not_reached_is_left_until_the_story_moves_on() -> None:
+    w = world()
+    explorer = Explorer(w)
+    start = state_at(BASE, TOWN, 12, 10)
+    first = explorer.choose(start)
+    failed = LegReport(outcome="no_path", reason="test", steps=0, frames=0, planned_steps=None, state=start)
+    explorer.record(first, failed, start)
+    assert explorer.choose(start).goal != first.goal
+    moved_on = state_at(BASE, TOWN, 12, 10, story=Story(event_flags=frozenset({1})))
+    assert explorer.choose(moved_on).goal == first.goal
 
 
-def test_the_same_seed_walks_the_same_way() -> None:
-    def walk(seed: int) -> list[Direction | None]:
-        explorer, here, path = Explorer(seed=seed), at(0, 0), []
-        for _ in range(30):
-            decision = explorer.decide(here)
-            path.append(decision.direction)
-            if decision.direction is not None:
-                dx, dy = {"up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0)}[decision.direction]
-                after = at(here.x + dx, here.y + dy)
-                explorer.record(here, decision, StepOutcome.MOVED, after)
-                here = after
-        return path
-
-    assert walk(7) == walk(7)
-    assert walk(7) != walk(8)
-
-
-def test_when_stuck_every_bump_is_followed_by_a_look() -> None:
-    explorer = Explorer(seed=5)
-    here = at(3, 3)
-    for _ in range(STUCK_AFTER_STEPS + 2):  # walking back and forth over known ground
-        explorer.record(here, step(Direction.LEFT), StepOutcome.MOVED, here)
-    assert explorer.stuck
-    explorer.record(here, step(Direction.UP), StepOutcome.BLOCKED, here)
-    decision = explorer.decide(here)
-    assert decision.kind == "interact" and "stuck" in decision.reason
+def test_with_nothing_new_to_see_it_talks_to_people_items_first() -> None:
+    w = world(town_objects=(person(1, 5, 5), person(2, 20, 18, item=3)))
+    explorer = Explorer(w)
+    for x in range(0, 24, 5):
+        for y in range(0, 22, 4):
+            explorer.look((TOWN, x, y))
+    explorer.look((HOUSE, 2, 2))
+    sprites = [Sprite(index=1, picture=1, x=5, y=5, facing="down", walking=False),
+               Sprite(index=2, picture=1, x=20, y=18, facing="down", walking=False)]  # fmt: skip
+    state = state_at(BASE, TOWN, 6, 6, sprites=sprites)
+    leg = explorer.choose(state)
+    assert leg.goal == ObjectGoal(map_id=TOWN, index=2) and leg.interact  # the item, though farther
+    explorer.record(leg, walk_leg(w, state, leg), state)
+    assert explorer.choose(state).goal == ObjectGoal(map_id=TOWN, index=1)
 
 
-def test_bumps_are_forgotten_after_a_while() -> None:
-    explorer = Explorer(seed=6)
-    explorer.record(at(1, 1), step(Direction.UP), StepOutcome.BLOCKED, at(1, 1))
-    assert explorer._remembered_bump((0, 1, 1), Direction.UP)
-    for _ in range(BUMP_MEMORY_STEPS):
-        explorer.record(at(9, 9), step(Direction.LEFT), StepOutcome.MOVED, at(9, 9))
-    assert not explorer._remembered_bump((0, 1, 1), Direction.UP)
+def test_without_a_world_it_steps_at_random_and_repeats_with_its_seed() -> None:
+    here = state_at(BASE, TOWN, 3, 3)
+    first = [Explorer(None, seed=5).choose(here).goal for _ in range(1)]
+    a, b = Explorer(None, seed=5), Explorer(None, seed=5)
+    assert [a.choose(here) for _ in range(10)] == [b.choose(here) for _ in range(10)]
+    assert all(isinstance(goal, StepGoal) for goal in first)
+
+
+def test_a_snapshot_through_json_carries_on_with_the_same_legs() -> None:
+    w = world(town_objects=(person(1, 5, 5),))
+    original = Explorer(w, seed=3)
+    _, state = explore(original, w, state_at(BASE, TOWN, 12, 10), 12)
+    snapshot = ExplorerSnapshot.model_validate(
+        json.loads(json.dumps(original.snapshot().model_dump(mode="json")))
+    )
+    fresh = Explorer(w, seed=99)
+    fresh.restore(snapshot)
+    assert fresh.snapshot() == original.snapshot()
+    assert explore(fresh, w, state, 15)[0] == explore(original, w, state, 15)[0]

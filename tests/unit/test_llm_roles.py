@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.battles.models import BattleLog, BattleSummary, DecisionRecord
+from engine.config import RoutingConfig
 from engine.files import write_json_atomic
 from engine.game.actions import describe, legal_actions
 from engine.game.capture import load_capture
@@ -20,6 +21,7 @@ from engine.reflection.inbox import Reflection
 from engine.strategist.strategist import Strategist
 from engine.tactician.tactician import Tactician
 from tests.conftest import GEN1_FIXTURES
+from tests.support.tiny_world import TinyMap, build_world
 
 
 class ScriptedGateway:
@@ -169,3 +171,21 @@ def test_reflection_without_a_gateway_reflects_by_rules_only(tmp_path: Path) -> 
     written = json.loads((tmp_path / "reflections" / f"{record.battle_id}.json").read_text())
     assert written["failure"]["kind"] == "defeat" and written["model_skipped"] == "no model gateway"
     reflection.close()
+
+
+def test_a_plan_out_of_battle_shows_the_model_the_map_around_the_player() -> None:
+    pallet = state("red_pallet_town_overworld")
+    where = pallet.overworld
+    art = tuple("." * 20 if y != 2 else "." * 8 + "####" + "." * 8 for y in range(18))
+    world = build_world(TinyMap(where.map_id, "PALLET_TOWN", art))
+    gateway = ScriptedGateway([{"objective": "find the way north", "priorities": [], "warnings": []}])
+    strategist = Strategist(RoutingConfig(strategy_overworld="acting"), gateway, world=world)
+    stuck = GameEvent(name=EventName.STUCK, frame=5, detail="no new square for 300 looks")
+    directive = strategist.consider([stuck], pallet)
+    assert directive is not None and gateway.tasks, "overworld planning asks the acting tier"
+    user = gateway.tasks[0].user
+    assert f"PALLET_TOWN, you at ({where.x}, {where.y})" in user and "# # # #" in user
+    assert user.count("@") == 2  # the player on the map, and the legend naming it
+    in_battle = Strategist(gateway=ScriptedGateway([None]), world=world)
+    in_battle.consider([battle_start("trainer vs BROCK")], state("red_brock_main_menu"))
+    assert "Where you are" not in in_battle.gateway.tasks[0].user  # type: ignore[union-attr]

@@ -32,6 +32,12 @@ EXTENTS = {
     "wCurMapHeader": 10,
     "wTileMap": 20 * 18,
     "wPlayerMoney": 3,
+    "wSpriteStateData1": RED_BLUE.sprites * RED_BLUE.sprite_struct,
+    "wSpriteStateData2": RED_BLUE.sprites * RED_BLUE.sprite_struct,
+    "wEventFlags": RED_BLUE.event_flag_bytes,
+    "wToggleableObjectFlags": RED_BLUE.toggle_flag_bytes,
+    "wToggleableObjectList": RED_BLUE.toggle_list_bytes,
+    "wTownVisitedFlag": RED_BLUE.town_flag_bytes,
 }
 
 

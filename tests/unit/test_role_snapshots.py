@@ -25,13 +25,15 @@ from engine.llm.ledger import HOUR
 from engine.llm.tasks import ModelOutcome, ModelTask
 from engine.mechanics.snapshot import EmulatorSnapshot
 from engine.memory.lessons import Lesson, Measurement
-from engine.messages import EventName, GameEvent, NavChoice, Perception, Selection, StepOutcome
+from engine.messages import EventName, GameEvent, Perception, Selection
 from engine.observer.journey import STUCK_AFTER_LOOKS, Observer
 from engine.strategist.strategist import Strategist
 from engine.tactician.tactician import Tactician
+from engine.world.goals import Leg
 from tests.conftest import GEN1_FIXTURES
 from tests.support.fake_emulator import FakeEmulator
 from tests.support.stub_llm import StubLLMServer, StubReply, script
+from tests.support.tiny_world import INDOOR, TinyMap, build_world, walk_leg
 from tests.unit.test_policy_lessons import FakeMemory
 
 
@@ -180,45 +182,30 @@ def test_strategist_restore_replaces_a_live_directive() -> None:
 
 
 # -- Tactician -----------------------------------------------------------------------------------------
-WALLS = {(0, 2, 2), (0, 3, 2), (1, 1, 4)}
-DOORS = {((0, 4, 0), "up"): (1, 3, 7), ((1, 3, 7), "down"): (0, 4, 0)}
-SIZES = {0: 6, 1: 8}
-OFFSETS = {"up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0)}
+ROOM, HALL = 1, 2
+TINY = build_world(
+    TinyMap(ROOM, "ROOM", ("D" + "." * 13,) + ("." * 14,) * 11, warps=[(0, 0, HALL, 0)]),
+    TinyMap(HALL, "HALL", ("########", "#......#", "#......#", "#......#"), tileset=INDOOR,
+            warps=[(3, 3, ROOM, 0)]),
+)  # fmt: skip
 
 
-def world_step(here: GameState, choice: NavChoice) -> tuple[StepOutcome, GameState]:
-    """A small world of two boxed maps joined by a door, a few walls inside."""
-    where = here.overworld
-    tile = (where.map_id, where.x, where.y)
-    if choice.direction is None:
-        return StepOutcome.INTERRUPTED, here
-    door = DOORS.get((tile, choice.direction.value))
-    if door is not None:
-        return StepOutcome.INTERRUPTED, at(door[1], door[2], door[0])
-    dx, dy = OFFSETS[choice.direction.value]
-    x, y, size = where.x + dx, where.y + dy, SIZES[where.map_id]
-    if not (0 <= x < size and 0 <= y < size) or (where.map_id, x, y) in WALLS:
-        return StepOutcome.BLOCKED, here
-    return StepOutcome.MOVED, at(x, y, where.map_id)
-
-
-def walk(tactician: Tactician, here: GameState, steps: int) -> tuple[list[NavChoice], GameState]:
-    choices = []
-    for _ in range(steps):
-        choice = tactician.choose_step(here, None)
-        outcome, after = world_step(here, choice)
-        tactician.stepped(here, choice, outcome, after)
-        choices.append(choice)
-        here = after
-    return choices, here
+def walk(tactician: Tactician, here: GameState, legs: int) -> tuple[list[Leg], GameState]:
+    """Legs the tactician chooses, walked on a small drawn world of a room and a hall."""
+    chosen = []
+    for _ in range(legs):
+        leg = tactician.choose_leg(here, None)
+        report = walk_leg(TINY, here, leg)
+        tactician.travelled(here, leg, report)
+        chosen.append(leg)
+        here = report.state
+    return chosen, here
 
 
 def played_tactician(seed: int = 7) -> tuple[Tactician, GameState]:
-    tactician = Tactician(seed=seed)
+    tactician = Tactician(seed=seed, world=TINY)
     tactician.choose_battle(WILD, None)
-    _, here = walk(tactician, at(1, 1), 80)
-    while not tactician.explorer.just_bumped:  # end on a bump: the next choice may be a look (A)
-        _, here = walk(tactician, here, 1)
+    _, here = walk(tactician, at(6, 6, ROOM), 6)
     tactician.choose_battle(BROCK, None)
     return tactician, here
 
@@ -226,28 +213,28 @@ def played_tactician(seed: int = 7) -> tuple[Tactician, GameState]:
 def test_tactician_snapshot_restores_the_walk_into_a_fresh_tactician() -> None:
     original, here = played_tactician()
     snapshot = original.snapshot()
-    fresh = Tactician(seed=12345)  # another seed: the random generator's state must come from the snapshot
+    fresh = Tactician(seed=12345, world=TINY)  # the random generator's state comes from the snapshot
     fresh.restore(as_json(snapshot))
     assert fresh.snapshot() == snapshot and fresh.report() == original.report()
-    expected, _ = walk(original, here, 120)
-    got, _ = walk(fresh, here, 120)
+    expected, _ = walk(original, here, 12)
+    got, _ = walk(fresh, here, 12)
     assert got == expected
     assert fresh.snapshot() == original.snapshot()
     # The walk depends on what the explorer knew: without it, the same seed walks elsewhere.
-    assert walk(Tactician(seed=7), here, 120)[0] != expected
-    assert {choice.move for choice in expected} == {"step", "interact"}
+    assert walk(Tactician(seed=7, world=TINY), here, 12)[0] != expected
+    assert {leg.goal.kind for leg in expected} >= {"square", "step"}
 
 
 def test_tactician_restore_replaces_the_state_of_one_that_moved_on() -> None:
     original, here = played_tactician()
     snapshot = original.snapshot()
     live, there = played_tactician()
-    walk(live, there, 50)
+    walk(live, there, 8)
     live.choose_battle(ONIX, None)
     assert live.snapshot() != snapshot
     live.restore(as_json(snapshot))
     assert live.snapshot() == snapshot
-    assert walk(live, here, 60)[0] == walk(original, here, 60)[0]
+    assert walk(live, here, 10)[0] == walk(original, here, 10)[0]
     assert live.choose_battle(BROCK, None) == original.choose_battle(BROCK, None)
     assert live.report() == original.report()
 

@@ -1,0 +1,358 @@
+"""Closed-loop walking: one leg, planned on the world model and walked here, next to the emulator.
+
+Every press is checked against RAM: a step is done when wXCoord/wYCoord name the square the plan expects
+(the game updates them as the step's animation ends), a warp when wCurMap names the destination and the
+player can move again. A step that did not happen (someone walked into the way) is waited out once and
+then planned around; the leg stops, with a typed outcome, at the goal, at a battle, at a dialog or script
+the game started, when nothing works any more, or at its step budget. The conductor deals with whatever
+stopped it and asks for the next leg.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from contextlib import suppress
+from dataclasses import dataclass, field
+
+from engine.emulator.errors import FrameBudgetExceeded
+from engine.emulator.session import EmulatorSession, LiveMemory, Predicate
+from engine.game.buttons import Button
+from engine.game.models import DecisionPoint as D
+from engine.game.models import Direction, GameState
+from engine.game.state import decode_state
+from engine.mechanics.walking import OverworldDriver
+from engine.messages import LegOutcome, LegReport
+from engine.world.errors import WorldError
+from engine.world.goals import Leg, StepGoal
+from engine.world.models import Square
+from engine.world.planner import Plan, Planner, gates_as_costs, surroundings
+from engine.world.targets import target_for
+from engine.world.world import Edge, World
+
+STEP_FRAMES = 40  # a step is 16 frames; turning first and a slow frame or two fit well inside
+# wWalkCounter counts a step's 8 moves down from 8, one every 2 frames; the coordinates change at 0.
+STEP_FRAME_PER_COUNT = 2
+STEP_END_FRAMES = 3  # the last frames of a step, watched one by one
+HOP_FRAMES = 80  # a ledge hop moves two squares under the game's control
+WARP_FRAMES = 240  # fade out, load the map, fade in
+SETTLE_FRAMES = 600  # after a warp: the game may walk the player out of a door first
+CALM_FRAMES = 12
+FACE_FRAMES = 12
+BUMP_WAIT_FRAMES = 24
+BUMPS_BEFORE_GIVING_UP = 2  # a press that did nothing twice from one square is planned around
+ARRIVAL_FRAMES = 4  # a map script that fires on the last square starts within a frame or two
+MAX_REPLANS = 12
+TALK_TAPS = 4
+WINDOW_HIDDEN = 0x90
+SCRIPTED = 0x80  # wStatusFlags5 bit 7: the game is pressing the buttons (BIT_SCRIPTED_MOVEMENT_STATE)
+SEEN_BY_TRAINER = 0x01  # wMiscFlags bit 0: a trainer's "!" and walk over, before any text
+FACING_BITS = {0x0: Direction.DOWN, 0x4: Direction.UP, 0x8: Direction.LEFT, 0xC: Direction.RIGHT}
+
+
+@dataclass
+class LegProgress:
+    started_frame: int
+    steps: int = 0
+    replans: int = 0
+    planned_steps: int | None = None
+    walked: list[Square] = field(default_factory=list)
+    warps: list[tuple[int, int]] = field(default_factory=list)
+    text: list[str] = field(default_factory=list)
+    # Presses that did nothing: a push on a warp square the game does not count as stood on (a state
+    # loaded there), a square someone keeps standing on. The next plan goes another way.
+    failed: set[tuple[Square, Direction]] = field(default_factory=set)
+    bumps: Counter[tuple[Square, Direction]] = field(default_factory=Counter)
+
+
+class Stop(Exception):
+    """The leg ends here (an interruption, or nothing left to try)."""
+
+    def __init__(self, outcome: LegOutcome, reason: str) -> None:
+        super().__init__(reason)
+        self.outcome = outcome
+        self.reason = reason
+
+
+class Traveller:
+    def __init__(self, session: EmulatorSession, world: World, driver: OverworldDriver) -> None:
+        self.session = session
+        self.world = world
+        self.driver = driver  # clears text and menus
+        self.ram = session.ram_map
+
+    # -- reading RAM -------------------------------------------------------------------------------
+    def position(self) -> Square:
+        read = self.session.read_u8
+        return (read(self.ram.wCurMap), read(self.ram.wXCoord), read(self.ram.wYCoord))
+
+    def facing(self) -> Direction | None:
+        return FACING_BITS.get(self.session.read_u8(self.ram.wSpritePlayerStateData1FacingDirection))
+
+    def state(self) -> GameState:
+        return decode_state(self.session.memory_image(), self.ram)
+
+    def _interruption(self, memory: LiveMemory) -> bool:
+        ram = self.ram
+        return bool(
+            memory[ram.wIsInBattle]
+            or memory[ram.hWY] < WINDOW_HIDDEN
+            or memory[ram.wJoyIgnore]
+            or memory[ram.wStatusFlags5] & SCRIPTED
+            or memory[ram.wMiscFlags] & SEEN_BY_TRAINER
+        )
+
+    def _free(self, memory: LiveMemory) -> bool:
+        """The player can walk: no text, no script, no step under way."""
+        ram = self.ram
+        return not (memory[ram.wWalkCounter] or self._interruption(memory))
+
+    def _why_stopped(self) -> Stop:
+        read = self.session.read_u8
+        if read(self.ram.wIsInBattle):
+            return Stop("battle", "a battle began")
+        if read(self.ram.wMiscFlags) & SEEN_BY_TRAINER:
+            return Stop("script", "a trainer saw the player")
+        if read(self.ram.wJoyIgnore) or read(self.ram.wStatusFlags5) & SCRIPTED:
+            return Stop("script", "the game took control (a scripted scene)")
+        return Stop("dialog", "a text box opened")
+
+    # -- one leg -----------------------------------------------------------------------------------
+    def travel(self, leg: Leg) -> LegReport:
+        progress = LegProgress(started_frame=self.session.frame)
+        outcome: LegOutcome
+        try:
+            if isinstance(leg.goal, StepGoal):
+                self._step(self._edge_toward(leg.goal.direction), progress)
+                outcome, reason = "arrived", f"pressed {leg.goal.direction.value}"
+            else:
+                outcome, reason = self._walk(leg, progress)
+        except Stop as stop:
+            outcome, reason = stop.outcome, stop.reason
+        return self._report(outcome, reason, progress)
+
+    def _edge_toward(self, direction: Direction) -> Edge:
+        """What one press does from here, as the world model knows it (a door is walked as a warp)."""
+        found = [edge for edge in self.world.edges(self.position()) if edge.direction is direction]
+        return found[0] if found else Edge(direction=direction, to=None, kind="walk")
+
+    def _walk(self, leg: Leg, progress: LegProgress) -> tuple[LegOutcome, str]:
+        while True:
+            plan = self._plan(leg, progress)
+            if plan is None:
+                return ("no_path", "no way there from here") if progress.planned_steps is None else (
+                    "blocked", "the way is shut now")  # fmt: skip
+            if progress.planned_steps is None:
+                progress.planned_steps = plan.steps
+            if self._follow(plan, leg, progress):
+                break
+            progress.replans += 1
+            if progress.replans > MAX_REPLANS:
+                return "blocked", f"still not there after {MAX_REPLANS} new plans"
+        self._face(plan.face)
+        if leg.interact:
+            self._interact(leg, progress)
+        else:
+            self.session.tick(ARRIVAL_FRAMES)
+            if self._interrupted():
+                raise self._why_stopped()
+        return "arrived", "arrived"
+
+    def _plan(self, leg: Leg, progress: LegProgress) -> Plan | None:
+        self._wait_free()  # a warp's last frames, a sprite finishing its step
+        state = self.state()
+        if state.decision_point is not D.OVERWORLD_FREE:
+            raise self._why_stopped() if state.battle is None else Stop("battle", "a battle is on")
+        around = surroundings(self.world, state)
+        if leg.cross_gates:
+            around = gates_as_costs(around)
+        try:
+            target = target_for(self.world, around, leg.goal)
+        except WorldError as exc:
+            raise Stop("no_path", str(exc)) from exc
+        return Planner(self.world, around, leg.intent, frozenset(progress.failed)).plan(target)
+
+    def _follow(self, plan: Plan, leg: Leg, progress: LegProgress) -> bool:
+        """Walk the plan; True at its end, False where a new plan is needed (a new map, a bump)."""
+        for edge in plan.edges:
+            if progress.steps >= leg.max_steps:
+                raise Stop("max_steps", f"{leg.max_steps} steps taken")
+            at = self._step(edge, progress)
+            if at is None:
+                bump = (self.position(), edge.direction)
+                progress.bumps[bump] += 1
+                if progress.bumps[bump] >= BUMPS_BEFORE_GIVING_UP or edge.kind == "push":
+                    progress.failed.add(bump)
+                self.session.tick(BUMP_WAIT_FRAMES)
+                return False
+            if edge.to is not None and at != edge.to:
+                return False  # somewhere the plan did not expect (a script moved the player): plan again
+        return True
+
+    # -- pressing ----------------------------------------------------------------------------------
+    def _step(self, edge: Edge, progress: LegProgress) -> Square | None:
+        """Press the edge's direction until the player stands where it leads; where they stand then, or
+        None if they did not move (a bump). Stop if the game took over."""
+        before = self.position()
+        if edge.kind in ("door", "push"):
+            arrived = self._through_warp(edge, before)
+        else:
+            arrived = self._walk_step(edge, before)
+        if arrived is None:
+            return None
+        progress.steps += 2 if edge.kind == "hop" else 1
+        progress.walked.append(arrived)
+        if edge.warp is not None and edge.via is not None:
+            progress.warps.append((edge.via[0], edge.warp.index))
+        return arrived
+
+    def _walk_step(self, edge: Edge, before: Square) -> Square | None:
+        if edge.kind == "hop":
+            return self._hop(edge, before)
+        ram = self.ram
+
+        def moved(memory: LiveMemory) -> bool:
+            at = (memory[ram.wCurMap], memory[ram.wXCoord], memory[ram.wYCoord])
+            return at != before or self._interruption(memory)
+
+        def started(memory: LiveMemory) -> bool:
+            return bool(memory[ram.wWalkCounter]) or moved(memory)
+
+        self.session.hold(edge.direction.button)
+        try:
+            self._until(started, STEP_FRAMES)
+            # Nothing the walk must answer happens mid-step (battles, scripts and trainers' eyes wait
+            # for the step's end), so the step's middle is run in one go and only its end frame by frame.
+            self.session.tick(STEP_FRAME_PER_COUNT * self.session.read_u8(ram.wWalkCounter) - STEP_END_FRAMES)
+            self._until(moved, STEP_FRAMES)
+        finally:
+            self.session.release(edge.direction.button)
+        return self._landed_on(before)
+
+    def _hop(self, edge: Edge, before: Square) -> Square | None:
+        """Over a ledge: the game walks the second square itself, as a scripted move."""
+        ram, wanted = self.ram, edge.to
+
+        def landed(memory: LiveMemory) -> bool:
+            at = (memory[ram.wCurMap], memory[ram.wXCoord], memory[ram.wYCoord])
+            return at == wanted or bool(memory[ram.wIsInBattle])
+
+        self._hold_for(edge.direction, landed, HOP_FRAMES)
+        self._wait_free()  # the landing: the game still holds the controls a few frames
+        return self._landed_on(before)
+
+    def _landed_on(self, before: Square) -> Square | None:
+        after = self.position()
+        if self.session.read_u8(self.ram.wIsInBattle):
+            raise Stop("battle", "a battle began")
+        if after == before:
+            if self._interrupted():
+                raise self._why_stopped()
+            return None
+        return after
+
+    def _until(self, done: Predicate, frames: int) -> None:
+        with suppress(FrameBudgetExceeded):
+            self.session.run_until(done, frames, check_every=1)
+
+    def _through_warp(self, edge: Edge, before: Square) -> Square | None:
+        """Into a warp: wCurMap changes as the fade begins, the coordinates only once the new map is in
+        (and a door then walks the player out one square), so the warp is done when the player stands
+        where the plan expects, or, failing that, anywhere new and free to move."""
+        ram = self.ram
+
+        def warped(memory: LiveMemory) -> bool:
+            return memory[ram.wCurMap] != before[0] or bool(memory[ram.wIsInBattle])
+
+        self._hold_for(edge.direction, warped, WARP_FRAMES)
+        if self.session.read_u8(ram.wIsInBattle):
+            raise Stop("battle", "a battle began")
+        if self.position()[0] == before[0]:
+            if self._interrupted():
+                raise self._why_stopped()
+            return None if self.position() == before else self.position()
+        return self._arrive(edge.to, before)
+
+    def _arrive(self, expected: Square | None, before: Square) -> Square:
+        ram = self.ram
+
+        def landed(memory: LiveMemory) -> bool:
+            at = (memory[ram.wCurMap], memory[ram.wXCoord], memory[ram.wYCoord])
+            if expected is not None and at != expected:
+                return False
+            return at[1:] != before[1:] and self._free(memory)
+
+        with suppress(FrameBudgetExceeded):
+            self.session.run_until(landed, SETTLE_FRAMES)
+        if not self._wait_calm():
+            raise self._why_stopped()
+        return self.position()
+
+    def _wait_calm(self) -> bool:
+        """Free, and still free `CALM_FRAMES` later: a map being loaded looks free for a frame or two
+        between its steps (the coordinates are new before the map's header is)."""
+        busy = lambda memory: not self._free(memory)  # noqa: E731
+        for _ in range(SETTLE_FRAMES // CALM_FRAMES):
+            if not self._wait_free():
+                return False
+            try:
+                self.session.run_until(busy, CALM_FRAMES)
+            except FrameBudgetExceeded:
+                return True
+        return False
+
+    def _hold_for(self, direction: Direction, done: Predicate, frames: int) -> None:
+        """Hold a direction until `done`, checked every frame: a step ends on the frame the game reads
+        the pad for the next one, and a button still held one frame late walks a square too far."""
+        self.session.hold(direction.button)
+        try:
+            self._until(done, frames)
+        finally:
+            self.session.release(direction.button)
+
+    def _interrupted(self) -> bool:
+        return self._interruption(self.session.pyboy.memory)
+
+    def _wait_free(self) -> bool:
+        """Until the player can walk again; False if the game is still busy (text, a script)."""
+        try:
+            self.session.run_until(self._free, SETTLE_FRAMES)
+        except FrameBudgetExceeded:
+            return False
+        return True
+
+    # -- facing and talking ------------------------------------------------------------------------
+    def _face(self, direction: Direction | None) -> None:
+        if direction is None or self.facing() is direction:
+            return
+        ram = self.ram
+        self._hold_for(direction, lambda memory: FACING_BITS.get(
+            memory[ram.wSpritePlayerStateData1FacingDirection]) is direction, FACE_FRAMES)  # fmt: skip
+        self._wait_free()
+
+    def _interact(self, leg: Leg, progress: LegProgress) -> None:
+        """A at what the player faces, then the text to its end; YES/NO by the leg's answer. The game
+        acts on A only when it sees it go down, and not in the frames right after a turn, so A is
+        tapped until a text box or a script answers."""
+        for _ in range(TALK_TAPS):
+            self.session.press(Button.A)
+            if self._interrupted():
+                break
+        answer = Button.A if leg.answer == "yes" else Button.B
+        state = self.driver.settle(answer, read=lambda lines: _keep_new(progress.text, lines))
+        if state.battle is not None or self.driver.in_battle():
+            raise Stop("battle", "the talk led to a battle")
+
+    def _report(self, outcome: LegOutcome, reason: str, progress: LegProgress) -> LegReport:
+        return LegReport(
+            outcome=outcome, reason=reason, steps=progress.steps,
+            frames=self.session.frame - progress.started_frame, planned_steps=progress.planned_steps,
+            replans=progress.replans, walked=tuple(progress.walked), warps=tuple(progress.warps),
+            text=tuple(progress.text), state=self.state(),
+        )  # fmt: skip
+
+
+def _keep_new(kept: list[str], lines: tuple[str, ...]) -> None:
+    for line in lines:
+        line = line.replace("▼", "").strip()
+        if line and (not kept or kept[-1] != line) and line not in kept[-3:]:
+            kept.append(line)

@@ -1,0 +1,99 @@
+"""Story gates: squares a map script will not let the player cross until the story has moved on.
+
+Each gate names the squares, what opens it (an event flag, a badge, an item, the Saffron guards' drink),
+what the game does there meanwhile, and the pret/pokered script it comes from. A closed gate is not a wall:
+stepping on it runs the script (Oak comes for the player, the old man blocks the road, a guard sends the
+player back), so a planner avoids it while travelling and may walk into it on purpose to see the scene.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from engine.frozen import Frozen
+from engine.game.models import GameState
+
+ConditionKind = Literal["event", "badge", "item", "drink"]
+
+
+class Condition(Frozen):
+    kind: ConditionKind
+    name: str = ""  # the event (pret name), the badge (BOULDER, ...) or the item; unused for the drink
+
+    def holds(self, state: GameState) -> bool:
+        story = state.story
+        if self.kind == "event":
+            return self.name in story.events
+        if self.kind == "badge":
+            return self.name in state.progress.badge_names
+        if self.kind == "item":
+            return any(item.name == self.name for item in state.bag)
+        return story.guards_had_drink
+
+
+class Gate(Frozen):
+    map_name: str
+    squares: tuple[tuple[int, int], ...] = ()
+    row: int | None = None  # every square of this row (y)
+    opens: Condition
+    only_after: Condition | None = None  # closed only once this holds (a scene that has begun)
+    scene: str
+    source: str
+
+    def closed(self, state: GameState) -> bool:
+        if self.only_after is not None and not self.only_after.holds(state):
+            return False
+        return not self.opens.holds(state)
+
+    def covers(self, x: int, y: int) -> bool:
+        return y == self.row or (x, y) in self.squares
+
+
+def _event(name: str) -> Condition:
+    return Condition(kind="event", name=name)
+
+
+def _drink_gate(map_name: str, squares: tuple[tuple[int, int], ...], script: str) -> Gate:
+    return Gate(
+        map_name=map_name, squares=squares, opens=Condition(kind="drink"),
+        scene="the thirsty guard sends the player back", source=f"scripts/{script}.asm {script}DefaultScript",
+    )  # fmt: skip
+
+
+# Squares and conditions from the scripts each gate names (pret/pokered scripts/*.asm).
+GATES: tuple[Gate, ...] = (
+    Gate(map_name="PALLET_TOWN", row=1, opens=_event("EVENT_FOLLOWED_OAK_INTO_LAB"),
+         scene="Oak stops the player in the grass and leads them to his lab",
+         source="scripts/PalletTown.asm PalletTownDefaultScript"),
+    Gate(map_name="OAKS_LAB", row=6, opens=_event("EVENT_GOT_STARTER"),
+         only_after=_event("EVENT_OAK_ASKED_TO_CHOOSE_MON"),
+         scene="Oak calls the player back to choose a Pokémon",
+         source="scripts/OaksLab.asm OaksLabPlayerDontGoAwayScript"),
+    Gate(map_name="VIRIDIAN_CITY", squares=((19, 9),), opens=_event("EVENT_GOT_POKEDEX"),
+         scene="the old man blocks the road north until the player has a Pokédex",
+         source="scripts/ViridianCity.asm ViridianCityCheckGotPokedexScript"),
+    Gate(map_name="VIRIDIAN_CITY", squares=((32, 8),), opens=_event("EVENT_VIRIDIAN_GYM_OPEN"),
+         scene="the gym's door is locked until the other seven badges are won",
+         source="scripts/ViridianCity.asm ViridianCityCheckGymOpenScript"),
+    Gate(map_name="PEWTER_CITY", squares=((35, 17), (36, 17), (37, 18), (37, 19)),
+         opens=_event("EVENT_BEAT_BROCK"),
+         scene="a youngster leads the player back to the gym until Brock is beaten",
+         source="scripts/PewterCity.asm PewterCityCheckPlayerLeavingEastScript"),
+    Gate(map_name="ROUTE_22_GATE", squares=((4, 2), (5, 2)), opens=Condition(kind="badge", name="BOULDER"),
+         scene="the guard lets only holders of the Boulder Badge through",
+         source="scripts/Route22Gate.asm Route22GateDefaultScript"),
+    _drink_gate("ROUTE_5_GATE", ((3, 3), (4, 3)), "Route5Gate"),
+    _drink_gate("ROUTE_6_GATE", ((3, 2), (4, 2)), "Route6Gate"),
+    _drink_gate("ROUTE_7_GATE", ((3, 3), (3, 4)), "Route7Gate"),
+    _drink_gate("ROUTE_8_GATE", ((2, 3), (2, 4)), "Route8Gate"),
+    Gate(map_name="ROUTE_16_GATE_1F", squares=((4, 7), (4, 8), (4, 9), (4, 10)),
+         opens=Condition(kind="item", name="BICYCLE"), scene="no one goes to Cycling Road without a bicycle",
+         source="scripts/Route16Gate1F.asm Route16Gate1FDefaultScript"),
+    Gate(map_name="ROUTE_18_GATE_1F", squares=((4, 3), (4, 4), (4, 5), (4, 6)),
+         opens=Condition(kind="item", name="BICYCLE"), scene="no one goes to Cycling Road without a bicycle",
+         source="scripts/Route18Gate1F.asm Route18Gate1FDefaultScript"),
+)  # fmt: skip
+
+
+def closed_gates(state: GameState, gates: tuple[Gate, ...] = GATES) -> tuple[Gate, ...]:
+    return tuple(gate for gate in gates if gate.closed(state))

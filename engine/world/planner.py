@@ -1,0 +1,286 @@
+"""The path planner: cheapest walks over (map, x, y), with warps and map edges as edges.
+
+The terrain comes from the world model; what is alive comes from the game state: people stand where the
+sprites are on the current map (and where the still ones stand elsewhere), closed story gates are not
+crossed, and squares an unbeaten trainer watches cost extra. Costs depend on the intent: `travel` avoids
+tall grass and trainers' eyes where a detour is short, `train` walks grass gladly, `explore` sits between.
+A* whose estimate is the walking distance on the target's own map and nothing elsewhere (no distance
+holds across warps), stopping at the first square that meets the target.
+"""
+
+from __future__ import annotations
+
+import functools
+import heapq
+import itertools
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from typing import Protocol
+
+from engine.game.models import Direction, GameState, Story
+from engine.world.gates import GATES, Gate
+from engine.world.goals import Intent
+from engine.world.models import MapObject, Square
+from engine.world.world import STEPS, Edge, World
+
+GATE_COST = 60.0  # steps a closed story gate is worth avoiding, when a leg may cross one at all
+BASE_COST = {"walk": 1.0, "cross": 1.0, "hop": 2.0, "door": 4.0, "push": 4.0}  # a warp's fade ≈ 3 steps
+GRASS_COST: dict[Intent, float] = {"travel": 2.0, "train": 0.0, "explore": 1.0}
+WATCHED_COST: dict[Intent, float] = {"travel": 6.0, "train": 2.0, "explore": 3.0}
+MAX_NODES = 250_000
+
+
+class Target(Protocol):
+    """What ends a plan: a square to stand on (reached through a given edge, for warps), the way to face
+    there, and a guess of the cost still to go that never overstates it on the target's own map (0 where
+    nothing better is known: warps make distances across maps unknowable)."""
+
+    def reached(self, square: Square, edge: Edge | None) -> bool: ...
+    def facing(self, square: Square) -> Direction | None: ...
+    def estimate(self, square: Square) -> float: ...
+
+
+@dataclass(frozen=True)
+class Surroundings:
+    """The live part of the map: where the player is, who stands where, which gates are shut, which
+    squares trainers watch, and where LAST_MAP warps lead right now."""
+
+    here: Square
+    facing: Direction | None
+    came_from: int | None
+    indoor_group: frozenset[int]  # maps whose LAST_MAP warps lead to `came_from`
+    blocked: frozenset[Square]
+    gated: frozenset[Square]
+    watched: frozenset[Square]
+    people: dict[int, Square] = field(default_factory=dict)  # current map: object index -> square
+    costly: frozenset[Square] = frozenset()  # crossed only at `Planner.costly_cost` a square (gates tried)
+
+
+@dataclass(frozen=True)
+class Plan:
+    edges: tuple[Edge, ...]
+    cost: float
+    end: Square
+    face: Direction | None  # turn this way at the end (to talk, read a sign, use a counter)
+
+    @property
+    def steps(self) -> int:
+        """Squares walked (a ledge hop covers two), as the walk counts them."""
+        return sum(2 if edge.kind == "hop" else 1 for edge in self.edges)
+
+
+def surroundings(world: World, state: GameState, gates: tuple[Gate, ...] = GATES) -> Surroundings:
+    where = state.overworld
+    here = (where.map_id, where.x, where.y)
+    people = {sprite.index: (where.map_id, sprite.x, sprite.y) for sprite in where.sprites}
+    elsewhere_blocked, elsewhere_watched = _elsewhere(world, state.story, where.map_id)
+    blocked = elsewhere_blocked | set(people.values())
+    watched = elsewhere_watched | set(_live_sight(world, state))
+    return Surroundings(
+        here=here,
+        facing=_direction(where.facing),
+        came_from=state.story.last_map,
+        indoor_group=frozenset(_indoor_group(world, where.map_id)),
+        blocked=frozenset(blocked),
+        gated=frozenset(_gated(world, state, gates)),
+        watched=frozenset(watched),
+        people=people,
+    )
+
+
+def gates_as_costs(around: Surroundings, shut: frozenset[Square] = frozenset()) -> Surroundings:
+    """The same surroundings with closed gates crossable at a cost (`shut` ones stay walls)."""
+    return replace(around, blocked=around.blocked | shut, gated=frozenset(), costly=around.gated - shut)
+
+
+@functools.lru_cache(maxsize=16)
+def _elsewhere(world: World, story: Story, here: int) -> tuple[frozenset[Square], frozenset[Square]]:
+    """People standing still on the other maps, and the squares their trainers watch: they change
+    only with the story (who is hidden, who is beaten), so they are worked out once per story."""
+    blocked: set[Square] = set()
+    watched: set[Square] = set()
+    for data in world.maps.values():
+        if data.id == here:
+            continue
+        for found in data.objects:
+            if found.toggle is not None and found.toggle in story.hidden_objects:
+                continue
+            if not found.moves:
+                blocked.add((data.id, found.x, found.y))
+            watched.update(_sight(world, data.id, found, found.x, found.y, found.facing, story))
+    return frozenset(blocked), frozenset(watched)
+
+
+def _live_sight(world: World, state: GameState) -> Iterable[Square]:
+    where = state.overworld
+    data = world.maps.get(where.map_id)
+    if data is None:
+        return
+    for sprite in where.sprites:
+        if 0 < sprite.index <= len(data.objects):
+            found = data.objects[sprite.index - 1]
+            yield from _sight(world, data.id, found, sprite.x, sprite.y, sprite.facing, state.story)
+
+
+def _sight(
+    world: World, map_id: int, found: MapObject, x: int, y: int, facing: str | None, story: Story
+) -> Iterable[Square]:
+    beaten = found.beaten_event is not None and found.beaten_event in story.event_flags
+    direction = _direction(facing)
+    if found.sight <= 0 or beaten or direction is None:
+        return
+    # The game compares coordinates only (pret engine/overworld/trainer_sight.asm
+    # CheckSpriteCanSeePlayer): a trainer sees through walls, as far as its range.
+    dx, dy = STEPS[direction]
+    for distance in range(1, found.sight + 1):
+        yield (map_id, x + dx * distance, y + dy * distance)
+
+
+def _direction(facing: str | None) -> Direction | None:
+    return Direction(facing) if facing in ("up", "down", "left", "right") else None
+
+
+def _gated(world: World, state: GameState, gates: tuple[Gate, ...]) -> Iterable[Square]:
+    for gate in gates:
+        if gate.closed(state):
+            yield from gate_squares(world, gate)
+
+
+def gate_squares(world: World, gate: Gate) -> Iterable[Square]:
+    data = world.by_name.get(gate.map_name)
+    if data is None:
+        return
+    if gate.row is not None:
+        yield from ((data.id, x, gate.row) for x in range(data.squares_wide))
+    yield from ((data.id, x, y) for x, y in gate.squares)
+
+
+def _indoor_group(world: World, map_id: int) -> set[int]:
+    """The indoor maps reachable from this one without going outside (one building, one cave)."""
+    if map_id not in world.maps or world.is_outside(map_id):
+        return {map_id}
+    found: set[int] = set()
+    frontier = [map_id]
+    while frontier:
+        current = frontier.pop()
+        if current in found or current not in world.maps or world.is_outside(current):
+            continue
+        found.add(current)
+        frontier.extend(w.to_map for w in world.maps[current].warps)
+    return found
+
+
+# -- searching ---------------------------------------------------------------------------------------
+class Planner:
+    def __init__(
+        self,
+        world: World,
+        around: Surroundings,
+        intent: Intent = "travel",
+        avoid: frozenset[tuple[Square, Direction]] = frozenset(),
+        costly_cost: float = GATE_COST,
+    ) -> None:
+        self.world = world
+        self.around = around
+        self.intent = intent
+        self.avoid = avoid  # presses that did not do what the terrain says (tried this leg)
+        self._grass_cost = GRASS_COST[intent]
+        self._watched_cost = WATCHED_COST[intent]
+        self._costly_cost = costly_cost
+
+    def plan(self, target: Target, start: Square | None = None, max_nodes: int = MAX_NODES) -> Plan | None:
+        """The cheapest plan from `start` (the player's square) to the first square meeting `target`."""
+        start = start or self.around.here
+        if target.reached(start, None):
+            return Plan(edges=(), cost=0.0, end=start, face=target.facing(start))
+        costs: dict[Square, float] = {start: 0.0}
+        parents: dict[Square, tuple[Square, Edge]] = {}
+        order = itertools.count()
+        queue: list[tuple[float, int, Square]] = [(target.estimate(start), next(order), start)]
+        done: set[Square] = set()
+        while queue and len(done) < max_nodes:
+            _, _, square = heapq.heappop(queue)
+            if square in done:
+                continue
+            done.add(square)
+            cost = costs[square]
+            if square != start and target.reached(square, parents[square][1]):
+                return self._plan(parents, start, square, cost, target)
+            for edge, to in self._edges(square):
+                total = cost + self._cost(edge, to)
+                if total < costs.get(to, float("inf")):
+                    costs[to] = total
+                    parents[to] = (square, edge)
+                    heapq.heappush(queue, (total + target.estimate(to), next(order), to))
+        return None
+
+    def _edges(self, square: Square) -> Iterable[tuple[Edge, Square]]:
+        around = self.around
+        for edge in self.world.edges(square):
+            if (square, edge.direction) in self.avoid:
+                continue
+            stepped_on = edge.via if edge.via is not None else edge.to
+            if edge.kind != "push" and (stepped_on in around.blocked or stepped_on in around.gated):
+                continue
+            to = self._destination(square, edge)
+            if to is None or (edge.kind in ("walk", "cross", "hop") and to in around.blocked):
+                continue
+            yield edge, to
+
+    def _destination(self, square: Square, edge: Edge) -> Square | None:
+        if edge.last_map and edge.warp is not None and square[0] in self.around.indoor_group:
+            return self.world.warp_destination(edge.warp, self.around.came_from, from_map=square[0])
+        return edge.to
+
+    def _cost(self, edge: Edge, to: Square) -> float:
+        cost = BASE_COST[edge.kind]
+        if edge.grass:
+            cost += self._grass_cost
+        stepped_on = edge.via if edge.via is not None else to
+        if stepped_on in self.around.watched:
+            cost += self._watched_cost
+        if stepped_on in self.around.costly:
+            cost += self._costly_cost
+        return cost
+
+    def _plan(
+        self,
+        parents: dict[Square, tuple[Square, Edge]],
+        start: Square,
+        end: Square,
+        cost: float,
+        target: Target,
+    ) -> Plan:
+        edges: list[Edge] = []
+        square = end
+        while square != start:
+            square, edge = parents[square]
+            edges.append(edge)
+        edges.reverse()
+        return Plan(edges=tuple(edges), cost=cost, end=end, face=target.facing(end))
+
+
+def facing_squares(world: World, at: Square, counters: bool = True) -> dict[Square, Direction]:
+    """The squares from which the player faces `at` (a person, a sign), and the way to face from each;
+    with `counters`, also the squares across a counter tile."""
+    map_id, x, y = at
+    found: dict[Square, Direction] = {}
+    counter_tiles = world.tilesets[world.maps[map_id].tileset].counters if map_id in world.maps else ()
+    for direction, (dx, dy) in STEPS.items():
+        stand = (map_id, x - dx, y - dy)
+        if world.walkable(*stand):
+            found[stand] = direction
+        between = world.tile(map_id, x - dx, y - dy)
+        across = (map_id, x - 2 * dx, y - 2 * dy)
+        if counters and between in counter_tiles and world.walkable(*across):
+            found.setdefault(across, direction)
+    return found
+
+
+def turn_to(at: Square, toward: Square) -> Direction | None:
+    """The direction from one square to a neighbour (or across a counter) on the same map."""
+    dx, dy = toward[1] - at[1], toward[2] - at[2]
+    for direction, (sx, sy) in STEPS.items():
+        if (dx, dy) in ((sx, sy), (2 * sx, 2 * sy)):
+            return direction
+    return None

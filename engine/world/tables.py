@@ -1,0 +1,80 @@
+"""Where the map data lives in a Red/Blue cartridge, and how it is laid out: addresses and formats named
+after the pret/pokered symbols (pokered.sym; Red and Blue keep every table below at the same address).
+
+A bank-switched pointer is (bank, address): banks are 0x4000 bytes, bank 0 is always mapped at 0x0000 and
+any other bank at 0x4000, so (bank, address) is the file offset bank * 0x4000 + address - 0x4000 for
+addresses of 0x4000 and above, and the address itself below it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+BANK_SIZE = 0x4000
+END = 0xFF  # the terminator of the game's byte lists (-1)
+
+
+def rom_offset(bank: int, address: int) -> int:
+    return address if address < BANK_SIZE else bank * BANK_SIZE + address - BANK_SIZE
+
+
+@dataclass(frozen=True)
+class RomTables:
+    map_header_pointers: int  # MapHeaderPointers (bank 0): a pointer per map id
+    map_header_banks: int  # MapHeaderBanks: a bank per map id
+    tilesets: int  # Tilesets: 12 bytes per tileset (data/tilesets/tileset_headers.asm)
+    ledge_tiles: int  # LedgeTiles: (facing, standing tile, ledge tile, input) x4, -1
+    tile_pair_collisions_land: int  # TilePairCollisionsLand: (tileset, tile, tile) x3, -1
+    warp_tile_id_pointers: int  # WarpTileIDPointers: a pointer per tileset to warp tile ids, -1 ended
+    warp_tile_list_pointers: int  # WarpTileListPointers: per facing (down, up, left, right), carpet tiles
+    door_tile_id_pointers: int  # DoorTileIDPointers: (tileset, pointer) x3, -1; lists end with 0
+    toggleable_object_map_pointers: int  # ToggleableObjectMapPointers: a pointer per map id
+    toggleable_object_states: int  # ToggleableObjectStates: (map, object id, state) x3, -1
+
+
+def _at(bank: int, address: int) -> int:
+    return rom_offset(bank, address)
+
+
+RED_BLUE_TABLES = RomTables(
+    map_header_pointers=_at(0x00, 0x01AE),
+    map_header_banks=_at(0x03, 0x423D),
+    tilesets=_at(0x03, 0x47BE),
+    ledge_tiles=_at(0x06, 0x66CF),
+    tile_pair_collisions_land=_at(0x00, 0x0C7E),
+    warp_tile_id_pointers=_at(0x03, 0x44CC),
+    warp_tile_list_pointers=_at(0x03, 0x4477),
+    door_tile_id_pointers=_at(0x06, 0x662C),
+    toggleable_object_map_pointers=_at(0x03, 0x48F5),
+    toggleable_object_states=_at(0x03, 0x4AEA),
+)
+WARP_TILE_BANK = 0x03  # the lists WarpTileIDPointers points to
+DOOR_TILE_BANK = 0x06  # the lists DoorTileIDPointers points to
+TOGGLE_BANK = 0x03
+
+NUM_MAPS = 248  # pret constants/map_constants.asm
+NUM_TILESETS = 24  # pret constants/tileset_constants.asm
+TILESET_ENTRY = 12
+MAP_HEADER_FIXED = 10  # tileset, height, width, blocks, texts, script, connection flags
+CONNECTION_ENTRY = 11
+# Connection flags (pret constants/map_data_constants.asm) in the order the entries follow the header.
+CONNECTION_ORDER: tuple[tuple[Literal["north", "south", "west", "east"], int], ...] = (
+    ("north", 0x08),
+    ("south", 0x04),
+    ("west", 0x02),
+    ("east", 0x01),
+)
+WARP_ENTRY, SIGN_ENTRY = 4, 3  # (y, x, warp id, map); (y, x, text id)
+OBJECT_ENTRY = 6  # sprite, y + 4, x + 4, movement, range or direction, text id (| TRAINER | ITEM)
+OBJECT_TRAINER, OBJECT_ITEM = 0x40, 0x80  # flags on an object's text id: two or one more bytes follow
+OBJECT_COORD_BIAS = 4  # object coordinates are stored + 4
+LAST_MAP = 0xFF  # a warp to wLastMap: the map the player came from (building exits)
+BLOCK_TILES = 4  # a block is 4 x 4 tiles, 2 x 2 walking squares
+MOVEMENT_STAY, MOVEMENT_WALK = 0xFF, 0xFE  # pret constants/map_object_constants.asm
+CARPET_FACINGS = ("down", "up", "left", "right")  # the order of WarpTileListPointers
+# ExtraWarpCheck (pret home/overworld.asm): on these tilesets and maps a warp square that is not a door
+# is taken by facing a carpet tile; everywhere else by facing the map's edge.
+CARPET_TILESETS = frozenset({0, 13, 14, 23})  # OVERWORLD, SHIP, SHIP_PORT, PLATEAU
+CARPET_MAPS = frozenset({0xC7, 0xC8, 0xCA, 0x52})  # ROCKET_HIDEOUT_B1F, _B2F, _B4F, ROCK_TUNNEL_1F
+EDGE_MAPS = frozenset({0x61})  # SS_ANNE_3F: by the edge, whatever its tileset

@@ -1,0 +1,405 @@
+"""The world model: every map of the cartridge, and the terrain rules of walking between its squares.
+
+A walking square is 2x2 tiles; whether the player may stand on one is decided by its lower-left tile
+(pret home/overworld.asm CheckTilePassable reads the tile at screen (8, 9) in front of the player) being in
+the tileset's collision list. Crossing a map's edge leads into the connected map; a ledge is hopped over
+downhill only; some tile pairs are not crossed between (cave and forest elevation). People and story
+gates are not terrain: the planner adds them from the live state.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Literal
+
+from engine.game.models import Direction
+from engine.world.cartridge import (
+    Rom,
+    map_ids,
+    read_blockset,
+    read_carpets,
+    read_ledges,
+    read_map,
+    read_tile_pairs,
+    read_tilesets,
+    read_toggles,
+)
+from engine.world.errors import WorldError
+from engine.world.models import Ledge, MapData, Side, Square, TilePair, Tileset, Warp
+from engine.world.tables import (
+    BLOCK_TILES,
+    CARPET_MAPS,
+    CARPET_TILESETS,
+    EDGE_MAPS,
+    LAST_MAP,
+    RED_BLUE_TABLES,
+    RomTables,
+)
+
+log = logging.getLogger(__name__)
+OVERWORLD_TILESET = 0  # the only tileset with ledges (pret engine/overworld/ledges.asm)
+OUTSIDE_TILESETS = frozenset({0, 23})  # OVERWORLD and PLATEAU (pret home/overworld.asm CheckIfInOutsideMap)
+STEPS = {Direction.UP: (0, -1), Direction.DOWN: (0, 1), Direction.LEFT: (-1, 0), Direction.RIGHT: (1, 0)}
+OPPOSITE = {Direction.UP: Direction.DOWN, Direction.DOWN: Direction.UP, Direction.LEFT: Direction.RIGHT,
+            Direction.RIGHT: Direction.LEFT}  # fmt: skip
+EDGE_SIDES: dict[Direction, Side] = {
+    Direction.UP: "north",
+    Direction.DOWN: "south",
+    Direction.LEFT: "west",
+    Direction.RIGHT: "east",
+}
+
+
+@dataclass(frozen=True)
+class Move:
+    """Where one press of a direction takes the player on terrain alone."""
+
+    to: Square
+    hop: bool = False  # over a ledge: two squares on, no way back
+    crossing: bool = False  # into the connected map across an edge
+
+
+EdgeKind = Literal["walk", "hop", "cross", "door", "push"]
+
+
+@dataclass(frozen=True)
+class Edge:
+    """One press of a direction, as the planner sees it. A `door` steps onto a warp square (`via`) and
+    comes out at the warp's destination; a `push` takes the warp the player stands on (`via`, too).
+    `last_map`: the warp leads back to wherever the player came from (`to` is then the map's only way
+    in, or None)."""
+
+    direction: Direction
+    to: Square | None
+    kind: EdgeKind
+    via: Square | None = None  # a door or a push: the warp square
+    warp: Warp | None = None
+    last_map: bool = False
+    grass: bool = False  # the square stepped on is tall grass
+
+
+class World:
+    def __init__(
+        self,
+        maps: dict[int, MapData],
+        tilesets: dict[int, Tileset],
+        blocksets: dict[int, bytes],
+        ledges: tuple[Ledge, ...],
+        tile_pairs: tuple[TilePair, ...],
+        carpets: dict[str, frozenset[int]] | None = None,
+    ) -> None:
+        self.maps = maps
+        self.tilesets = tilesets
+        self.blocksets = blocksets
+        self.ledges = ledges
+        self.tile_pairs = tile_pairs
+        self.carpets = carpets or {}
+        self._edges: dict[int, dict[tuple[int, int], tuple[Edge, ...]]] = {}
+        self._grids: dict[int, bytes] = {}
+
+    # -- looking things up -------------------------------------------------------------------------
+    @cached_property
+    def by_name(self) -> dict[str, MapData]:
+        return {data.name: data for data in self.maps.values()}
+
+    def map(self, map_id: int) -> MapData:
+        return self.maps[map_id]
+
+    def tile(self, map_id: int, x: int, y: int) -> int | None:
+        """The lower-left tile of square (x, y): the one the game's collision checks read."""
+        size = self._sizes.get(map_id)
+        if size is None or not (0 <= x < size[0] and 0 <= y < size[1]):
+            return None
+        grid = self._grids.get(map_id)
+        if grid is None:
+            grid = self._grid(map_id)
+        return grid[y * size[0] + x]
+
+    @cached_property
+    def _sizes(self) -> dict[int, tuple[int, int]]:
+        return {map_id: (data.squares_wide, data.squares_high) for map_id, data in self.maps.items()}
+
+    def _grid(self, map_id: int) -> bytes:
+        """Every square's lower-left tile, row by row (worked out once per map)."""
+        grid = self._grids.get(map_id)
+        if grid is None:
+            grid = self._grids[map_id] = self._read_grid(self.maps[map_id])
+        return grid
+
+    def _read_grid(self, data: MapData) -> bytes:
+        tiles = self.blocksets[data.tileset]
+        grid = bytearray()
+        for y in range(data.squares_high):
+            for x in range(data.squares_wide):
+                block = data.blocks[(y // 2) * data.width + x // 2]
+                row, column = (y % 2) * 2 + 1, (x % 2) * 2
+                at = block * BLOCK_TILES * BLOCK_TILES + row * BLOCK_TILES + column
+                grid.append(tiles[at] if at < len(tiles) else 0)
+        return bytes(grid)
+
+    def walkable(self, map_id: int, x: int, y: int) -> bool:
+        tile = self.tile(map_id, x, y)
+        return tile is not None and tile in self.tilesets[self.maps[map_id].tileset].walkable
+
+    def is_grass(self, map_id: int, x: int, y: int) -> bool:
+        grass = self.tilesets[self.maps[map_id].tileset].grass
+        return grass is not None and self.tile(map_id, x, y) == grass
+
+    def warp_at(self, map_id: int, x: int, y: int) -> Warp | None:
+        return self._warps.get((map_id, x, y))
+
+    @cached_property
+    def _warps(self) -> dict[Square, Warp]:
+        return {(m.id, w.x, w.y): w for m in self.maps.values() for w in m.warps}
+
+    # -- moving ------------------------------------------------------------------------------------
+    def move(self, at: Square, direction: Direction) -> Move | None:
+        """Terrain alone: where pressing `direction` at `at` leads, or None where it is blocked."""
+        map_id, x, y = at
+        dx, dy = STEPS[direction]
+        data = self.maps[map_id]
+        if not data.inside(x + dx, y + dy):
+            return self._cross(data, x + dx, y + dy, direction)
+        hop = self._ledge(at, direction)
+        if hop is not None:
+            return hop
+        target = (map_id, x + dx, y + dy)
+        if not self.walkable(*target) or self._pair_blocks(at, target):
+            return None
+        return Move(to=target)
+
+    def _cross(self, data: MapData, x: int, y: int, direction: Direction) -> Move | None:
+        connection = data.connection(EDGE_SIDES[direction])
+        if connection is None or connection.map_id not in self.maps:
+            return None
+        if direction in (Direction.UP, Direction.DOWN):
+            target = (connection.map_id, x + connection.shift, connection.land)
+        else:
+            target = (connection.map_id, connection.land, y + connection.shift)
+        if not self.walkable(*target):
+            return None
+        return Move(to=target, crossing=True)
+
+    def _ledge(self, at: Square, direction: Direction) -> Move | None:
+        map_id, x, y = at
+        if self.maps[map_id].tileset != OVERWORLD_TILESET:
+            return None
+        dx, dy = STEPS[direction]
+        front = self.tile(map_id, x + dx, y + dy)
+        if (direction.value, self.tile(map_id, x, y), front) not in self._ledge_keys:
+            return None
+        landing = (map_id, x + 2 * dx, y + 2 * dy)
+        return Move(to=landing, hop=True) if self.walkable(*landing) else None
+
+    @cached_property
+    def _ledge_keys(self) -> frozenset[tuple[str, int, int]]:
+        return frozenset((ledge.facing, ledge.standing, ledge.ledge) for ledge in self.ledges)
+
+    def _pair_blocks(self, at: Square, target: Square) -> bool:
+        pairs = self._pairs.get(self.maps[at[0]].tileset)
+        return pairs is not None and frozenset((self.tile(*at), self.tile(*target))) in pairs
+
+    @cached_property
+    def _pairs(self) -> dict[int, frozenset[frozenset[int]]]:
+        found: dict[int, set[frozenset[int]]] = {}
+        for pair in self.tile_pairs:
+            found.setdefault(pair.tileset, set()).add(frozenset((pair.first, pair.second)))
+        return {tileset: frozenset(pairs) for tileset, pairs in found.items()}
+
+    # -- warps -------------------------------------------------------------------------------------
+    def warp_destination(
+        self, warp: Warp, came_from: int | None, from_map: int | None = None
+    ) -> Square | None:
+        """Where a warp puts the player: its destination warp's square (a door steps the player out one
+        square down). LAST_MAP warps lead back to `came_from`, or to the map that is the only way in."""
+        inside = from_map if from_map is not None else self._warp_map(warp)
+        to_map = warp.to_map if warp.to_map != LAST_MAP else (came_from or self.only_entrance(inside))
+        if to_map is None or to_map not in self.maps:
+            return None
+        destinations = self.maps[to_map].warps
+        if warp.to_warp >= len(destinations):
+            return None
+        landing = destinations[warp.to_warp]
+        if self.tile(to_map, landing.x, landing.y) in self.tilesets[self.maps[to_map].tileset].door_tiles:
+            return (to_map, landing.x, landing.y + 1)
+        return (to_map, landing.x, landing.y)
+
+    def _warp_map(self, warp: Warp) -> int | None:
+        return next((m.id for m in self.maps.values() if warp in m.warps), None)
+
+    def only_entrance(self, map_id: int | None) -> int | None:
+        """For a LAST_MAP warp: the one map whose warps lead into `map_id`, if there is exactly one."""
+        return self._entrances.get(map_id) if map_id is not None else None
+
+    def is_outside(self, map_id: int) -> bool:
+        """Towns and routes: warping out of one of these sets wLastMap (pret WarpFound2)."""
+        return self.maps[map_id].tileset in OUTSIDE_TILESETS
+
+    @cached_property
+    def _entrances(self) -> dict[int, int]:
+        """Each indoor map whose buildings are entered from exactly one town or route."""
+        entered_from: dict[int, set[int]] = {}
+        for outside in (m for m in self.maps if self.is_outside(m)):
+            for inside in self._indoors_behind(outside):
+                entered_from.setdefault(inside, set()).add(outside)
+        return {inside: next(iter(found)) for inside, found in entered_from.items() if len(found) == 1}
+
+    def _indoors_behind(self, outside: int) -> set[int]:
+        """The indoor maps reachable from a town or route through warps without going outside again."""
+        found: set[int] = set()
+        frontier = [w.to_map for w in self.maps[outside].warps]
+        while frontier:
+            map_id = frontier.pop()
+            if map_id in found or map_id not in self.maps or self.is_outside(map_id):
+                continue
+            found.add(map_id)
+            frontier.extend(w.to_map for w in self.maps[map_id].warps if w.to_map != LAST_MAP)
+        return found
+
+    def immediate(self, map_id: int, warp: Warp) -> bool:
+        """A warp taken the moment the player steps on it (a door, a staircase, a hole)."""
+        tileset = self.tilesets[self.maps[map_id].tileset]
+        tile = self.tile(map_id, warp.x, warp.y)
+        return tile in tileset.warp_tiles or tile in tileset.door_tiles
+
+    def push_directions(self, map_id: int, x: int, y: int) -> tuple[Direction, ...]:
+        """The directions that take a warp square that is not a door: facing the map's edge indoors,
+        facing a warp carpet outdoors and on ships (pret home/overworld.asm ExtraWarpCheck)."""
+        data = self.maps[map_id]
+        by_carpet = map_id not in EDGE_MAPS and (data.tileset in CARPET_TILESETS or map_id in CARPET_MAPS)
+        found = []
+        for direction, (dx, dy) in STEPS.items():
+            if by_carpet:
+                if self.tile(map_id, x + dx, y + dy) in self.carpets.get(direction.value, frozenset()):
+                    found.append(direction)
+            elif not data.inside(x + dx, y + dy):
+                found.append(direction)
+        return tuple(found)
+
+    # -- the walking graph -------------------------------------------------------------------------
+    def edges(self, square: Square) -> tuple[Edge, ...]:
+        """Every press that moves the player from `square`, on terrain alone (worked out a map at a
+        time, then kept)."""
+        map_id, x, y = square
+        edges = self._edges.get(map_id)
+        if edges is None:
+            edges = self._edges[map_id] = self._map_edges(map_id)
+        found = edges.get((x, y))
+        if found is None:  # a square the player cannot stand on, asked about anyway
+            found = edges[(x, y)] = self._edges_at(square) if map_id in self.maps else ()
+        return found
+
+    def _map_edges(self, map_id: int) -> dict[tuple[int, int], tuple[Edge, ...]]:
+        """The squares a player can stand on (walkable ones; warps stand on such tiles too). Plain steps
+        between floor squares, by far the most, are worked out here directly; anything else (edges,
+        ledges, warps, cave elevation) through `_edges_at`."""
+        data = self.maps[map_id]
+        tileset = self.tilesets[data.tileset]
+        walkable, grass = tileset.walkable, tileset.grass
+        grid, wide, high = self._grid(map_id), data.squares_wide, data.squares_high
+        special = {(w.x, w.y) for w in data.warps}
+        ledge_fronts = {key[2] for key in self._ledge_keys} if data.tileset == OVERWORLD_TILESET else set()
+        pairs = self._pairs.get(data.tileset, frozenset())
+        found: dict[tuple[int, int], tuple[Edge, ...]] = {}
+        for y in range(high):
+            for x in range(wide):
+                here = grid[y * wide + x]
+                if here not in walkable:
+                    continue
+                near_edge = x in (0, wide - 1) or y in (0, high - 1)
+                if near_edge or (x, y) in special or _next_to(special, x, y):
+                    found[(x, y)] = self._edges_at((map_id, x, y))
+                    continue
+                edges = []
+                for direction, (dx, dy) in STEPS.items():
+                    tile = grid[(y + dy) * wide + x + dx]
+                    if tile in ledge_fronts:
+                        move = self._ledge((map_id, x, y), direction)
+                        if move is not None:
+                            edges.append(self._step(direction, move))
+                        continue
+                    if tile in walkable and (not pairs or frozenset((here, tile)) not in pairs):
+                        edges.append(Edge(direction=direction, to=(map_id, x + dx, y + dy), kind="walk",
+                                          grass=tile == grass))  # fmt: skip
+                found[(x, y)] = tuple(edges)
+        return found
+
+    def _edges_at(self, at: Square) -> tuple[Edge, ...]:
+        found: list[Edge] = []
+        here = self.warp_at(*at)
+        pushes = self.push_directions(*at) if here is not None and not self.immediate(at[0], here) else ()
+        for direction in STEPS:
+            if direction in pushes:
+                assert here is not None
+                found.append(self._through(direction, here, at[0], "push", via=at))
+                continue
+            move = self.move(at, direction)
+            if move is not None:
+                found.append(self._step(direction, move))
+        return tuple(edge for edge in found if edge.to is not None or edge.last_map)
+
+    def _step(self, direction: Direction, move: Move) -> Edge:
+        warp = None if move.hop else self.warp_at(*move.to)
+        if warp is not None:
+            map_id, x, y = move.to
+            if self.immediate(map_id, warp) or direction in self.push_directions(map_id, x, y):
+                return self._through(direction, warp, map_id, "door", via=move.to)
+        kind: EdgeKind = "hop" if move.hop else "cross" if move.crossing else "walk"
+        return Edge(direction=direction, to=move.to, kind=kind, grass=self.is_grass(*move.to))
+
+    def _through(
+        self, direction: Direction, warp: Warp, map_id: int, kind: EdgeKind, via: Square | None = None
+    ) -> Edge:
+        last_map = warp.to_map == LAST_MAP
+        to = self.warp_destination(warp, None, from_map=map_id)
+        return Edge(direction=direction, to=to, kind=kind, via=via, warp=warp, last_map=last_map)
+
+    def squares(self, map_id: int) -> Iterator[tuple[int, int]]:
+        data = self.maps[map_id]
+        for y in range(data.squares_high):
+            for x in range(data.squares_wide):
+                yield x, y
+
+
+def _next_to(squares: set[tuple[int, int]], x: int, y: int) -> bool:
+    return any((x + dx, y + dy) in squares for dx, dy in STEPS.values())
+
+
+def world_of(rom_bytes: bytes | None) -> World | None:
+    """The world of a cartridge whose maps can be read; None (with a warning) otherwise, for roles that
+    can do without one (a generated test cartridge, a ROM hack that moved the map tables)."""
+    if rom_bytes is None:
+        return None
+    try:
+        return load_world(rom_bytes)
+    except WorldError as exc:
+        log.warning("no world model: %s", exc)
+        return None
+
+
+def load_world(rom_bytes: bytes, tables: RomTables = RED_BLUE_TABLES) -> World:
+    """Every map of the cartridge (about 50 ms for all 248)."""
+    rom = Rom(rom_bytes)
+    tilesets = read_tilesets(rom, tables)
+    toggles = read_toggles(rom, tables)
+    maps = {map_id: read_map(rom, tables, map_id, toggles) for map_id in map_ids()}
+    return World(
+        maps,
+        tilesets,
+        _blocksets(rom, maps, tilesets),
+        read_ledges(rom, tables),
+        read_tile_pairs(rom, tables),
+        read_carpets(rom, tables),
+    )
+
+
+def _blocksets(rom: Rom, maps: dict[int, MapData], tilesets: dict[int, Tileset]) -> dict[int, bytes]:
+    """Each tileset's blocks, as many as its maps use (the cartridge keeps no count)."""
+    used: dict[int, int] = {}
+    for data in maps.values():
+        highest = max([*data.blocks, data.border_block], default=0)
+        used[data.tileset] = max(used.get(data.tileset, 0), highest + 1)
+    return {tileset: read_blockset(rom, tilesets[tileset], count) for tileset, count in used.items()}

@@ -1,0 +1,284 @@
+"""The world model against the cartridge and the game itself: every map parses, warps and connections
+hold together, the walkable grid is what the game allows, and `engine goto` reaches every kind of place."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import suppress
+from pathlib import Path
+
+import pytest
+
+from engine.cli import main
+from engine.config import EmulatorConfig
+from engine.emulator.errors import FrameBudgetExceeded
+from engine.emulator.session import EmulatorSession, LiveMemory, open_session
+from engine.game.models import Direction
+from engine.mechanics.battle_driver import by_policy
+from engine.mechanics.role import EmulatorRole
+from engine.mechanics.trip import take_trip
+from engine.tactician.rule_based import RuleBasedPolicy
+from engine.world.goals import Leg, MapGoal, ObjectGoal, SquareGoal
+from engine.world.models import Square
+from engine.world.places import parse_place
+from engine.world.tables import LAST_MAP
+from engine.world.world import OPPOSITE, World, load_world
+from tests.support.romgen import write_rom
+from tests.support.scenarios import state_of
+from tests.support.story import story_state
+
+pytestmark = pytest.mark.rom
+
+# (stage, town): the starting states the trips and the grid checks use.
+STARTS = {"viridian": ("pokedex", "VIRIDIAN_CITY"), "pallet": ("starter", "PALLET_TOWN"),
+          "pewter": ("pokedex", "PEWTER_CITY")}  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def world(rom_path: Path) -> World:
+    return load_world(rom_path.read_bytes())
+
+
+@pytest.fixture(scope="module")
+def starts(rom_path: Path, world: World) -> dict[str, bytes]:
+    states = {}
+    for name, (stage, town) in STARTS.items():
+        with open_session(rom_path, EmulatorConfig()) as session:
+            story_state(session, world, stage, town)
+            states[name] = session.export_state()
+    return states
+
+
+@pytest.fixture
+def role(rom_path: Path) -> Iterator[EmulatorRole]:
+    session = open_session(rom_path, EmulatorConfig())
+    role = EmulatorRole.on_session(session)
+    yield role
+    session.close()
+
+
+# -- the cartridge's maps ----------------------------------------------------------------------------
+def test_every_map_of_the_game_parses(world: World) -> None:
+    assert len(world.maps) >= 220
+    for data in world.maps.values():
+        assert data.width > 0 and data.height > 0 and len(data.blocks) == data.width * data.height
+        assert data.tileset in world.tilesets
+        assert all(data.inside(w.x, w.y) for w in data.warps), data.name
+    pallet = world.by_name["PALLET_TOWN"]
+    assert (pallet.squares_wide, pallet.squares_high) == (20, 18)
+    assert {c.side for c in pallet.connections} == {"north", "south"}
+    viridian_forest = world.by_name["VIRIDIAN_FOREST"]
+    trainers = [o for o in viridian_forest.objects if o.is_trainer]
+    assert len(trainers) == 3 and all(t.sight > 0 and t.beaten_event is not None for t in trainers)
+
+
+def test_every_warp_leads_to_a_warp_that_exists(world: World) -> None:
+    broken = []
+    for data in world.maps.values():
+        for warp in data.warps:
+            if warp.to_map == LAST_MAP:
+                continue
+            target = world.maps.get(warp.to_map)
+            if target is None or warp.to_warp >= len(target.warps):
+                broken.append((data.name, warp.index))
+    # The Silph Co. elevator's warps name a placeholder map: its floor menu writes the real destination
+    # at run time (pret scripts/SilphCoElevator.asm).
+    assert set(broken) == {("SILPH_CO_ELEVATOR", 0), ("SILPH_CO_ELEVATOR", 1)}
+
+
+def test_map_connections_agree_both_ways(world: World) -> None:
+    checked = 0
+    for data in world.maps.values():
+        for connection in data.connections:
+            other = world.maps[connection.map_id]
+            side = {"north": "south", "south": "north", "west": "east", "east": "west"}[connection.side]
+            assert other.connection(side) is not None, (data.name, connection.side)
+            assert other.connection(side).map_id == data.id  # type: ignore[union-attr]
+            checked += _crossings_return(world, data.id, connection.side)
+    assert checked > 300
+
+
+def _crossings_return(world: World, map_id: int, side: str) -> int:
+    """Cross from every walkable square on that edge and back: the same square again."""
+    data = world.maps[map_id]
+    direction = {"north": Direction.UP, "south": Direction.DOWN, "west": Direction.LEFT,
+                 "east": Direction.RIGHT}[side]  # fmt: skip
+    edge = {"north": [(x, 0) for x in range(data.squares_wide)],
+            "south": [(x, data.squares_high - 1) for x in range(data.squares_wide)],
+            "west": [(0, y) for y in range(data.squares_high)],
+            "east": [(data.squares_wide - 1, y) for y in range(data.squares_high)]}[side]  # fmt: skip
+    count = 0
+    for x, y in edge:
+        there = world.move((map_id, x, y), direction) if world.walkable(map_id, x, y) else None
+        if there is None:
+            continue
+        back = world.move(there.to, OPPOSITE[direction])
+        assert back is not None and back.to == (map_id, x, y), (data.name, x, y, there.to)
+        count += 1
+    return count
+
+
+# -- the walkable grid against the game -------------------------------------------------------------
+GRID_SAMPLE = 16  # squares a town, spread over the map, each next to something that blocks
+
+
+def grid_squares(world: World, map_id: int) -> list[tuple[int, int]]:
+    """Walkable squares with at least one blocked neighbour (where a wrong grid would show), spread
+    evenly over the map."""
+    edges = [(x, y) for x, y in world.squares(map_id) if world.walkable(map_id, x, y)
+             and world.warp_at(map_id, x, y) is None
+             and any(world.move((map_id, x, y), d) is None for d in Direction)]  # fmt: skip
+    stride = max(1, len(edges) // GRID_SAMPLE)
+    return edges[stride // 2 :: stride][:GRID_SAMPLE]
+
+
+@pytest.mark.parametrize("town", list(STARTS))
+def test_the_walkable_grid_is_what_the_game_allows(
+    town: str, role: EmulatorRole, world: World, starts: dict[str, bytes]
+) -> None:
+    """Walk to each square, then press every direction from it (from a saved state each time): where
+    the game lets the player go, the world model says so, and the other way round."""
+    role.session.load_state(starts[town])
+    map_id = world.by_name[STARTS[town][1]].id
+    compared = 0
+    for x, y in grid_squares(world, map_id):
+        report = role.travel(Leg(goal=SquareGoal(map_id=map_id, x=x, y=y)))
+        if report.outcome != "arrived":
+            role.settle()
+            continue
+        compared += _compare_neighbours(role, world, (map_id, x, y))
+    assert compared >= 30
+
+
+def _compare_neighbours(role: EmulatorRole, world: World, at: Square) -> int:
+    session = role.session
+    here = session.save_state()
+    people = {(at[0], s.x, s.y) for s in state_of(session).overworld.sprites}
+    compared = 0
+    for direction in Direction:
+        predicted = world.move(at, direction)
+        if predicted is not None and (predicted.to in people or world.warp_at(*predicted.to)):
+            continue  # someone stands there, or the square is a door: not terrain alone
+        session.load_state(here)
+        moved = _press(session, direction, at)
+        expected = predicted.to if predicted is not None else at
+        assert moved == expected, (at, direction.value, moved, expected)
+        compared += 1
+    session.load_state(here)
+    return compared
+
+
+def _press(session: EmulatorSession, direction: Direction, at: Square) -> Square:
+    """Hold the direction until the player stands elsewhere (let go on that frame, before the game
+    starts a second step) or for long enough to know they will not move; a hop finishes by itself."""
+    ram = session.ram_map
+
+    def where(memory: LiveMemory) -> Square:
+        return (memory[ram.wCurMap], memory[ram.wXCoord], memory[ram.wYCoord])
+
+    session.hold(direction.button)
+    with suppress(FrameBudgetExceeded):
+        session.run_until(lambda memory: where(memory) != at, 48, check_every=1)
+    session.release(direction.button)
+    session.tick(40)
+    return where(session.pyboy.memory)
+
+
+# -- trips -----------------------------------------------------------------------------------------------
+TRIPS = [
+    ("viridian", "VIRIDIAN_POKECENTER", "a building across town"),
+    ("viridian", "VIRIDIAN_MART", "a shop"),
+    ("pallet", "VIRIDIAN_CITY", "the next town, through a route with grass and ledges"),
+    ("viridian", "VIRIDIAN_FOREST", "into the forest"),
+    ("viridian", "PEWTER_CITY", "through the forest to the next town"),
+    ("pewter", "PEWTER_GYM", "a gym"),
+]
+
+
+@pytest.mark.parametrize(("start", "place", "kind"), TRIPS, ids=[t[1] for t in TRIPS])
+def test_a_trip_reaches_its_place_step_by_checked_step(
+    start: str, place: str, kind: str, role: EmulatorRole, world: World, starts: dict[str, bytes]
+) -> None:
+    role.session.load_state(starts[start])
+    goal = parse_place(world, place)
+    report = take_trip(role, Leg(goal=goal, max_steps=1500), by_policy(RuleBasedPolicy()))
+    assert report.arrived, (kind, report.reason, report.interruptions)
+    assert report.state is not None and report.state.overworld.map_name == place
+    assert report.planned_steps is not None and report.steps <= report.planned_steps * 1.3 + 10
+    assert all(outcome == "victory" for outcome in report.battles)
+
+
+def test_talking_to_someone_reads_their_words(
+    role: EmulatorRole, world: World, starts: dict[str, bytes]
+) -> None:
+    role.session.load_state(starts["viridian"])
+    center = world.by_name["VIRIDIAN_POKECENTER"].id
+    role.travel(Leg(goal=MapGoal(map_id=center)))
+    nurse = ObjectGoal(map_id=center, index=1)  # across the counter
+    report = role.travel(Leg(goal=nurse, interact=True, answer="no"))
+    assert report.outcome == "arrived"
+    assert any("POKéMON CENTER" in line for line in report.text), report.text
+    assert state_of(role.session).decision_point.value == "overworld_free"
+
+
+# -- the commands -------------------------------------------------------------------------------------
+def test_engine_goto_reports_where_it_arrived(
+    rom_path: Path, starts: dict[str, bytes], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    start, end = tmp_path / "viridian.state", tmp_path / "mart.state"
+    start.write_bytes(starts["viridian"])
+    code = main(["goto", "--rom", str(rom_path), "--state", str(start), "--to", "VIRIDIAN_MART",
+                 "--save-state", str(end), "--json"])  # fmt: skip
+    out, err = capsys.readouterr()
+    report = json.loads(out)
+    assert code == 0 and report["arrived"] and report["map"] == "VIRIDIAN_MART"
+    assert set(report) >= {"arrived", "map", "x", "y", "steps", "frames", "battles", "interruptions",
+                           "wall_seconds"}  # fmt: skip
+    assert "walking to VIRIDIAN_MART" in err
+    with open_session(rom_path, EmulatorConfig()) as session:
+        session.load_state_file(end)
+        assert state_of(session).overworld.map_name == "VIRIDIAN_MART"
+
+
+def test_engine_goto_refuses_unknown_places_and_other_cartridges_states(
+    rom_path: Path, starts: dict[str, bytes], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    start = tmp_path / "viridian.state"
+    start.write_bytes(starts["viridian"])
+    assert main(["goto", "--rom", str(rom_path), "--state", str(start), "--to", "VIRIDIAN_MARKET"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "did you mean VIRIDIAN_MART" in err[0]
+    other = write_rom(tmp_path, title=b"POKEMON BLUE")
+    foreign = tmp_path / "foreign.state"
+    with EmulatorSession(other) as session:
+        session.tick(60)
+        foreign.write_bytes(session.export_state())
+    assert main(["goto", "--rom", str(rom_path), "--state", str(foreign), "--to", "VIRIDIAN_MART"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "another cartridge" in err[0]
+
+
+def test_engine_map_draws_the_players_map(
+    rom_path: Path, starts: dict[str, bytes], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    start = tmp_path / "pallet.state"
+    start.write_bytes(starts["pallet"])
+    assert main(["map", "--rom", str(rom_path), "--state", str(start)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("PALLET_TOWN (20 x 18 squares)")
+    assert sum(row.count("@") for row in out[1:19]) == 1 and out[-1].startswith("@ you")
+    assert main(["map", "--rom", str(rom_path), "--state", str(start), "--map", "oaks_lab"]) == 0
+    assert capsys.readouterr().out.startswith("OAKS_LAB (10 x 12 squares)")
+
+
+def test_a_new_game_explores_from_pallet_town_to_viridian_city(rom_path: Path, tmp_path: Path) -> None:
+    """From power-on, no model: the explorer leaves the house, meets Oak at the edge of town, takes a
+    starter, and walks Route 1 to Viridian City."""
+    code = main(["run", "--rom", str(rom_path), "--local", "--max-decisions", "400",
+                 "--data-dir", str(tmp_path)])  # fmt: skip
+    assert code == 0
+    (run_dir,) = (tmp_path / "runs").iterdir()
+    log = (run_dir / "run.log").read_text(encoding="utf-8")
+    assert "overworld: ROUTE_1" in log and "overworld: VIRIDIAN_CITY" in log
+    assert log.index("overworld: OAKS_LAB") < log.index("overworld: VIRIDIAN_CITY")
