@@ -38,10 +38,8 @@ from engine.tactician.rule_based import RuleBasedPolicy
 from engine.world.goals import Leg, SquareGoal
 from engine.world.places import parse_place
 from engine.world.world import World, load_world
-from tests.support.story import story_state
+from tests.support.story import STARTS, story_state
 
-STARTS = {"pallet": ("starter", "PALLET_TOWN"), "viridian": ("pokedex", "VIRIDIAN_CITY"),
-          "pewter": ("pokedex", "PEWTER_CITY")}  # fmt: skip
 TRIPS = (
     ("Viridian Pokémon Center -> Viridian Mart", "viridian_center", "VIRIDIAN_MART"),
     ("Pallet Town -> Viridian City (Route 1)", "pallet", "VIRIDIAN_CITY"),

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from engine.emulator.errors import FrameBudgetExceeded
 from engine.emulator.session import EmulatorSession, LiveMemory, Predicate
 from engine.game.buttons import Button
+from engine.game.decoders import FACING
 from engine.game.models import DecisionPoint as D
 from engine.game.models import Direction, GameState
 from engine.game.state import decode_state
@@ -46,7 +47,7 @@ TALK_TAPS = 4
 WINDOW_HIDDEN = 0x90
 SCRIPTED = 0x80  # wStatusFlags5 bit 7: the game is pressing the buttons (BIT_SCRIPTED_MOVEMENT_STATE)
 SEEN_BY_TRAINER = 0x01  # wMiscFlags bit 0: a trainer's "!" and walk over, before any text
-FACING_BITS = {0x0: Direction.DOWN, 0x4: Direction.UP, 0x8: Direction.LEFT, 0xC: Direction.RIGHT}
+FACING_BITS = {value: Direction(name) for value, name in FACING.items()}
 
 
 @dataclass

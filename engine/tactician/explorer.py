@@ -36,6 +36,7 @@ from engine.world.world import Edge, World
 # drawn at screen tile (8, 9) of a 20 x 18 tile screen).
 VIEW_LEFT, VIEW_RIGHT, VIEW_UP, VIEW_DOWN = 4, 5, 4, 4
 SEARCH_NODES = 60_000
+MAX_SIDE = 510  # squares a map side can have at most (its size is a byte of 2 x 2-square blocks)
 LEG_SLACK = 30  # steps a leg may take beyond its plan (people in the way)
 TALK_AGAIN_AFTER_LEGS = 150
 TRAINING_SQUARES = 40  # grass squares looked at when choosing where to train
@@ -209,12 +210,15 @@ class Explorer:
 
     # -- learning from the walk --------------------------------------------------------------------
     def look(self, at: Square) -> None:
-        """Everything the screen shows from `at`."""
+        """Every square of the map the screen shows from `at` (beyond its edges: the neighbour's,
+        seen when walked into)."""
         map_id, x, y = at
+        data = self.world.maps.get(map_id) if self.world is not None else None
+        wide, high = (data.squares_wide, data.squares_high) if data is not None else (MAX_SIDE, MAX_SIDE)
         squares = self.seen.setdefault(map_id, set())
-        for dy in range(-VIEW_UP, VIEW_DOWN + 1):
-            for dx in range(-VIEW_LEFT, VIEW_RIGHT + 1):
-                squares.add((x + dx, y + dy))
+        for sy in range(max(0, y - VIEW_UP), min(high, y + VIEW_DOWN + 1)):
+            for sx in range(max(0, x - VIEW_LEFT), min(wide, x + VIEW_RIGHT + 1)):
+                squares.add((sx, sy))
 
     def record(self, leg: Leg, report: LegReport, state_before: GameState) -> None:
         self.legs += 1
@@ -250,12 +254,13 @@ class Explorer:
                 for square in squares:
                     self.gates_tried[square] = len(before.story.event_flags)
 
-    def summary(self) -> dict[str, object]:
+    def counters(self) -> dict[str, float]:
+        """What the explorer knows in a few numbers, for the role's report (`engine status`)."""
         return {
-            "seen_squares": sum(len(squares) for squares in self.seen.values()),
-            "maps": sorted(self.seen),
-            "warps_taken": len(self.warps_taken),
-            "talked": len(self.talked),
+            "seen_squares": float(sum(len(squares) for squares in self.seen.values())),
+            "maps_seen": float(len(self.seen)),
+            "warps_taken": float(len(self.warps_taken)),
+            "people_talked_to": float(len(self.talked)),
         }
 
     # -- snapshots ---------------------------------------------------------------------------------
@@ -284,11 +289,10 @@ class Explorer:
 
 
 def _bitmap(squares: set[tuple[int, int]]) -> tuple[int, str]:
-    """Squares on the map (negative ones, off its top or left edge, are left out) as (row width, hex)."""
-    inside = [(x, y) for x, y in squares if x >= 0 and y >= 0]
-    width = max((x for x, _ in inside), default=0) + 1
+    """Squares of a map as (row width, hex bitmap)."""
+    width = max((x for x, _ in squares), default=0) + 1
     bits = 0
-    for x, y in inside:
+    for x, y in squares:
         bits |= 1 << (y * width + x)
     return width, format(bits, "x")
 

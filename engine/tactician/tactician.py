@@ -167,6 +167,5 @@ class Tactician:
         self._paid = None
 
     def report(self) -> RoleReport:
-        return RoleReport(
-            role="tactician", healthy=True, counters={key: float(value) for key, value in self.counts.items()}
-        )
+        counters = {key: float(value) for key, value in self.counts.items()} | self.explorer.counters()
+        return RoleReport(role="tactician", healthy=True, counters=counters)

@@ -46,7 +46,6 @@ class Surroundings:
     squares trainers watch, and where LAST_MAP warps lead right now."""
 
     here: Square
-    facing: Direction | None
     came_from: int | None
     indoor_group: frozenset[int]  # maps whose LAST_MAP warps lead to `came_from`
     blocked: frozenset[Square]
@@ -78,7 +77,6 @@ def surroundings(world: World, state: GameState, gates: tuple[Gate, ...] = GATES
     watched = elsewhere_watched | set(_live_sight(world, state))
     return Surroundings(
         here=here,
-        facing=_direction(where.facing),
         came_from=state.story.last_map,
         indoor_group=frozenset(_indoor_group(world, where.map_id)),
         blocked=frozenset(blocked),
@@ -275,12 +273,3 @@ def facing_squares(world: World, at: Square, counters: bool = True) -> dict[Squa
         if counters and between in counter_tiles and world.walkable(*across):
             found.setdefault(across, direction)
     return found
-
-
-def turn_to(at: Square, toward: Square) -> Direction | None:
-    """The direction from one square to a neighbour (or across a counter) on the same map."""
-    dx, dy = toward[1] - at[1], toward[2] - at[2]
-    for direction, (sx, sy) in STEPS.items():
-        if (dx, dy) in ((sx, sy), (2 * sx, 2 * sy)):
-            return direction
-    return None

@@ -71,7 +71,7 @@ OBJECT_TRAINER, OBJECT_ITEM = 0x40, 0x80  # flags on an object's text id: two or
 OBJECT_COORD_BIAS = 4  # object coordinates are stored + 4
 LAST_MAP = 0xFF  # a warp to wLastMap: the map the player came from (building exits)
 BLOCK_TILES = 4  # a block is 4 x 4 tiles, 2 x 2 walking squares
-MOVEMENT_STAY, MOVEMENT_WALK = 0xFF, 0xFE  # pret constants/map_object_constants.asm
+MOVEMENT_STAY = 0xFF  # pret constants/map_object_constants.asm: an object that stays put
 CARPET_FACINGS = ("down", "up", "left", "right")  # the order of WarpTileListPointers
 # ExtraWarpCheck (pret home/overworld.asm): on these tilesets and maps a warp square that is not a door
 # is taken by facing a carpet tile; everywhere else by facing the map's edge.

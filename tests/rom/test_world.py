@@ -26,13 +26,9 @@ from engine.world.tables import LAST_MAP
 from engine.world.world import OPPOSITE, World, load_world
 from tests.support.romgen import write_rom
 from tests.support.scenarios import state_of
-from tests.support.story import story_state
+from tests.support.story import STARTS, story_state
 
 pytestmark = pytest.mark.rom
-
-# (stage, town): the starting states the trips and the grid checks use.
-STARTS = {"viridian": ("pokedex", "VIRIDIAN_CITY"), "pallet": ("starter", "PALLET_TOWN"),
-          "pewter": ("pokedex", "PEWTER_CITY")}  # fmt: skip
 
 
 @pytest.fixture(scope="module")

@@ -62,6 +62,11 @@ STAGES = {
 }  # fmt: skip
 
 
+# Start states of the trips the ROM tests and the trip benchmark walk: (stage, town).
+STARTS = {"pallet": ("starter", "PALLET_TOWN"), "viridian": ("pokedex", "VIRIDIAN_CITY"),
+          "pewter": ("pokedex", "PEWTER_CITY")}  # fmt: skip
+
+
 def story_state(session: EmulatorSession, world: World, stage: str, town: str) -> None:
     """From power-on to `town` at `stage` of the story, the player free to walk."""
     boot_to_overworld(session)

@@ -56,6 +56,8 @@ def test_exploring_covers_the_town_then_takes_the_door_into_the_house() -> None:
     seen = explorer.seen[TOWN]
     assert all((x, y) in seen for x in range(1, 23) for y in range(1, 21))
     assert HOUSE in explorer.seen
+    counters = explorer.counters()
+    assert counters["maps_seen"] == 2 and counters["seen_squares"] >= 22 * 20 and counters["warps_taken"] >= 1
 
 
 def test_a_door_back_to_a_known_map_is_nothing_new() -> None:
