@@ -82,7 +82,11 @@ class ModelTierConfig(Section):
 
 
 class RuleBasedTierConfig(Section):
-    """The free tier: the built-in policy. Always present; nothing to set."""
+    """The free tier: the built-in policy, always present. `battle`: "search" looks a turn ahead with the
+    Gen 1 turn model and judges by the chance of winning the whole battle; "one_turn" is the older choice
+    by one turn's expected damage and knock-out chance, kept for comparison."""
+
+    battle: Literal["search", "one_turn"] = "search"
 
 
 class ModelsConfig(Section):

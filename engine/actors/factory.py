@@ -62,33 +62,68 @@ class RoleBuild:
     secrets: Mapping[str, str] = field(default_factory=dict)  # API keys the model tiers name
 
 
+class RomInHand:
+    """The cartridge's bytes, for roles built in this process."""
+
+    def __init__(self, data: bytes | None) -> None:
+        self.data = data
+
+    def __call__(self) -> bytes | None:
+        return self.data
+
+
+class StoredRom:
+    """The cartridge's bytes in Ray's object store, fetched wherever a role is built or re-built. The
+    driver keeps the reference for the whole run (RayHandle.kept): bytes passed straight to an actor's
+    constructor are freed once it is created, and a re-created actor would then fail to start
+    (ray-project/ray#53727)."""
+
+    def __init__(self, ref: Any) -> None:
+        self.ref = ref
+
+    def __call__(self) -> bytes | None:
+        import ray
+
+        data: bytes | None = ray.get(self.ref)
+        return data
+
+
+RomSource = Callable[[], bytes | None]
+
+
 def _deciders(
-    config: EngineConfig, build: RoleBuild, game: Game, gateway: GatewayPort, memory: MemoryPort
+    config: EngineConfig,
+    build: RoleBuild,
+    game: Game,
+    gateway: GatewayPort,
+    memory: MemoryPort,
+    rom: RomSource,
 ) -> dict[str, Callable[[], object]]:
     """The roles after the emulator and the services, as zero-argument constructors (Vision needs the game
     the emulator found in the cartridge header; the deciding roles reach models through the gateway and
     lessons through memory; the tactician and the strategist read the cartridge's maps where they run, from
     the ROM's bytes shipped with them, since an actor on another machine cannot open the user's file)."""
-    routing, rom = config.routing, _rom_bytes(build.rom)
+    routing = config.routing
     return {
         "vision": partial(Vision, game),
         "observer": Observer,
         "strategist": partial(_strategist, routing, gateway, memory, rom),
-        "tactician": partial(_tactician, build.seed, routing, gateway, memory, rom),
+        "tactician": partial(_tactician, build.seed, config, gateway, memory, rom),
         "reflection": partial(Reflection, routing, gateway, memory),
     }
 
 
 def _tactician(
-    seed: int, routing: RoutingConfig, gateway: GatewayPort, memory: MemoryPort, rom: bytes | None
+    seed: int, config: EngineConfig, gateway: GatewayPort, memory: MemoryPort, rom: RomSource
 ) -> Tactician:
-    return Tactician(seed, routing, gateway, memory, world=world_of(rom))
+    lookahead = config.models.rule_based.battle == "search"
+    return Tactician(seed, config.routing, gateway, memory, world=world_of(rom()), lookahead=lookahead)
 
 
 def _strategist(
-    routing: RoutingConfig, gateway: GatewayPort, memory: MemoryPort, rom: bytes | None
+    routing: RoutingConfig, gateway: GatewayPort, memory: MemoryPort, rom: RomSource
 ) -> Strategist:
-    return Strategist(routing, gateway, memory, world=world_of(rom))
+    return Strategist(routing, gateway, memory, world=world_of(rom()))
 
 
 def _rom_bytes(path: Path) -> bytes | None:
@@ -150,7 +185,8 @@ def build_roles(
     local: dict[str, RoleHandle[Any]] = {"emulator": LocalHandle("emulator", emulator)}
     local |= {name: LocalHandle(name, make()) for name, make in _services(config, build).items()}
     game = Game(emulator.game_name())
-    deciders = _deciders(config, build, game, local["gateway"].call, local["memory"].call)
+    rom = RomInHand(_rom_bytes(build.rom))
+    deciders = _deciders(config, build, game, local["gateway"].call, local["memory"].call, rom)
     local |= {role: LocalHandle(role, make()) for role, make in deciders.items()}
     local["checkpoint"] = LocalHandle("checkpoint", _checkpoint_builder(config, build, local)())
     return Roles(**local)
@@ -182,9 +218,13 @@ def _ray_roles(config: EngineConfig, build: RoleBuild, make_emulator: Callable[[
         for service, make in _services(config, build).items():
             handles[service] = spawn(service, make, scheduling_strategy=here)
         game = Game(handles["emulator"].call.game_name())
-        deciders = _deciders(config, build, game, handles["gateway"].call, handles["memory"].call)
+        data = _rom_bytes(build.rom)
+        stored = ray.put(data)
+        rom = StoredRom(stored)
+        deciders = _deciders(config, build, game, handles["gateway"].call, handles["memory"].call, rom)
         for role, make in deciders.items():
             handles[role] = spawn(role, make)
+            handles[role].kept = (stored,)
         # It writes under the data directory here.
         handles["checkpoint"] = spawn(
             "checkpoint", _checkpoint_builder(config, build, handles), scheduling_strategy=here

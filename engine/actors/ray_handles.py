@@ -53,6 +53,8 @@ class RayHandle(Generic[Port]):
         self._pending: list[tuple[str, ray.ObjectRef[Any]]] = []  # notifications sent, results not yet seen
         self._methods: dict[str, Any] = {}
         self._lock = threading.Lock()  # the conductor's status() calls from another thread
+        # References the driver must hold while the actor may be re-created (its constructor reads them).
+        self.kept: tuple[object, ...] = ()
 
     def __getstate__(self) -> dict[str, Any]:
         # A copy sent to another actor (the conductor's) starts with its own bookkeeping.
@@ -61,6 +63,7 @@ class RayHandle(Generic[Port]):
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.role, self.actor = state["role"], state["actor"]
         self._pending, self._methods, self._lock = [], {}, threading.Lock()
+        self.kept = ()
 
     def _remote(self, method: str) -> Any:
         remote: Any = self._methods.get(method)

@@ -14,6 +14,7 @@ moves (everything here is per hit).
 from __future__ import annotations
 
 import math
+from functools import cache
 from statistics import fmean
 
 from pydantic import Field
@@ -38,7 +39,7 @@ _STAGE_RATIOS = (
 )  # fmt: skip
 _CONSTANT_DAMAGE = {"SONICBOOM": 20, "DRAGON_RAGE": 40}  # SONICBOOM_DAMAGE, DRAGON_RAGE_DAMAGE
 # SetDamageEffects skip CalculateDamage, AdjustDamageForMoveType (so no immunity) and CriticalHitTest.
-_SET_DAMAGE_EFFECTS = frozenset({"SUPER_FANG_EFFECT", "SPECIAL_DAMAGE_EFFECT"})
+SET_DAMAGE_EFFECTS = frozenset({"SUPER_FANG_EFFECT", "SPECIAL_DAMAGE_EFFECT"})
 _OHKO_EFFECT = "OHKO_EFFECT"
 _UNPREDICTABLE_MOVES = frozenset({"COUNTER"})  # twice the last damage dealt: unknown here
 
@@ -114,14 +115,15 @@ def _range(rolls: tuple[int, ...]) -> DamageRange:
     return DamageRange(min=min(rolls), max=max(rolls), rolls=rolls)
 
 
-def _matchups(move_type: str, defender_type1: str, defender_type2: str) -> list[int]:
+@cache
+def _matchups(move_type: str, defender_type1: str, defender_type2: str) -> tuple[int, ...]:
     # One chart entry applies once even when both defender types are equal (the game tests d, then e).
     defenders = {defender_type1, defender_type2}
-    return [
+    return tuple(
         round(m.multiplier * 10)  # the table stores x10 values: 0, 5, 20
         for m in game_data().type_chart
         if m.attacker == move_type and m.defender in defenders
-    ]
+    )
 
 
 def type_effectiveness(move_type: str, defender_type1: str, defender_type2: str) -> float:
@@ -139,27 +141,47 @@ def _attack_and_defense(
         else:
             attack_stage, defense_stage = attacker.attack_stage, defender.defense_stage
         attack, defense = apply_stage(attack, attack_stage), apply_stage(defense, defense_stage)
+    return attack, defense
+
+
+def base_damage(level: int, power: int, attack: int, defense: int, *, critical: bool, explode: bool) -> int:
+    """CalculateDamage from the attack and defense the battle uses, before STAB, types and the roll."""
     if attack > 255 or defense > 255:  # the game works on bytes: scale both by 4
         attack, defense = max(attack // 4, 1), defense // 4
-    if move.effect == "EXPLODE_EFFECT":  # Explosion and Selfdestruct halve defense (minimum 1)
+    if explode:  # Explosion and Selfdestruct halve defense
         defense //= 2
-    # A scaled defense of 0 freezes the real game (division by zero); use 1 instead.
-    return attack, max(defense, 1)
+    defense = max(defense, 1)  # a scaled defense of 0 freezes the real game (division by zero)
+    level = level * 2 if critical else level
+    damage = (level * 2 // 5 + 2) * power * attack // defense // 50
+    return min(damage, _DAMAGE_CAP) + 2
 
 
 def _base_damage(attacker: Combatant, defender: Combatant, move: Move, critical: bool) -> int:
     attack, defense = _attack_and_defense(attacker, defender, move, critical)
-    level = attacker.level * 2 if critical else attacker.level
-    damage = (level * 2 // 5 + 2) * move.power * attack // defense // 50
-    return min(damage, _DAMAGE_CAP) + 2
+    explode = move.effect == "EXPLODE_EFFECT"
+    return base_damage(attacker.level, move.power, attack, defense, critical=critical, explode=explode)
+
+
+def type_adjusted(
+    damage: int, move_type: str, attacker_types: tuple[str, str], defender_types: tuple[str, str]
+) -> int:
+    """AdjustDamageForMoveType: STAB, then each type chart entry in the chart's order."""
+    if move_type in attacker_types:  # STAB: damage + damage/2
+        damage = (damage + damage // 2) & 0xFFFF
+    for multiplier in _matchups(move_type, *defender_types):  # chart order matters
+        damage = damage * multiplier // 10
+    return damage
 
 
 def _adjust_for_type(damage: int, attacker: Combatant, defender: Combatant, move_type: str) -> int:
-    if move_type in (attacker.type1, attacker.type2):  # STAB: damage + damage/2
-        damage = (damage + damage // 2) & 0xFFFF
-    for multiplier in _matchups(move_type, defender.type1, defender.type2):  # chart order matters
-        damage = damage * multiplier // 10
-    return damage
+    return type_adjusted(
+        damage, move_type, (attacker.type1, attacker.type2), (defender.type1, defender.type2)
+    )
+
+
+def randomized(damage: int) -> tuple[int, ...]:
+    """RandomizeDamage: the 39 equally likely results."""
+    return _randomize(damage)
 
 
 def _randomize(damage: int) -> tuple[int, ...]:
@@ -168,16 +190,17 @@ def _randomize(damage: int) -> tuple[int, ...]:
     return tuple(damage * r // 255 for r in RANDOM_ROLLS)
 
 
-def _set_damage(attacker: Combatant, move: Move, hp: int) -> tuple[int, ...]:
-    """ApplyAttackToEnemyPokemon's fixed damage; no type check, so Seismic Toss hits Ghosts."""
+def set_damage(level: int, move: Move, hp: int) -> tuple[int, ...]:
+    """ApplyAttackToEnemyPokemon's fixed damage, as equally likely values; no type check, so Seismic Toss
+    hits Ghosts."""
     if move.effect == "SUPER_FANG_EFFECT":
         return (max(hp // 2, 1),)
     if move.name in ("SEISMIC_TOSS", "NIGHT_SHADE"):
-        return (attacker.level,)
+        return (level,)
     if move.name in _CONSTANT_DAMAGE:
         return (_CONSTANT_DAMAGE[move.name],)
     # Psywave: a random byte in [1, level * 1.5), rerolled until it fits.
-    top = attacker.level + attacker.level // 2
+    top = level + level // 2
     return tuple(range(1, top)) if top > 1 else (1,)
 
 
@@ -193,8 +216,8 @@ def damage_range(
 
     `defender_hp` is the current HP (Super Fang, OHKO moves); unknown means full HP."""
     hp = defender.max_hp if defender_hp is None else defender_hp
-    if move.effect in _SET_DAMAGE_EFFECTS:
-        return _range(_set_damage(attacker, move, hp))
+    if move.effect in SET_DAMAGE_EFFECTS:
+        return _range(set_damage(attacker.level, move, hp))
     if move.effect == _OHKO_EFFECT:
         # one_hit_ko.asm: 65535 damage if the user is not slower, then the type check can zero it.
         hits = attacker.current_speed() >= defender.current_speed()
@@ -208,7 +231,7 @@ def damage_range(
 
 def critical_hit_chance(base_speed: int, move: Move, *, focus_energy: bool = False) -> float:
     """CriticalHitTest: a random byte below the threshold crits."""
-    if move.power == 0 or move.effect in _SET_DAMAGE_EFFECTS or move.effect == _OHKO_EFFECT:
+    if move.power == 0 or move.effect in SET_DAMAGE_EFFECTS or move.effect == _OHKO_EFFECT:
         return 0.0  # no critical hit roll, or the OHKO effect overwrites its flag
     threshold = base_speed // 2
     # Bug kept: Focus Energy halves the threshold where it should double it.

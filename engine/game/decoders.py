@@ -8,8 +8,10 @@ from typing import Any, Literal
 from engine.game.charmap import decode_string
 from engine.game.memory import MemoryImage
 from engine.game.models import (
+    STAGE_NAMES,
     BagItem,
     BattleMon,
+    BattleSide,
     BattleState,
     Facing,
     MenuCursor,
@@ -174,6 +176,37 @@ def decode_battle(
         menu=menu,
         # The regular move menu's first row is the box border, so item 1 is move slot 0.
         move_cursor=menu.item - 1 if (menu is not None and move_menu_active) else None,
+        player_side=decode_side(image, ram, enemy=False),
+        enemy_side=decode_side(image, ram, enemy=True),
+        enemy_move_id=image.u8(ram.wEnemyMoveNum),
+    )
+
+
+STAT_MOD_NEUTRAL = 7  # the game stores stages as 1..13
+
+
+def decode_side(image: MemoryImage, ram: RamMap, *, enemy: bool) -> BattleSide:
+    status_at = ram.wEnemyBattleStatus1 if enemy else ram.wPlayerBattleStatus1
+    mods_at = ram.wEnemyMonStatMods if enemy else ram.wPlayerMonStatMods
+    stages = tuple(min(max(b, 1), 13) - STAT_MOD_NEUTRAL for b in image.read(mods_at, len(STAGE_NAMES)))
+    status1, status2, status3 = image.read(status_at, 3)
+    if enemy:
+        counters = (ram.wEnemyConfusedCounter, ram.wEnemyToxicCounter, ram.wEnemyNumAttacksLeft)
+        bide_at = ram.wEnemyBideAccumulatedDamage
+    else:
+        counters = (ram.wPlayerConfusedCounter, ram.wPlayerToxicCounter, ram.wPlayerNumAttacksLeft)
+        bide_at = ram.wPlayerBideAccumulatedDamage
+    confused, toxic, attacks_left = (image.u8(address) for address in counters)
+    return BattleSide(
+        stages=(stages[0], stages[1], stages[2], stages[3], stages[4], stages[5]),
+        status1=status1,
+        status2=status2,
+        status3=status3,
+        confused_turns=confused,
+        toxic_counter=toxic,
+        attacks_left=attacks_left,
+        bide_damage=image.u16be(bide_at),
+        unmodified=_stats(image, ram.wEnemyMonUnmodifiedAttack) if enemy else None,
     )
 
 

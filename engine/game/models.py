@@ -100,6 +100,26 @@ class MenuCursor(Frozen):
     scroll_offset: int | None = None
 
 
+STAGE_NAMES = ("attack", "defense", "speed", "special", "accuracy", "evasion")
+NEUTRAL_STAGES = (0, 0, 0, 0, 0, 0)
+
+
+class BattleSide(Frozen):
+    """What the battle keeps about one side's active member besides its struct (pret ram/wram.asm:
+    w{Player,Enemy}MonStatMods, w{Player,Enemy}BattleStatus1-3 and the counters after them). Stages run
+    -6..6 in STAGE_NAMES order; the status bytes keep pret's bit layout (constants/battle_constants.asm)."""
+
+    stages: tuple[int, int, int, int, int, int] = NEUTRAL_STAGES
+    status1: int = 0
+    status2: int = 0
+    status3: int = 0
+    confused_turns: int = 0
+    toxic_counter: int = 0
+    attacks_left: int = 0  # turns left of a multi-turn move (Bide, Thrash, Wrap)
+    bide_damage: int = 0
+    unmodified: Stats | None = None  # the enemy's stats before stages (wEnemyMonUnmodified*)
+
+
 class BattleState(Frozen):
     kind: Literal["wild", "trainer"]
     battle_type: int
@@ -116,6 +136,9 @@ class BattleState(Frozen):
     enemy_party_pos: int | None
     menu: MenuCursor | None
     move_cursor: int | None
+    player_side: BattleSide = BattleSide()
+    enemy_side: BattleSide = BattleSide()
+    enemy_move_id: int = 0  # the move the enemy used last (wEnemyMoveNum), 0 before its first
 
 
 Facing = Literal["down", "up", "left", "right", "unknown"]

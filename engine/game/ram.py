@@ -88,6 +88,16 @@ class RamMap(BaseModel):
     wEnemyBattleStatus1: int
     wPlayerMonStatMods: int
     wEnemyMonStatMods: int
+    wPlayerConfusedCounter: int
+    wPlayerToxicCounter: int
+    wPlayerNumAttacksLeft: int
+    wPlayerBideAccumulatedDamage: int
+    wEnemyConfusedCounter: int
+    wEnemyToxicCounter: int
+    wEnemyNumAttacksLeft: int
+    wEnemyBideAccumulatedDamage: int
+    wEnemyMonUnmodifiedAttack: int
+    wEnemyMoveNum: int
     wBattleResult: int
     wCapturedMonSpecies: int
     # Screen
@@ -197,6 +207,16 @@ RED_BLUE = RamMap(
     wEnemyBattleStatus1=0xD067,
     wPlayerMonStatMods=0xCD1A,
     wEnemyMonStatMods=0xCD2E,
+    wPlayerConfusedCounter=0xD06B,
+    wPlayerToxicCounter=0xD06C,
+    wPlayerNumAttacksLeft=0xD06A,
+    wPlayerBideAccumulatedDamage=0xD074,
+    wEnemyConfusedCounter=0xD070,
+    wEnemyToxicCounter=0xD071,
+    wEnemyNumAttacksLeft=0xD06F,
+    wEnemyBideAccumulatedDamage=0xCD05,
+    wEnemyMonUnmodifiedAttack=0xCD26,
+    wEnemyMoveNum=0xCFCC,
     wBattleResult=0xCF0B,
     wCapturedMonSpecies=0xD11C,
     wTileMap=0xC3A0,

@@ -16,6 +16,7 @@ from importlib import resources
 from string import Template
 
 from engine.battles.models import BattleLog, TurnOutcome
+from engine.combat.advice import option_notes, outlook
 from engine.frozen import Frozen
 from engine.game.actions import (
     BattleAction,
@@ -257,10 +258,31 @@ def action_options(state: GameState, legal: Sequence[BattleAction]) -> list[Acti
     view = None
     if battle is not None and battle.enemy is not None and battle.enemy.hp > 0:
         view = enemy_view(battle.enemy, Fairness.VISIBLE_ONLY)
+    searched = option_notes(state, legal) if state.decision_point in _MENUS else {}
     return [
-        ActionOption(id=number, label=describe(action, state), note=_note(action, state, view))
+        ActionOption(
+            id=number,
+            label=describe(action, state),
+            note=", ".join(part for part in (_note(action, state, view), searched.get(number, "")) if part),
+        )
         for number, action in enumerate(legal)
     ]
+
+
+_MENUS = (DecisionPoint.BATTLE_MAIN_MENU, DecisionPoint.BATTLE_MOVE_MENU)
+
+
+def _outlook_line(state: GameState) -> str:
+    chance = outlook(state)
+    if chance is None:
+        return ""
+    return f"The engine's battle search puts your chance of winning this battle at {chance:.0%}."
+
+
+def _battle_and_outlook(state: GameState) -> str:
+    if state.battle is None:
+        return "Battle: none."
+    return f"{_battle_line(state.battle)} {_outlook_line(state)}".strip()
 
 
 def _note(action: BattleAction, state: GameState, view: EnemyView | None) -> str:
@@ -362,7 +384,9 @@ def render_tactical(
     user = fill(
         "tactical_user.md",
         decision=_decision_line(state),
-        battle=_battle_line(battle) if battle is not None else "Battle: none.",
+        battle=(_battle_line(battle) + " " + _outlook_line(state)).strip()
+        if battle is not None
+        else "Battle: none.",
         active=_active_block(battle),
         enemy=_enemy_block(battle),
         party=_party_lines(state),
@@ -397,6 +421,8 @@ def _situation(state: GameState) -> str:
             f"(HP {battle.player.hp}/{battle.player.max_hp}) against {battle.enemy.species_name or '?'} "
             f"L{battle.enemy.level} (HP {_enemy_hp(battle.enemy)}, {_types(battle.enemy)})."
         )
+        if (line := _outlook_line(state)) != "":
+            lines.append(f"  {line}")
     return "\n".join(lines)
 
 

@@ -292,17 +292,27 @@ class Conductor:
         self.progress.in_battle = report.state.battle is not None
         before = self.progress.steps
         self.progress.steps += report.steps
-        self._count_decision("overworld", leg.goal.kind, _leg_words(leg, report), leg.reason)
+        self._count_decision(
+            "overworld", leg.goal.kind, _leg_words(leg, report), leg.reason, steps=report.steps
+        )
         log.debug("  leg %s: %s", _leg_words(leg, report), report.reason)
         if self.progress.steps // HEARTBEAT_STEPS > before // HEARTBEAT_STEPS:
             log.info("overworld: %d steps", self.progress.steps)
 
     def _count_decision(
-        self, kind: str, point: str, action: str, reason: str, selection: Selection | None = None
+        self,
+        kind: str,
+        point: str,
+        action: str,
+        reason: str,
+        selection: Selection | None = None,
+        steps: int | None = None,
     ) -> None:
         self.progress.decisions += 1
         entry: dict[str, object] = {"seq": self.progress.decisions, "kind": kind, "point": point,
                                     "action": action, "reason": reason}  # fmt: skip
+        if steps is not None:
+            entry["steps"] = steps
         if self.battle is not None and kind == "battle":
             entry["battle_id"] = self.battle.battle_id
         if selection is not None:

@@ -83,8 +83,9 @@ def _summary_from_files(
             log.warning(
                 "battle log %s unreadable, left out of the summary (%s)", path.name, exc.__class__.__name__
             )
-    kinds = [entry.get("kind") for entry in read_decisions(paths.decisions) if not entry.get("rolled_back")]
-    kinds = [kind for kind in kinds if kind in ("battle", "overworld")]
+    entries = [entry for entry in read_decisions(paths.decisions) if not entry.get("rolled_back")]
+    kinds = [entry.get("kind") for entry in entries if entry.get("kind") in ("battle", "overworld")]
+    steps = sum(int(entry.get("steps", 0)) for entry in entries if entry.get("kind") == "overworld")
     return RunSummary(
         run_id=paths.run_id,
         game="?",
@@ -92,7 +93,7 @@ def _summary_from_files(
         error=error,
         battles=tuple(battles),
         decisions=len(kinds),
-        overworld_steps=kinds.count("overworld"),
+        overworld_steps=steps,
         llm_calls=0,
         cost_usd=0.0,
         frames=0,

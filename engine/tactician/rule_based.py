@@ -36,6 +36,7 @@ from engine.game.items import BATTLE_ITEMS, ItemKind, hp_after
 from engine.game.models import BattleState, GameState, Mon
 from engine.game.tables import Move, game_data
 from engine.memory.lessons import Measurement
+from engine.tactician.lookahead import MIN_OBSERVED_USES, PRIOR_USES, Lookahead
 
 # A bench member must beat the active one by this factor in expected damage before we pay a turn
 # to switch, and the active member must be badly matched.
@@ -47,12 +48,6 @@ STATUS_MOVE_VALUE = 10.0
 DANGER_HP_FRACTION = 0.5
 DANGER_KO_CHANCE = 0.5
 LIKELY_KO = 0.5
-# Observed damage from lesson memory replaces the calculator's estimate gradually: after n observed uses
-# it weighs n / (n + PRIOR_USES). The calculator is exact for a plain hit but blind to what only shows in
-# play (multi-hit moves, moves that fail, the enemy's hidden stat boosts), and two uses are too few to
-# overrule it.
-PRIOR_USES = 2
-MIN_OBSERVED_USES = 2
 
 
 class ActionDecision(Frozen):
@@ -77,8 +72,13 @@ def with_observations(
 
 
 class RuleBasedPolicy:
-    def __init__(self, fairness: Fairness = Fairness.VISIBLE_ONLY) -> None:
+    """With `lookahead` (the default) battle menus and send-outs go to the search (engine/combat); without
+    it, the one-turn choice below: the best expected damage and KO chance, a heal in danger, a switch when
+    badly matched. Learning moves and evolving are always decided here."""
+
+    def __init__(self, fairness: Fairness = Fairness.VISIBLE_ONLY, lookahead: bool = True) -> None:
         self.fairness = fairness
+        self.lookahead = Lookahead(fairness) if lookahead else None
         # Enemy species -> our move -> what that move was seen to do to it (from lesson memory).
         self.observed: dict[str, dict[str, Measurement]] = {}
 
@@ -99,10 +99,17 @@ class RuleBasedPolicy:
             return ActionDecision(action=Evolve(allow=True), reason="evolution makes it stronger")
         if isinstance(first, SendNext | Run) and state.battle is not None and state.battle.enemy is not None:
             senders = [a for a in legal if isinstance(a, SendNext)]
+            found = self.lookahead.send_next(state, senders) if self.lookahead and senders else None
+            if found is not None:
+                return ActionDecision(action=found[0], reason=found[1])
             if senders:
                 return self._send_next(state, state.battle, senders)
         if state.battle is None or state.battle.enemy is None or state.battle.player is None:
             return ActionDecision(action=first, reason="nothing visible to weigh")
+        seen = self.observed.get((state.battle.enemy.species_name or "").upper(), {})
+        searched = self.lookahead.choose(state, legal, seen) if self.lookahead else None
+        if searched is not None:
+            return ActionDecision(action=searched[0], reason=searched[1])
         return self._fight_or_switch(state, state.battle, legal)
 
     # -- choices -----------------------------------------------------------------------------------

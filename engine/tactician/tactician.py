@@ -47,8 +47,9 @@ class Tactician:
         gateway: GatewayPort | None = None,
         memory: MemoryPort | None = None,
         world: World | None = None,
+        lookahead: bool = True,
     ) -> None:
-        self.policy = RuleBasedPolicy()
+        self.policy = RuleBasedPolicy(lookahead=lookahead)
         self.explorer = Explorer(world, seed=seed)
         self.routing = routing or RoutingConfig()
         self.gateway = gateway

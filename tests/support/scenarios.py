@@ -105,7 +105,10 @@ def make_mon(species: str, level: int, *, ot_id: int, moves: Iterable[str] | Non
 
 
 def set_party(
-    session: EmulatorSession, members: list[tuple[str, int]] | list[tuple[str, int, list[str]]]
+    session: EmulatorSession,
+    members: list[tuple[str, int]]
+    | list[tuple[str, int, list[str]]]
+    | list[tuple[str, int] | tuple[str, int, list[str]]],
 ) -> None:
     """Members as (species, level) or (species, level, moves)."""
     player_id = int.from_bytes(session.read(session.ram_map.wPlayerID, 2), "big")

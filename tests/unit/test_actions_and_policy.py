@@ -237,7 +237,7 @@ def test_policy_heals_when_the_next_hit_would_knock_it_out(fairness: Fairness) -
     # SQUIRTLE L6 at 2/23 HP against PIDGEY L4 (GUST): neither POTION nor SUPER_POTION is wasted, the
     # smaller heal is enough.
     state = hurt(with_bag(fixture_state("red_wild_main_menu"), ("SUPER_POTION", 1), ("POTION", 1)), 0, 2)
-    decision = RuleBasedPolicy(fairness).decide(state)
+    decision = RuleBasedPolicy(fairness, lookahead=False).decide(state)
     assert decision is not None
     assert decision.action == UseItem(item="POTION", target=0)
     assert "knocks it out" in decision.reason
@@ -246,7 +246,7 @@ def test_policy_heals_when_the_next_hit_would_knock_it_out(fairness: Fairness) -
 def test_policy_does_not_heal_when_not_in_danger() -> None:
     bag = with_bag(fixture_state("red_wild_main_menu"), ("POTION", 3))
     for hp in (23, 15):  # full, and above half
-        decision = RuleBasedPolicy().decide(hurt(bag, 0, hp))
+        decision = RuleBasedPolicy(lookahead=False).decide(hurt(bag, 0, hp))
         assert decision is not None and isinstance(decision.action, UseMove)
 
 
@@ -264,7 +264,8 @@ def test_policy_attacks_when_it_strikes_first_and_probably_knocks_the_enemy_out(
         update={"stats": state.battle.player.stats.model_copy(update={"speed": 200})}
     )
     battle = state.battle.model_copy(update={"enemy": enemy, "player": faster})
-    decision = RuleBasedPolicy(Fairness.FULL_RAM).decide(state.model_copy(update={"battle": battle}))
+    policy = RuleBasedPolicy(Fairness.FULL_RAM, lookahead=False)
+    decision = policy.decide(state.model_copy(update={"battle": battle}))
     assert decision is not None and isinstance(decision.action, UseMove)
 
 

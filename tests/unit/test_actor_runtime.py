@@ -192,10 +192,12 @@ def test_a_summary_rebuilt_from_the_run_files(tmp_path: Path) -> None:
                            turns=2, decisions=3, frames=900, wall_seconds=0.5)  # fmt: skip
     log = BattleLog(summary=battle, run_id="r1", start_frame=10, decisions=())
     write_json_atomic(paths.battle_log(battle.battle_id), log.model_dump(mode="json"))
-    for kind in ("battle", "battle", "battle", "overworld", "overworld"):
+    for kind in ("battle", "battle", "battle"):
         append_json_line(paths.decisions, {"kind": kind})
+    for steps in (4, 7):  # overworld decisions are legs of several steps
+        append_json_line(paths.decisions, {"kind": "overworld", "steps": steps})
     summary = _summary_from_files(paths, "interrupted", None, time.monotonic())
-    assert (summary.stopped, summary.decisions, summary.overworld_steps) == ("interrupted", 5, 2)
+    assert (summary.stopped, summary.decisions, summary.overworld_steps) == ("interrupted", 5, 11)
     assert summary.battles == (battle,)
 
 

@@ -20,7 +20,6 @@ from engine.game.models import BagItem, DecisionPoint, GameState
 from engine.game.ram import RED_BLUE
 from engine.game.state import decode_state
 from engine.llm.render import (
-    ActionOption,
     action_options,
     render_reflection,
     render_strategy,
@@ -228,18 +227,20 @@ def test_notes_for_moves_switches_and_items() -> None:
     options = {o.label: o for o in action_options(state, legal)}
     assert [o.label for o in action_options(state, legal)] == [describe(a, state) for a in legal]
     assert options["use QUICK_ATTACK"].note.startswith("NORMAL, power 40, PP 30, ~")
-    assert options["use QUICK_ATTACK"].note.endswith("% KO chance")
+    assert "% KO chance, search: " in options["use QUICK_ATTACK"].note
+    assert re.search(r"search: \d+% to win the battle", options["use THUNDERSHOCK"].note)
     assert "not very effective" in options["use THUNDERSHOCK"].note
-    assert options["use GROWL"].note == "NORMAL, status move, PP 40"
-    assert options["use POTION on PIKACHU"].note == "POTION, PIKACHU HP 23/28 → 28/28, 3 in the bag"
+    assert options["use GROWL"].note.startswith("NORMAL, status move, PP 40, search: ")
+    assert options["use POTION on PIKACHU"].note.startswith(
+        "POTION, PIKACHU HP 23/28 → 28/28, 3 in the bag, search: "
+    )
     assert options["throw POKE_BALL"].note == "POKE_BALL, 5 in the bag"
     assert options["run"].note == ""
     kinds = {type(a) for a in legal}
     assert {UseMove, UseItem} <= kinds
-    switch = action_options(fixture_state("red_brock_active_slot1"), [SwitchTo(slot=0)])
-    assert switch == [
-        ActionOption(id=0, label="switch to PIKACHU", note="PIKACHU L12, HP 34/34, type ELECTRIC")
-    ]
+    (switch,) = action_options(fixture_state("red_brock_active_slot1"), [SwitchTo(slot=0)])
+    assert (switch.id, switch.label) == (0, "switch to PIKACHU")
+    assert switch.note.startswith("PIKACHU L12, HP 34/34, type ELECTRIC, search: ")
     send = action_options(fixture_state("red_brock_bring_out_which"), [SendNext(slot=1)])
     assert send[0].note.startswith("WARTORTLE L")
 

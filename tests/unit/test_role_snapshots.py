@@ -254,7 +254,7 @@ def test_tactician_restore_asks_lesson_memory_again() -> None:
     assert tactician.lessons.texts == () and tactician.policy.observed == {}
     after = tactician.choose_battle(BROCK, None, battle_id="b1")
     assert [method for method, _ in memory.calls] == ["measured_for", "recall"] * 2
-    assert after.action == before.action and "seen 0% a use in 20" in after.reason
+    assert after.action == before.action and "0% a use in 20" in after.reason
     assert tactician.lessons.texts == ("BUBBLE does nothing here",)
 
 

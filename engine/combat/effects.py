@@ -1,0 +1,229 @@
+"""What a move does besides damage: stat stages, status, confusion, Leech Seed, screens, Bide, healing.
+
+Each effect takes the user and the target and returns the possible results with their chances. Sources
+(pret/pokered): engine/battle/effects.asm (StatModifierUpEffect, StatModifierDownEffect with the 25%
+miss of the computer's stat-lowering moves and the 33% side effects, SleepEffect, PoisonEffect,
+FreezeBurnParalyzeEffect, ConfusionEffect, FlinchSideEffect, BideEffect, TrappingEffect),
+engine/battle/move_effects/*.asm
+(leech_seed, reflect_light_screen, heal, paralyze, focus_energy, mist, haze), macros/data.asm (percent).
+"""
+
+from __future__ import annotations
+
+from engine.combat.fighter import (
+    ACCURACY,
+    ATTACK,
+    BADGE_BOOSTS,
+    DEFENSE,
+    EVASION,
+    NEUTRAL,
+    SPECIAL,
+    SPEED,
+    Fighter,
+    boosted,
+)
+from engine.game.damage import apply_stage
+from engine.game.tables import Move
+
+Pair = tuple[Fighter, Fighter]  # (user, target)
+Results = list[tuple[float, Pair]]
+
+
+def chance(percent: int, plus_one: bool = True) -> float:
+    """`N percent + 1` in the disassembly: a random byte below N*255//100 (+1) passes."""
+    return (percent * 255 // 100 + (1 if plus_one else 0)) / 256
+
+
+# Effect name -> (stat, change) for moves whose whole point is a stage change.
+STAT_UP = {
+    "ATTACK_UP1_EFFECT": (ATTACK, 1),
+    "DEFENSE_UP1_EFFECT": (DEFENSE, 1),
+    "SPEED_UP1_EFFECT": (SPEED, 1),
+    "SPECIAL_UP1_EFFECT": (SPECIAL, 1),
+    "ACCURACY_UP1_EFFECT": (ACCURACY, 1),
+    "EVASION_UP1_EFFECT": (EVASION, 1),
+    "ATTACK_UP2_EFFECT": (ATTACK, 2),
+    "DEFENSE_UP2_EFFECT": (DEFENSE, 2),
+    "SPEED_UP2_EFFECT": (SPEED, 2),
+    "SPECIAL_UP2_EFFECT": (SPECIAL, 2),
+}
+STAT_DOWN = {
+    "ATTACK_DOWN1_EFFECT": (ATTACK, 1),
+    "DEFENSE_DOWN1_EFFECT": (DEFENSE, 1),
+    "SPEED_DOWN1_EFFECT": (SPEED, 1),
+    "SPECIAL_DOWN1_EFFECT": (SPECIAL, 1),
+    "ACCURACY_DOWN1_EFFECT": (ACCURACY, 1),
+    "EVASION_DOWN1_EFFECT": (EVASION, 1),
+    "ATTACK_DOWN2_EFFECT": (ATTACK, 2),
+    "DEFENSE_DOWN2_EFFECT": (DEFENSE, 2),
+    "SPEED_DOWN2_EFFECT": (SPEED, 2),
+    "SPECIAL_DOWN2_EFFECT": (SPECIAL, 2),
+}
+STAT_DOWN_SIDE = {
+    "ATTACK_DOWN_SIDE_EFFECT": ATTACK,
+    "DEFENSE_DOWN_SIDE_EFFECT": DEFENSE,
+    "SPEED_DOWN_SIDE_EFFECT": SPEED,
+    "SPECIAL_DOWN_SIDE_EFFECT": SPECIAL,
+}
+SIDE_STAT_CHANCE = chance(33)
+COMPUTER_STAT_DOWN_MISS = chance(25)
+FULL_PARALYSIS = chance(25, plus_one=False)
+CONFUSION_SELF_HIT = chance(50)
+# Status side effects: (status, chance); a Pokémon is never given one by a move of its own type.
+STATUS_SIDE = {
+    "POISON_SIDE_EFFECT1": ("PSN", chance(20)),
+    "POISON_SIDE_EFFECT2": ("PSN", chance(40)),
+    "TWINEEDLE_EFFECT": ("PSN", chance(20)),
+    "BURN_SIDE_EFFECT1": ("BRN", chance(10)),
+    "BURN_SIDE_EFFECT2": ("BRN", chance(30)),
+    "FREEZE_SIDE_EFFECT1": ("FRZ", chance(10)),
+    "FREEZE_SIDE_EFFECT2": ("FRZ", chance(30)),
+    "PARALYZE_SIDE_EFFECT1": ("PAR", chance(10)),
+    "PARALYZE_SIDE_EFFECT2": ("PAR", chance(30)),
+}
+FLINCH_SIDE = {"FLINCH_SIDE_EFFECT1": chance(10), "FLINCH_SIDE_EFFECT2": chance(30)}
+CONFUSION_SIDE_CHANCE = chance(10, plus_one=False)
+SLEEP_TURNS = range(1, 8)  # a random byte & 7, rerolled while 0
+CONFUSION_TURNS = range(2, 6)  # a random byte & 3, plus 2
+BIDE_TURNS = (2, 3)
+TRAP_TURNS = ((2, 3 / 8), (3, 3 / 8), (4, 1 / 8), (5, 1 / 8))  # attacks in all, as for multi-hit moves
+
+
+def spread(values: range | tuple[int, ...], detail: int) -> list[tuple[float, int]]:
+    """Equally likely counts, thinned to at most `detail` representatives for the search."""
+    chosen = list(values)
+    if detail < len(chosen):
+        step = len(chosen) / detail
+        chosen = [chosen[int(i * step + step / 2)] for i in range(detail)]
+    return [(1 / len(chosen), value) for value in chosen]
+
+
+def with_stage(fighter: Fighter, stat: int, stage: int) -> Fighter:
+    stages = (*fighter.stages[:stat], stage, *fighter.stages[stat + 1 :])
+    if stat >= len(fighter.battle):  # accuracy and evasion have no stat to recompute
+        return fighter._replace(stages=stages)
+    # The stat is recomputed from the unmodified one, which drops badge boosts and status penalties.
+    value = apply_stage(fighter.stats[stat], stage)
+    battle = (*fighter.battle[:stat], value, *fighter.battle[stat + 1 :])
+    return fighter._replace(stages=stages, battle=(battle[0], battle[1], battle[2], battle[3]))
+
+
+def with_badges(fighter: Fighter, badges: frozenset[str]) -> Fighter:
+    """ApplyBadgeStatBoosts over the battle stats as they are: repeated boosts stack, as in the game."""
+    battle = list(fighter.battle)
+    for badge, stat in BADGE_BOOSTS.items():
+        if badge in badges:
+            battle[stat] = boosted(battle[stat])
+    return fighter._replace(battle=(battle[0], battle[1], battle[2], battle[3]))
+
+
+def with_penalties(fighter: Fighter) -> Fighter:
+    """QuarterSpeedDueToParalysis and HalveAttackDueToBurn on the stats as they are."""
+    battle = list(fighter.battle)
+    if fighter.status == "PAR":
+        battle[SPEED] = max(1, battle[SPEED] // 4)
+    if fighter.status == "BRN":
+        battle[ATTACK] = max(1, battle[ATTACK] // 2)
+    return fighter._replace(battle=(battle[0], battle[1], battle[2], battle[3]))
+
+
+def raise_stat(user: Fighter, target: Fighter, stat: int, by: int, badges: frozenset[str]) -> Pair:
+    """StatModifierUpEffect. After a player's raise the badge boosts apply again to all its stats, and the
+    *target's* paralysis and burn penalties apply again (both quirks of the game)."""
+    if user.stages[stat] >= 6:
+        return user, target  # nothing happened
+    user = with_stage(user, stat, min(6, user.stages[stat] + by))
+    if badges and stat < len(user.battle):
+        user = with_badges(user, badges)
+    return user, with_penalties(target) if stat < len(user.battle) else target
+
+
+def lower_stat(target: Fighter, stat: int, by: int, target_badges: frozenset[str]) -> Fighter:
+    """StatModifierDownEffect on the target; a player's badge boosts then apply again to all its stats."""
+    if target.stages[stat] <= -6 or target.mist:
+        return target
+    target = with_stage(target, stat, max(-6, target.stages[stat] - by))
+    if stat >= len(target.battle):
+        return target
+    if target_badges:
+        target = with_badges(target, target_badges)
+    return with_penalties(target)
+
+
+def inflict(target: Fighter, status: str, detail: int) -> list[tuple[float, Fighter]]:
+    """A major status on a target that has none (the caller checks); sleep lasts 1-7 turns."""
+    if status == "SLP":
+        return [
+            (p, target._replace(status="SLP", sleep_turns=turns)) for p, turns in spread(SLEEP_TURNS, detail)
+        ]
+    if status == "TOX":
+        return [(1.0, target._replace(status="PSN", toxic=1))]
+    out = target._replace(status=status)
+    return [(1.0, with_penalties(out) if status in ("PAR", "BRN") else out)]
+
+
+def confuse(target: Fighter, detail: int) -> list[tuple[float, Fighter]]:
+    if target.confused:
+        return [(1.0, target)]
+    return [(p, target._replace(confused=turns)) for p, turns in spread(CONFUSION_TURNS, detail)]
+
+
+def can_take_status(target: Fighter, status: str, move: Move) -> bool:
+    """Status moves fail on a target with a status; poison never takes on Poison types, paralysis from an
+    Electric move never on Ground types, and a side effect never hits a target of the move's own type."""
+    if target.status != "OK":
+        return False
+    if status in ("PSN", "TOX") and "POISON" in target.types:
+        return False
+    if status == "PAR" and move.type == "ELECTRIC" and "GROUND" in target.types:
+        return False
+    return not (move.power > 0 and move.type in target.types)
+
+
+def status_of_move(move: Move) -> str | None:
+    """The status a pure status move gives."""
+    if move.effect == "SLEEP_EFFECT":
+        return "SLP"
+    if move.effect == "PARALYZE_EFFECT":
+        return "PAR"
+    if move.effect == "POISON_EFFECT":
+        return "TOX" if move.name == "TOXIC" else "PSN"
+    return None
+
+
+def reset_stages(fighter: Fighter) -> Fighter:
+    return fighter._replace(stages=NEUTRAL, battle=fighter.stats)
+
+
+# Stat items: the stage an X item raises; GUARD_SPEC puts up Mist (pret engine/items/item_effects.asm).
+X_ITEMS = {"X_ATTACK": ATTACK, "X_DEFEND": DEFENSE, "X_SPEED": SPEED, "X_SPECIAL": SPECIAL}
+
+
+def stat_item(fighter: Fighter, item: str) -> Fighter:
+    if item == "GUARD_SPEC":
+        return fighter._replace(mist=True)
+    stat = X_ITEMS.get(item)
+    if stat is None or fighter.stages[stat] >= 6:
+        return fighter
+    return with_stage(fighter, stat, fighter.stages[stat] + 1)
+
+
+def pointless(move: Move, user: Fighter, target: Fighter) -> bool:
+    """A status move that cannot do anything now: the stage is at its limit, the target already has a
+    status (or cannot take this one), is already confused or seeded, the screen is already up."""
+    effect = move.effect
+    if effect in STAT_UP:
+        return user.stages[STAT_UP[effect][0]] >= 6
+    if effect in STAT_DOWN:
+        return target.mist or target.stages[STAT_DOWN[effect][0]] <= -6
+    status = status_of_move(move)
+    if status is not None:
+        return not can_take_status(target, status, move)
+    return (
+        (effect == "CONFUSION_EFFECT" and target.confused > 0)
+        or (effect == "LEECH_SEED_EFFECT" and (target.seeded or "GRASS" in target.types))
+        or (effect == "REFLECT_EFFECT" and user.reflect)
+        or (effect == "LIGHT_SCREEN_EFFECT" and user.light_screen)
+        or (effect == "FOCUS_ENERGY_EFFECT" and user.focus_energy)
+        or (effect == "MIST_EFFECT" and user.mist)
+    )

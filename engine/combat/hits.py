@@ -1,0 +1,133 @@
+"""One use of a move, as chances: does it hit, is it critical, how much damage does each roll do.
+
+Sources (pret/pokered): engine/battle/core.asm (MoveHitTest, CalcHitChance, CriticalHitTest,
+GetDamageVarsForPlayerAttack/EnemyAttack, AdjustDamageForMoveType, RandomizeDamage), engine/battle/effects.asm
+(TwoToFiveAttacksEffect), engine/battle/move_effects/one_hit_ko.asm, data/battle/stat_modifiers.asm.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from engine.combat.fighter import ACCURACY, ATTACK, DEFENSE, EVASION, SPECIAL, SPEED, Fighter
+from engine.game.damage import (
+    PHYSICAL_TYPES,
+    SET_DAMAGE_EFFECTS,
+    base_damage,
+    critical_hit_chance,
+    randomized,
+    set_damage,
+    type_adjusted,
+    type_effectiveness,
+)
+from engine.game.tables import Move
+
+# StatModifierRatios (data/battle/stat_modifiers.asm), indexed by stage + 6.
+_RATIOS = (
+    (25, 100), (28, 100), (33, 100), (40, 100), (50, 100), (66, 100), (1, 1),
+    (15, 10), (2, 1), (25, 10), (3, 1), (35, 10), (4, 1),
+)  # fmt: skip
+# TwoToFiveAttacksEffect: 2 or 3 hits with 3/8 each, 4 or 5 with 1/8 each.
+MULTI_HITS = ((2, 3 / 8), (3, 3 / 8), (4, 1 / 8), (5, 1 / 8))
+TWICE_EFFECTS = frozenset({"ATTACK_TWICE_EFFECT", "TWINEEDLE_EFFECT"})
+OHKO = "OHKO_EFFECT"
+# Effects whose moves have power 0 in the table yet deal damage.
+DAMAGE_WITHOUT_POWER = SET_DAMAGE_EFFECTS | {OHKO}
+
+
+def deals_damage(move: Move) -> bool:
+    return move.power > 0 or move.effect in DAMAGE_WITHOUT_POWER
+
+
+def hit_chance(move: Move, user: Fighter, target: Fighter) -> float:
+    """CalcHitChance: the accuracy byte scaled by the user's accuracy stage, then by the target's evasion
+    stage reversed, kept in 1..255; a random byte below it hits (so even 100% moves miss 1 in 256)."""
+    if move.effect == "SWIFT_EFFECT":
+        return 1.0
+    accuracy = move.accuracy_byte
+    for stage in (user.stages[ACCURACY], -target.stages[EVASION]):
+        numerator, denominator = _RATIOS[stage + 6]
+        accuracy = max(1, min(255, accuracy * numerator // denominator))
+    return accuracy / 256
+
+
+def hits(move: Move) -> tuple[tuple[int, float], ...]:
+    """How many times a use strikes, with chances."""
+    if move.effect == "TWO_TO_FIVE_ATTACKS_EFFECT":
+        return MULTI_HITS
+    return ((2, 1.0),) if move.effect in TWICE_EFFECTS else ((1, 1.0),)
+
+
+def _battle_pair(move: Move, user: Fighter, target: Fighter, critical: bool) -> tuple[int, int]:
+    physical = move.type in PHYSICAL_TYPES
+    attack_at, defense_at = (ATTACK, DEFENSE) if physical else (SPECIAL, SPECIAL)
+    if critical:  # the unmodified stats, and no Reflect or Light Screen
+        return user.stats[attack_at], target.stats[defense_at]
+    defense = target.battle[defense_at]
+    if (target.reflect and physical) or (target.light_screen and not physical):
+        defense *= 2  # not capped at 999, as in the game
+    return user.battle[attack_at], defense
+
+
+def rolls(move: Move, user: Fighter, target: Fighter, critical: bool) -> tuple[int, ...]:
+    """The equally likely damages of one strike that connects (0 when the target is immune)."""
+    if move.effect in SET_DAMAGE_EFFECTS:
+        return set_damage(user.level, move, target.hp)
+    if move.effect == OHKO:
+        slower = user.battle[SPEED] < target.battle[SPEED]
+        immune = type_effectiveness(move.type, *target.types) == 0
+        return (0,) if slower or immune else (target.hp,)
+    attack, defense = _battle_pair(move, user, target, critical)
+    explode = move.effect == "EXPLODE_EFFECT"
+    key = (move.power, move.type, explode)
+    return _rolls(user.level, key, attack, defense, critical, user.types, target.types)
+
+
+@cache
+def _rolls(
+    level: int,
+    move: tuple[int, str, bool],
+    attack: int,
+    defense: int,
+    critical: bool,
+    user_types: tuple[str, str],
+    target_types: tuple[str, str],
+) -> tuple[int, ...]:
+    power, move_type, explode = move
+    damage = base_damage(level, power, attack, defense, critical=critical, explode=explode)
+    damage = type_adjusted(damage, move_type, user_types, target_types)
+    return randomized(damage) if damage else (0,)
+
+
+def crit_chance(move: Move, user: Fighter) -> float:
+    return critical_hit_chance(user.base_speed, move, focus_energy=user.focus_energy)
+
+
+def bucketed(values: tuple[int, ...], buckets: int) -> list[tuple[float, int]]:
+    """Equally likely values grouped into at most `buckets` contiguous groups, each stood for by its middle
+    value: the search's coarse view of a damage roll. `buckets` >= the number of values keeps them all."""
+    ordered = sorted(values)
+    count = len(ordered)
+    if buckets >= count:
+        return [(1 / count, v) for v in ordered]
+    groups = []
+    for i in range(buckets):
+        low, high = i * count // buckets, (i + 1) * count // buckets
+        groups.append(((high - low) / count, ordered[(low + high - 1) // 2]))
+    return groups
+
+
+def strike_outcomes(
+    move: Move, user: Fighter, target: Fighter, buckets: int, scale: float = 1.0
+) -> list[tuple[float, int]]:
+    """(chance, total damage before the HP cap) of a use that connects: critical or not, the roll, the
+    number of strikes, times a lesson's `scale`. Immunity shows as damage 0."""
+    crit = crit_chance(move, user)
+    out: list[tuple[float, int]] = []
+    for critical, chance in ((False, 1 - crit), (True, crit)):
+        if chance <= 0:
+            continue
+        values = bucketed(rolls(move, user, target, critical), buckets if not critical else 1)
+        for count, count_chance in hits(move):
+            out += [(chance * count_chance * p, round(damage * count * scale)) for p, damage in values]
+    return out

@@ -1,0 +1,496 @@
+"""How likely a side is to win from a position: the search's judge at its leaves, and the whole-battle
+estimate before a battle starts.
+
+Two members facing each other race to knock the other out. Each turn a side deals damage with a chance of
+acting at all (paralysis, confusion), after the turns it loses outright (sleep, recharging, being
+wrapped); poison, burn and Leech Seed add a fixed drain. The damage after t turns is taken as normal
+with the summed mean and variance of the per-turn damage, which gives the chance that each side has
+knocked the other out by turn t, and so the chance of winning the duel (the side that moves first wins a
+tie). A whole battle chains duels: the winner goes on with the HP it is expected to keep, our next
+member is the one with the best chance against the enemy in front of it, a trainer's next member is the
+next in its party.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from typing import NamedTuple
+
+from engine.combat import enemy
+from engine.combat.effects import (
+    COMPUTER_STAT_DOWN_MISS,
+    CONFUSION_SELF_HIT,
+    FULL_PARALYSIS,
+    STAT_DOWN,
+    STAT_UP,
+    can_take_status,
+    inflict,
+    lower_stat,
+    raise_stat,
+    status_of_move,
+)
+from engine.combat.fighter import (
+    ATTACK,
+    DEFENSE,
+    SPECIAL,
+    SPEED,
+    Action,
+    Attack,
+    Duel,
+    Fighter,
+    Side,
+    fresh,
+    move_of,
+    moves_of,
+)
+from engine.combat.hits import deals_damage, hit_chance, strike_outcomes
+from engine.game.tables import Move
+
+_SURE = 1 - 1e-6
+_NO_SPREAD = 1e-9  # a variance this small is a certainty
+_CLEAR_WIN = 0.99  # no setup plan is looked for beyond this
+_PLAN_MARGIN = 0.01  # a setup plan must win this much more often than attacking at once
+MAX_SETUP = 3
+MAX_HEALS_COUNTED = 3
+_ASLEEP_TURNS = 4.0
+_TRAPPED_TURNS = 2.1
+_CONFUSED_TURNS = 2.5
+_MOST_LOST = 0.9
+HORIZON = 60  # turns looked at; a duel still undecided by then counts as a coin flip
+_DETAIL = 4  # damage groups per roll when sizing up a move
+
+
+class Pace(NamedTuple):
+    """How hard a side hits per turn and how long before it starts."""
+
+    mean: float  # expected damage per turn it acts
+    variance: float
+    acts: float  # chance it acts in a turn
+    lost: float  # turns lost before it acts at all
+    slot: int  # the move that gives this pace (-1: none)
+
+
+class DuelOdds(NamedTuple):
+    win: float
+    turns_to_ko: float  # our expected turns to knock the enemy out (inf when we cannot)
+    our_hp_left: int  # expected, when we win
+    their_hp_left: int  # expected, when they win
+    plan: str = ""  # what we do in the race, e.g. "TAIL_WHIP ×2, then TACKLE"
+    heals_used: int = 0  # healing items the race counted on (spent for the duels after it)
+
+
+_PACES: dict[tuple[object, ...], tuple[float, float]] = {}
+_PACES_KEPT = 1 << 16
+
+
+def move_pace(user: Fighter, target: Fighter, slot: int) -> tuple[float, float]:
+    """(mean, variance) of one use's damage; not capped at the target's HP (the race does that).
+    Remembered by everything it depends on except HP, which the search's branches mostly differ in."""
+    move = move_of(user, slot)
+    if not deals_damage(move):
+        return 0.0, 0.0
+    hp = target.hp if move.effect in ("SUPER_FANG_EFFECT", "OHKO_EFFECT") else 0
+    scale = user.scale(slot)
+    key = (
+        move.id, hp, scale, user.level, user.battle, user.stats, user.types, user.base_speed,
+        user.focus_energy, user.stages, target.battle, target.stats, target.types, target.stages,
+        target.reflect, target.light_screen,
+    )  # fmt: skip
+    found = _PACES.get(key)
+    if found is None:
+        if len(_PACES) > _PACES_KEPT:
+            _PACES.clear()
+        found = _PACES[key] = _pace_of(move, user, target, scale)
+    return found
+
+
+def _pace_of(move: Move, user: Fighter, target: Fighter, scale: float) -> tuple[float, float]:
+    hit = hit_chance(move, user, target)
+    outcomes = [(hit * p, d) for p, d in strike_outcomes(move, user, target, _DETAIL, scale)]
+    mean = sum(p * d for p, d in outcomes)
+    second = sum(p * d * d for p, d in outcomes)
+    if move.effect in ("CHARGE_EFFECT", "FLY_EFFECT", "HYPER_BEAM_EFFECT"):
+        mean, second = mean / 2, second / 2  # one hit every two turns
+    return mean, max(0.0, second - mean * mean)
+
+
+def _stopped(fighter: Fighter, foe: Fighter) -> tuple[float, float]:
+    """(chance of acting in a turn, turns lost first)."""
+    if fighter.status == "FRZ":
+        return 0.0, 0.0
+    acts = 1 - FULL_PARALYSIS if fighter.status == "PAR" else 1.0
+    lost = float(fighter.sleep_turns if fighter.status == "SLP" else 0)
+    lost += fighter.recharging + foe.trapping + fighter.bide
+    if fighter.confused > 1:
+        lost += CONFUSION_SELF_HIT * (fighter.confused - 1)
+    return acts, lost
+
+
+def best_pace(user: Fighter, target: Fighter) -> Pace:
+    """Our side: the move with the highest expected damage."""
+    acts, lost = _stopped(user, target)
+    slots = [i for i, pp in enumerate(user.pp) if pp > 0] or [-1]
+    best = max(((move_pace(user, target, s), s) for s in slots), key=lambda item: item[0][0])
+    (mean, variance), slot = best
+    return Pace(mean=mean, variance=variance, acts=acts, lost=lost, slot=slot)
+
+
+def enemy_pace(duel: Duel, answers: list[tuple[float, Action]] | None = None) -> Pace:
+    """Their side: the damage of their move choice, mixed over its chances."""
+    me, foe = duel.them.fighter, duel.us.fighter
+    acts, lost = _stopped(me, foe)
+    mean = second = 0.0
+    for p, action in enemy.choices(duel) if answers is None else answers:
+        if isinstance(action, Attack):
+            m, v = move_pace(me, foe, action.slot)
+            mean += p * m
+            second += p * (v + m * m)
+    return Pace(mean=mean, variance=max(0.0, second - mean * mean), acts=acts, lost=lost, slot=-1)
+
+
+def _healing(heals: tuple[int, ...], me: Fighter, theirs: Pace) -> int:
+    """HP our healing items add to the race: each gives back what it heals (at most the member's max HP)
+    less the hit taken while using it. Up to MAX_HEALS_COUNTED of them, the largest first."""
+    hit = theirs.acts * theirs.mean
+    return round(sum(max(0.0, min(h, me.max_hp) - hit) for h in heals[:MAX_HEALS_COUNTED]))
+
+
+def _drain(fighter: Fighter) -> float:
+    tick = max(1, fighter.max_hp // 16)
+    per_turn = 0.0
+    if fighter.status in ("PSN", "BRN"):
+        per_turn += tick * (fighter.toxic + 2) if fighter.toxic else tick  # toxic grows: a rough mean
+    return per_turn + (tick if fighter.seeded else 0)
+
+
+@lru_cache(maxsize=1 << 14)
+def _ko_by(pace: Pace, hp: int, drain: float, extra: float) -> tuple[float, ...]:
+    """Chance that a target with `hp` is down after each of turns 1..HORIZON."""
+    if hp <= 0:
+        return (1.0,) * HORIZON
+    per_mean = pace.acts * pace.mean
+    per_var = pace.acts * (pace.variance + pace.mean**2) - per_mean**2
+    out: list[float] = []
+    need = hp - 0.5 - extra
+    for t in range(1, HORIZON + 1):
+        acting = t - pace.lost if t > pace.lost else 0.0
+        gap = need - acting * per_mean - t * drain
+        var = acting * per_var
+        p = (1.0 if gap < 0 else 0.0) if var <= _NO_SPREAD else 0.5 * math.erfc(gap / math.sqrt(2 * var))
+        out.append(p)
+        if p > _SURE:
+            return (*out, *([1.0] * (HORIZON - t)))
+    return tuple(out)
+
+
+def duel_odds(duel: Duel, status_plans: bool = False) -> DuelOdds:
+    """The active members' race: attacking now, or after one to three uses of a stat move first, and
+    (with `status_plans`) after seeding, paralysing, poisoning or putting the enemy to sleep first, alone
+    or followed by stat moves; whichever wins most often."""
+    me, foe = duel.us.fighter, duel.them.fighter
+    if foe.fainted:
+        return DuelOdds(win=1.0, turns_to_ko=0.0, our_hp_left=me.hp, their_hp_left=0)
+    if me.fainted:
+        return DuelOdds(win=0.0, turns_to_ko=math.inf, our_hp_left=0, their_hp_left=foe.hp)
+    best = _race(duel, 0.0, "")
+    if best.win > _CLEAR_WIN:
+        return best
+    starts: list[Start] = [(duel, 0.0, "", (1.0, 1.0))]
+    if status_plans:
+        starts += [start for move in _status_moves(me) if (start := _status_start(duel, move)) is not None]
+    for start in starts:
+        for odds in [_race(*start)] + [
+            plan for move in _status_moves(me) for plan in _setup_plans(start, move)
+        ]:
+            if odds.win > best.win + _PLAN_MARGIN:
+                best = odds
+    return best
+
+
+Start = tuple[Duel, float, str, "Shares"]  # a position, the turns spent reaching it, its plan, turn shares
+
+
+def _status_moves(me: Fighter) -> list[Move]:
+    return [move for slot, move in enumerate(moves_of(me)) if move.power == 0 and me.pp[slot] > 0]
+
+
+def _setup_plans(start: Start, move: Move) -> list[DuelOdds]:
+    duel, delay, before, shares = start
+    if not _is_setup(move):
+        return []
+    hit = hit_chance(move, duel.us.fighter, duel.them.fighter)
+    plans: list[DuelOdds] = []
+    prepared = duel
+    for uses in range(1, MAX_SETUP + 1):
+        prepared = _after_setup(prepared, move)
+        plan = f"{before}, {move.name} ×{uses}" if before else f"{move.name} ×{uses}"
+        odds = _race(prepared, delay + uses / hit, plan, shares)
+        if plans and odds.win <= plans[-1].win:
+            break  # one more use no longer pays for its turn
+        plans.append(odds)
+    return plans
+
+
+def _status_start(duel: Duel, move: Move) -> Start | None:
+    """Seeding, paralysis and poison once, after which the race counts their effect; sleep as a cycle
+    (put it to sleep, attack while it sleeps, again when it wakes)."""
+    me, foe = duel.us.fighter, duel.them.fighter
+    hit = hit_chance(move, me, foe)
+    if move.effect == "LEECH_SEED_EFFECT" and not foe.seeded and "GRASS" not in foe.types:
+        return (
+            duel._replace(them=duel.them.with_fighter(foe._replace(seeded=True))),
+            1 / hit,
+            move.name,
+            (1.0, 1.0),
+        )
+    status = status_of_move(move)
+    if status is None or not can_take_status(foe, status, move):
+        return None
+    if status == "SLP":
+        cycle = 1 / hit + _ASLEEP_TURNS
+        return duel, 0.0, f"{move.name} when awake", (_ASLEEP_TURNS / cycle, 1 / hit / cycle)
+    afflicted = inflict(foe, status, 1)[0][1]
+    return duel._replace(them=duel.them.with_fighter(afflicted)), 1 / hit, move.name, (1.0, 1.0)
+
+
+def _is_setup(move: Move) -> bool:
+    if move.effect in STAT_UP:
+        return STAT_UP[move.effect][0] in (ATTACK, DEFENSE, SPECIAL)
+    return move.effect in STAT_DOWN and STAT_DOWN[move.effect][0] in (ATTACK, DEFENSE, SPECIAL)
+
+
+def _after_setup(duel: Duel, move: Move) -> Duel:
+    me, foe = duel.us.fighter, duel.them.fighter
+    if move.effect in STAT_UP:
+        stat, by = STAT_UP[move.effect]
+        me, foe = raise_stat(me, foe, stat, by, duel.us.badges)
+    else:
+        stat, by = STAT_DOWN[move.effect]
+        foe = lower_stat(foe, stat, by, duel.them.badges)
+    return duel._replace(us=duel.us.with_fighter(me), them=duel.them.with_fighter(foe))
+
+
+Shares = tuple[float, float]  # the share of turns each side (us, them) gets to act on top of the rest
+
+
+def _race(duel: Duel, delay: float, plan: str, shares: Shares = (1.0, 1.0)) -> DuelOdds:
+    answers = _choices(duel)
+    pace = best_pace(duel.us.fighter, duel.them.fighter)
+    rate = pace.acts * pace.mean * shares[0]
+    turns = delay + pace.lost + (duel.them.fighter.hp / rate if rate > 0 else HORIZON)
+    worn = _worn(duel, turns, answers)
+    return _race_once(worn, delay, plan, shares, answers if worn is duel else _choices(worn))
+
+
+_CHOICES: dict[tuple[object, ...], list[tuple[float, Action]]] = {}
+
+
+def _choices(duel: Duel) -> list[tuple[float, Action]]:
+    """enemy.choices, remembered by everything it reads (the race asks for the same ones many times)."""
+    me, foe = duel.us.fighter, duel.them.fighter
+    them = duel.them
+    key = (
+        foe.moves, tuple(pp > 0 for pp in foe.pp), foe.charging, foe.bide, foe.trapping, foe.recharging,
+        foe.status, foe.hp * 20 // max(1, foe.max_hp), me.status, me.types, them.trainer_class,
+        them.turns_out == 1, them.ai_uses > 0, duel.wild,
+    )  # fmt: skip
+    found = _CHOICES.get(key)
+    if found is None:
+        if len(_CHOICES) > _PACES_KEPT:
+            _CHOICES.clear()
+        found = _CHOICES[key] = enemy.choices(duel)
+    return found
+
+
+def _worn(duel: Duel, turns: float, answers: list[tuple[float, Action]]) -> Duel:
+    """Our member after the enemy's stat-lowering moves have landed as often as they would by the middle
+    of the duel (GROWL, LEER, SCREECH, SAND-ATTACK: the AI and wild Pokémon keep using them)."""
+    me, foe = duel.us.fighter, duel.them.fighter
+    half = min(turns, HORIZON) / 2
+    changed = me
+    for p, action in answers:
+        if not isinstance(action, Attack) or action.slot < 0:
+            continue
+        move = move_of(foe, action.slot)
+        if move.power or move.effect not in STAT_DOWN:
+            continue
+        stat, by = STAT_DOWN[move.effect]
+        hit = hit_chance(move, foe, me) * (1 - COMPUTER_STAT_DOWN_MISS)
+        for _ in range(round(p * hit * half * by)):
+            changed = lower_stat(changed, stat, 1, duel.us.badges)
+    return duel if changed is me else duel._replace(us=duel.us.with_fighter(changed))
+
+
+def _pressure(duel: Duel, answers: list[tuple[float, Action]]) -> float:
+    """The share of our turns the enemy's status moves are expected to take away: sleep (about four turns
+    a time), a trapping move (about two more turns each), confusion (half of about two and a half turns),
+    paralysis (a quarter of the turns once it lands, which it does about halfway)."""
+    me, foe = duel.us.fighter, duel.them.fighter
+    lost = 0.0
+    for p, action in answers:
+        if not isinstance(action, Attack) or action.slot < 0:
+            continue
+        move = move_of(foe, action.slot)
+        landing = p * hit_chance(move, foe, me)
+        if move.effect == "TRAPPING_EFFECT":
+            lost += _share(landing, _TRAPPED_TURNS)
+        elif me.status == "OK" and move.effect == "SLEEP_EFFECT":
+            lost += _share(landing, _ASLEEP_TURNS)
+        elif me.status == "OK" and move.effect == "PARALYZE_EFFECT" and can_take_status(me, "PAR", move):
+            lost += FULL_PARALYSIS / 2
+        elif not me.confused and move.effect == "CONFUSION_EFFECT":
+            lost += _share(landing, _CONFUSED_TURNS * CONFUSION_SELF_HIT)
+    return min(lost, _MOST_LOST)
+
+
+def _share(chance_a_turn: float, turns_each: float) -> float:
+    """Long-run share of turns lost to an effect that lands with this chance a turn and lasts this long."""
+    return 0.0 if chance_a_turn <= 0 else turns_each / (1 / chance_a_turn + turns_each)
+
+
+def _race_once(
+    duel: Duel, delay: float, plan: str, shares: Shares, answers: list[tuple[float, Action]]
+) -> DuelOdds:
+    me, foe = duel.us.fighter, duel.them.fighter
+    ours, theirs = best_pace(me, foe), enemy_pace(duel, answers)
+    ours = ours._replace(lost=ours.lost + delay, acts=ours.acts * (1 - _pressure(duel, answers)) * shares[0])
+    theirs = theirs._replace(acts=theirs.acts * shares[1])
+    # A biding enemy hands back twice what it takes; its stored damage is already owed.
+    owed = 2 * foe.bide_damage + (2 * ours.mean * max(0, foe.bide - 1) if foe.bide else 0)
+    we_ko = _ko_by(ours, foe.hp, _drain(foe), 0.0)
+    share = _heal_share(duel)
+    they_ko = _ko_by(theirs, me.hp + _healing(share, me, theirs), _drain(me) - _seeded_gain(foe), owed)
+    first = _first_chance(me, foe)
+    win, when, prev_us, prev_them = 0.0, 0.0, 0.0, 0.0
+    for t in range(HORIZON):
+        now = we_ko[t] - prev_us
+        alive = first * (1 - prev_them) + (1 - first) * (1 - they_ko[t])
+        win += now * alive
+        when += (t + 1) * now * alive
+        prev_us, prev_them = we_ko[t], they_ko[t]
+        if prev_us > _SURE or prev_them > _SURE:
+            break
+    undecided = (1 - prev_us) * (1 - prev_them)
+    win = min(1.0, win + 0.5 * undecided)
+    turns = _median_turn(we_ko)
+    lasts = min(when / win if win > 0 else turns, HORIZON)
+    taken = theirs.acts * theirs.mean * max(0.0, lasts - theirs.lost) + owed
+    dealt = ours.acts * ours.mean * max(0.0, min(turns, HORIZON) - ours.lost)
+    attack = move_of(me, ours.slot).name if ours.mean > 0 else ""
+    return DuelOdds(
+        win=win,
+        turns_to_ko=turns,
+        our_hp_left=max(1, round(me.hp - taken)),
+        their_hp_left=max(1, round(foe.hp - dealt)),
+        plan=f"{plan}, then {attack}" if plan and attack else (plan or attack),
+        heals_used=len(share),
+    )
+
+
+def _heal_share(duel: Duel) -> tuple[int, ...]:
+    """The healing items this duel may count on: an even share of the bag over the enemies still to beat,
+    so that a chain of duels does not count the same POTION twice."""
+    heals = duel.us.heals
+    if not heals:
+        return heals
+    left = 1 if duel.wild else 1 + len(duel.them.able())
+    return heals[: -(-len(heals) // left)]
+
+
+def _seeded_gain(foe: Fighter) -> float:
+    """What our side drinks each turn from a seeded enemy."""
+    return float(max(1, foe.max_hp // 16)) if foe.seeded and not foe.fainted else 0.0
+
+
+def _median_turn(ko_by: tuple[float, ...]) -> float:
+    for t, p in enumerate(ko_by, start=1):
+        if p >= 0.5:
+            return float(t)
+    return math.inf
+
+
+def _first_chance(me: Fighter, foe: Fighter) -> float:
+    if me.battle[SPEED] == foe.battle[SPEED]:
+        return 0.5
+    return 1.0 if me.battle[SPEED] > foe.battle[SPEED] else 0.0
+
+
+class Judge:
+    """Whole-battle odds, remembered within one decision (positions repeat across the search's branches).
+
+    `status_plans`: count on putting the enemy to sleep, paralysing or poisoning it. Right for a forecast;
+    wrong at the search's leaves, where a plan that can always start next turn makes starting it now look
+    no better, so the search would put it off for ever."""
+
+    def __init__(self, status_plans: bool = False) -> None:
+        self.status_plans = status_plans
+        self._duels: dict[Duel, DuelOdds] = {}
+        self._battles: dict[Duel, Outlook] = {}
+
+    def duel(self, duel: Duel) -> DuelOdds:
+        found = self._duels.get(duel)
+        if found is None:
+            found = self._duels[duel] = duel_odds(duel, self.status_plans)
+        return found
+
+    def battle(self, duel: Duel) -> float:
+        """The chance we win the whole battle from here."""
+        return self.outlook(duel).win
+
+    def outlook(self, duel: Duel) -> Outlook:
+        """The chance we win the whole battle from here, and the share of our party's HP we keep."""
+        if duel.them.defeated or (duel.wild and duel.them.fighter.fainted):
+            return Outlook(win=1.0, kept=_kept(duel.us))
+        if duel.us.defeated:
+            return Outlook(win=0.0, kept=0.0)
+        found = self._battles.get(duel)
+        if found is None:
+            found = self._battles[duel] = self._chain(duel)
+        return found
+
+    def _chain(self, duel: Duel) -> Outlook:
+        if duel.us.fighter.fainted:
+            return max((self.outlook(_send(duel, True, i)) for i in duel.us.able()), key=lambda o: o.win)
+        if duel.them.fighter.fainted:
+            return self.outlook(_send(duel, False, duel.them.able()[0]))
+        odds = self.duel(duel)
+        won = self.outlook(_leave(duel, False, odds.our_hp_left, odds.heals_used))
+        lost = self.outlook(_leave(duel, True, odds.their_hp_left, odds.heals_used))
+        p = odds.win
+        return Outlook(win=p * won.win + (1 - p) * lost.win, kept=p * won.kept + (1 - p) * lost.kept)
+
+
+class Outlook(NamedTuple):
+    win: float
+    kept: float  # expected share of our party's HP left at the end (0 when we lose)
+
+
+def _kept(side: Side) -> float:
+    return sum(m.hp for m in side.members) / max(1, sum(m.max_hp for m in side.members))
+
+
+def _leave(duel: Duel, ours_lost: bool, winner_hp: int, heals_used: int = 0) -> Duel:
+    """After a duel: the loser is down; the winner keeps `winner_hp` and its state; the healing items the
+    duel counted on are spent."""
+    duel = duel._replace(us=duel.us._replace(heals=duel.us.heals[heals_used:]))
+    loser, winner = (duel.us, duel.them) if ours_lost else (duel.them, duel.us)
+    loser = loser.with_fighter(loser.fighter._replace(hp=0))
+    winner = winner.with_fighter(winner.fighter._replace(hp=min(winner.fighter.hp, winner_hp)))
+    return (
+        Duel(us=loser, them=winner, wild=duel.wild)
+        if ours_lost
+        else Duel(us=winner, them=loser, wild=duel.wild)
+    )
+
+
+def _send(duel: Duel, ours: bool, member: int) -> Duel:
+    side = duel.side(ours)
+    coming = fresh(side.members[member], side.badges)
+    sent: Side = side._replace(active=member, turns_out=0)
+    return duel.with_side(ours, sent.with_fighter(coming))
+
+
+def win_probability(duel: Duel) -> float:
+    """The chance of winning the whole battle from this position, with no search (fast: for planning)."""
+    return Judge(status_plans=True).battle(duel)

@@ -1,0 +1,78 @@
+"""Whole battles played inside the turn model, sampled turn by turn: a check on the race judge's odds, and
+the slow but exact-in-the-model way to estimate a win before a battle.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from engine.combat import enemy
+from engine.combat.fighter import Action, Attack, Duel, Switch, fresh
+from engine.combat.race import Judge
+from engine.combat.search import search
+from engine.combat.turn import resolve_turn
+
+MAX_TURNS = 150
+ROLLOUT_DETAIL = 8
+OurChoice = Callable[[Duel], Action]
+
+
+def searching(duel: Duel) -> Action:
+    """Our side as the rule-based tier plays it: the search over attacks and switches."""
+    actions: list[Action] = [Attack(i) for i, pp in enumerate(duel.us.fighter.pp) if pp > 0] or [Attack(-1)]
+    actions += [Switch(i) for i in duel.us.able()]
+    return actions[search(duel, actions).index]
+
+
+def _pick(branches: list[tuple[float, Duel]], rng: random.Random) -> Duel:
+    roll, total = rng.random(), 0.0
+    for p, duel in branches:
+        total += p
+        if roll < total:
+            return duel
+    return branches[-1][1]
+
+
+def _replace_fainted(duel: Duel) -> Duel:
+    if duel.them.fighter.fainted and not duel.them.defeated and not duel.wild:
+        member = duel.them.able()[0]
+        them = duel.them._replace(active=member, turns_out=0)
+        duel = duel._replace(them=them.with_fighter(fresh(them.fighter)))
+    if duel.us.fighter.fainted and not duel.us.defeated:
+        judge = Judge()
+        options = []
+        for member in duel.us.able():
+            us = duel.us._replace(active=member, turns_out=0)
+            sent = duel._replace(us=us.with_fighter(fresh(us.fighter, us.badges)))
+            options.append((judge.battle(sent), sent))
+        duel = max(options, key=lambda option: option[0])[1]
+    return duel
+
+
+def play_out(duel: Duel, rng: random.Random, ours: OurChoice = searching) -> bool:
+    """One battle to its end; True when we win (a battle still going after MAX_TURNS counts as lost)."""
+    for _ in range(MAX_TURNS):
+        duel = _replace_fainted(duel)
+        if duel.them.defeated or (duel.wild and duel.them.fighter.fainted):
+            return True
+        if duel.us.defeated:
+            return False
+        choices = enemy.choices(duel)
+        theirs = _pick_action(choices, rng)
+        duel = _pick(resolve_turn(duel, ours(duel), theirs, ROLLOUT_DETAIL), rng)
+    return False
+
+
+def _pick_action(choices: list[tuple[float, Action]], rng: random.Random) -> Action:
+    roll, total = rng.random(), 0.0
+    for p, action in choices:
+        total += p
+        if roll < total:
+            return action
+    return choices[-1][1]
+
+
+def sampled_win_rate(duel: Duel, battles: int, seed: int = 0, ours: OurChoice = searching) -> float:
+    rng = random.Random(seed)
+    return sum(play_out(duel, rng, ours) for _ in range(battles)) / battles

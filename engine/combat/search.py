@@ -1,0 +1,125 @@
+"""The battle search: every action we may take, against every answer the enemy may give, through every
+way the turn can go, judged by the chance of winning the whole battle afterwards.
+
+One ply of expectimax over the turn model (engine/combat/turn.py) with the race judge
+(engine/combat/race.py) at the leaves. Setup moves earn their place the way a player reasons: after
+TAIL WHIP the race shows the same TACKLE knocking the enemy out in fewer turns.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from engine.combat import enemy
+from engine.combat.effects import pointless
+from engine.combat.fighter import Action, Attack, Duel, Switch, UseItem, move_of
+from engine.combat.hits import deals_damage
+from engine.combat.race import Judge
+from engine.combat.turn import resolve_turn
+
+SEARCH_DETAIL = 2  # damage groups and sleep/confusion lengths per branch
+# Between two actions this close in winning chance, prefer attacking: the model is not exact, and a
+# hit now is worth more than a setup whose payoff the model only estimates.
+TIE_MARGIN = 0.005
+# Winning comes first; among ways to win, keeping the party's HP (and members) counts for the battles
+# after this one, and an item spent is money: worth this much chance of winning.
+KEEP_WEIGHT = 0.1
+WIN_SHOWN = 0.01  # smaller differences in winning chance are not worth naming in a reason
+ITEM_COST = 0.03
+
+
+@dataclass(frozen=True, slots=True)
+class Scored:
+    action: Action
+    win: float  # chance of winning the battle after taking it
+    kept: float  # expected share of our party's HP left at the end
+    turns_to_ko: float  # then, our expected turns to knock the enemy out
+
+    @property
+    def value(self) -> float:
+        return self.win + KEEP_WEIGHT * self.kept - (ITEM_COST if isinstance(self.action, UseItem) else 0.0)
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    best: Scored
+    index: int  # the best action's place in the list searched (actions are tuples: compare by place)
+    scored: tuple[Scored, ...]
+    reason: str
+
+
+def search(duel: Duel, actions: list[Action], detail: int = SEARCH_DETAIL) -> Verdict:
+    """Scores every action; one that cannot do anything now (GROWL at -6, a second LEECH SEED) is scored
+    but never chosen while anything else is on offer."""
+    judge = Judge()
+    answers = enemy.choices(duel)
+    worth = [i for i, action in enumerate(actions) if not _pointless(duel, action)] or list(
+        range(len(actions))
+    )
+    scored = tuple(_score(duel, action, answers, judge, detail) for action in actions)
+    index = max(worth, key=lambda i: _preference(duel, scored[i]))
+    best = scored[index]
+    return Verdict(best=best, index=index, scored=scored, reason=_reason(duel, best, scored))
+
+
+def _preference(duel: Duel, scored: Scored) -> float:
+    return scored.value + (TIE_MARGIN if _is_attack(duel, scored.action) else 0.0)
+
+
+def _score(
+    duel: Duel, action: Action, answers: list[tuple[float, Action]], judge: Judge, detail: int
+) -> Scored:
+    win = kept = 0.0
+    likely: tuple[float, Duel] = (-1.0, duel)
+    for q, answer in answers:
+        for p, after in resolve_turn(duel, action, answer, detail):
+            outlook = judge.outlook(after)
+            win += q * p * outlook.win
+            kept += q * p * outlook.kept
+            if q * p > likely[0]:
+                likely = (q * p, after)
+    # This turn counts: a knock-out now shows as "in 1 turn".
+    return Scored(action=action, win=win, kept=kept, turns_to_ko=1 + judge.duel(likely[1]).turns_to_ko)
+
+
+def _pointless(duel: Duel, action: Action) -> bool:
+    if not isinstance(action, Attack) or action.slot < 0:
+        return False
+    move = move_of(duel.us.fighter, action.slot)
+    return not deals_damage(move) and pointless(move, duel.us.fighter, duel.them.fighter)
+
+
+def _is_attack(duel: Duel, action: Action) -> bool:
+    return isinstance(action, Attack) and deals_damage(move_of(duel.us.fighter, action.slot))
+
+
+def label(duel: Duel, action: Action) -> str:
+    if isinstance(action, Attack):
+        return move_of(duel.us.fighter, action.slot).name
+    if isinstance(action, Switch):
+        return f"switch to {duel.us.members[action.member].species}"
+    assert isinstance(action, UseItem)
+    return action.item
+
+
+def _turns(value: float) -> str:
+    return "never" if math.isinf(value) else f"in {value:.0f} turn{'s' if value != 1 else ''}"
+
+
+def _reason(duel: Duel, best: Scored, scored: tuple[Scored, ...]) -> str:
+    name = label(duel, best.action)
+    attacks = [s for s in scored if _is_attack(duel, s.action)]
+    plain = max(attacks, key=lambda s: s.value, default=None)
+    if plain is None or plain is best:
+        return f"{name}: {best.win:.0%} to win, KO {_turns(best.turns_to_ko)}"
+    other = label(duel, plain.action)
+    if abs(best.win - plain.win) >= WIN_SHOWN:
+        gain = f"{best.win:.0%} to win against {plain.win:.0%} with {other}"
+    else:
+        gain = f"keeps {best.kept:.0%} of the party's HP against {plain.kept:.0%} with {other}"
+    if isinstance(best.action, Attack):
+        return (
+            f"{name} first: then KO {_turns(best.turns_to_ko)} instead of {_turns(plain.turns_to_ko)}; {gain}"
+        )
+    return f"{name}: {gain}"

@@ -1,0 +1,101 @@
+"""Battle choices by the search (engine/combat): the rule-based tier's default way to fight."""
+
+from __future__ import annotations
+
+from engine.combat.fighter import Action, Duel, moves_of
+from engine.combat.position import duel_of, model_action
+from engine.combat.race import Judge, move_pace
+from engine.combat.search import search
+from engine.game.actions import BattleAction, SendNext, describe
+from engine.game.assessment import Fairness
+from engine.game.models import GameState
+from engine.memory.lessons import Measurement
+
+SEEN_KEPT = 64  # enemies whose used moves are remembered
+# Observed damage from lesson memory replaces the calculator's estimate gradually: after n observed uses
+# it weighs n / (n + PRIOR_USES). The calculator is exact for a plain hit but blind to what only shows in
+# play (moves that fail, the enemy's hidden stat boosts), and two uses are too few to overrule it.
+PRIOR_USES = 2
+MIN_OBSERVED_USES = 2
+
+
+class Lookahead:
+    """Searches the position on screen. Under visible_only it remembers the moves each enemy was seen to
+    use, as a player would."""
+
+    def __init__(self, fairness: Fairness) -> None:
+        self.fairness = fairness
+        self.seen: dict[tuple[int, int | None, int | None, str | None, int], set[int]] = {}
+
+    def _seen_moves(self, state: GameState) -> set[int]:
+        battle = state.battle
+        assert battle is not None and battle.enemy is not None
+        enemy = battle.enemy
+        key = (
+            battle.cur_opponent,
+            battle.trainer_number,
+            battle.enemy_party_pos,
+            enemy.species_name,
+            enemy.level,
+        )
+        if key not in self.seen and len(self.seen) >= SEEN_KEPT:
+            self.seen.pop(next(iter(self.seen)))
+        moves = self.seen.setdefault(key, set())
+        if battle.enemy_move_id:
+            moves.add(battle.enemy_move_id)
+        return moves
+
+    def duel(self, state: GameState) -> Duel | None:
+        if state.battle is None or state.battle.enemy is None:
+            return None
+        return duel_of(state, self.fairness, self._seen_moves(state))
+
+    def choose(
+        self, state: GameState, legal: list[BattleAction], observed: dict[str, Measurement] | None = None
+    ) -> tuple[BattleAction, str] | None:
+        """The best menu action and why; None when the search has nothing to weigh. `observed`: what lesson
+        memory measured our moves doing to this enemy species, by move name."""
+        duel = self.duel(state)
+        if duel is None:
+            return None
+        duel, notes = with_lessons(duel, observed or {})
+        pairs: list[tuple[BattleAction, Action]] = [
+            (action, model) for action in legal if (model := model_action(action)) is not None
+        ]
+        if not pairs:
+            return None
+        verdict = search(duel, [model for _, model in pairs])
+        return pairs[verdict.index][0], verdict.reason + notes
+
+    def send_next(self, state: GameState, senders: list[SendNext]) -> tuple[SendNext, str] | None:
+        """After a faint: the member with the best chance of winning the rest of the battle."""
+        duel = self.duel(state)
+        if duel is None or not senders:
+            return None
+        judge = Judge()
+        scored = []
+        for action in senders:
+            sent = duel._replace(us=duel.us._replace(active=action.slot))
+            scored.append((judge.battle(sent), action))
+        win, best = max(scored, key=lambda item: item[0])
+        return best, f"{describe(best, state)}: {win:.0%} to win the battle from here"
+
+
+def with_lessons(duel: Duel, observed: dict[str, Measurement]) -> tuple[Duel, str]:
+    """Our active member with each move's damage scaled towards what lessons saw it do, and a note."""
+    me, foe = duel.us.fighter, duel.them.fighter
+    scales, notes = [], []
+    for slot, move in enumerate(moves_of(me)):
+        seen = observed.get(move.name)
+        expected = move_pace(me, foe._replace(hp=foe.max_hp), slot)[0]
+        if seen is None or seen.damage_percent is None or seen.uses < MIN_OBSERVED_USES or expected <= 0:
+            scales.append(1.0)
+            continue
+        weight = seen.uses / (seen.uses + PRIOR_USES)
+        blended = (1 - weight) * expected + weight * seen.damage_percent / 100 * foe.max_hp
+        scales.append(blended / expected)
+        notes.append(f"; seen {move.name} do {seen.damage_percent:.0f}% a use in {seen.uses}")
+    if not notes:
+        return duel, ""
+    fighter = me._replace(scales=tuple(scales))
+    return duel._replace(us=duel.us.with_fighter(fighter)), "".join(notes)

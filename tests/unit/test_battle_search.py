@@ -1,0 +1,138 @@
+"""The enemy's choice model (Gen 1 trainer AI and wild randomness), the search's choices and reasons, and
+the whole-battle win estimate against battles played out inside the turn model."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.combat import enemy
+from engine.combat.fighter import Attack, Duel, Fighter, Side, Switch, UseItem, fighter_of
+from engine.combat.race import win_probability
+from engine.combat.rollout import sampled_win_rate
+from engine.combat.search import search
+from engine.game.tables import game_data
+
+
+def mon(species: str, level: int, *moves: str, **changes: object) -> Fighter:
+    table = game_data().moves_by_name
+    fighter = fighter_of(species, level, [table[m] for m in moves] if moves else None)
+    return fighter._replace(**changes) if changes else fighter
+
+
+def trainer(cls: str, *members: Fighter, uses: int = 0) -> Side:
+    return Side(members=members, trainer_class=cls, ai_uses=uses, turns_out=2)
+
+
+# -- the enemy -------------------------------------------------------------------------------------------
+def test_a_wild_pokemon_picks_by_the_random_bytes_share_of_each_slot() -> None:
+    position = Duel(
+        us=Side(members=(mon("SQUIRTLE", 10),)),
+        them=Side(members=(mon("RATTATA", 8, "TACKLE", "TAIL_WHIP"),)),
+        wild=True,
+    )
+    chances = dict((a, p) for p, a in enemy.choices(position))
+    # Slots 1 and 2 get 63 and 64 of the 256 byte values; the empty slots are rolled again.
+    assert chances == {Attack(0): pytest.approx(63 / 127), Attack(1): pytest.approx(64 / 127)}
+
+
+def test_trainer_ai_shuns_status_moves_on_a_statused_target() -> None:
+    oddish = mon("ODDISH", 15, "ABSORB", "SLEEP_POWDER")
+    fresh_target = Duel(us=Side(members=(mon("SQUIRTLE", 14),)), them=trainer("LASS", oddish))
+    asleep = fresh_target._replace(us=Side(members=(mon("SQUIRTLE", 14, status="SLP", sleep_turns=2),)))
+    assert {a for _, a in enemy.choices(fresh_target)} == {Attack(0), Attack(1)}
+    assert {a for _, a in enemy.choices(asleep)} == {Attack(0)}  # modification 1 adds 5 to SLEEP_POWDER
+
+
+def test_trainer_ai_prefers_super_effective_moves_for_classes_that_use_it() -> None:
+    staryu = mon("STARYU", 18, "TACKLE", "WATER_GUN")
+    misty = Duel(us=Side(members=(mon("GEODUDE", 18),)), them=trainer("MISTY", staryu))
+    assert [a for _, a in enemy.choices(misty) if isinstance(a, Attack)] == [Attack(1)]
+    youngster = misty._replace(them=trainer("YOUNGSTER", staryu))  # no modifications: both moves
+    assert len(enemy.choices(youngster)) == 2
+
+
+def test_brock_uses_a_full_heal_on_a_statused_member() -> None:
+    onix = mon("ONIX", 14, "TACKLE", status="PAR")
+    position = Duel(us=Side(members=(mon("SQUIRTLE", 14),)), them=trainer("BROCK", onix, uses=5))
+    first_p, first = enemy.choices(position)[0]
+    assert isinstance(first, UseItem) and first.item == "FULL_HEAL" and first_p == 1.0
+
+
+def test_gym_leaders_special_moves_are_known() -> None:
+    assert enemy.special_move("BROCK", 1) == game_data().moves_by_name["BIDE"]
+    assert enemy.special_move("MISTY", 1) == game_data().moves_by_name["BUBBLEBEAM"]
+    assert enemy.special_move("BROCK", 0) is None
+
+
+# -- the search ------------------------------------------------------------------------------------------
+def test_the_search_lowers_defense_before_attacking_a_resisting_enemy() -> None:
+    nidoran = mon("NIDORAN_M", 12, "LEER", "TACKLE", "HORN_ATTACK")
+    position = Duel(us=Side(members=(nidoran,)), them=Side(members=(mon("GEODUDE", 10),)), wild=True)
+    verdict = search(position, [Attack(0), Attack(1), Attack(2)])
+    assert verdict.best.action == Attack(0)
+    assert verdict.reason.startswith("LEER first: then KO in") and "instead of" in verdict.reason
+    leer, plain = verdict.scored[0], max(verdict.scored[1:], key=lambda s: s.win)
+    assert leer.turns_to_ko < plain.turns_to_ko and leer.win > plain.win
+
+
+def test_the_search_attacks_when_nothing_else_helps() -> None:
+    position = Duel(
+        us=Side(members=(mon("SQUIRTLE", 12, "TACKLE", "BUBBLE"),)),
+        them=Side(members=(mon("GEODUDE", 10),)),
+        wild=True,
+    )
+    verdict = search(position, [Attack(0), Attack(1)])
+    assert verdict.best.action == Attack(1) and verdict.reason.startswith("BUBBLE: ")
+
+
+def test_the_search_switches_out_of_a_hopeless_matchup() -> None:
+    pikachu, squirtle = mon("PIKACHU", 14, "THUNDERSHOCK", "GROWL"), mon("SQUIRTLE", 14, "TACKLE", "BUBBLE")
+    position = Duel(us=Side(members=(pikachu, squirtle)), them=trainer("BROCK", mon("GEODUDE", 12)))
+    verdict = search(position, [Attack(0), Attack(1), Switch(1)])
+    assert verdict.best.action == Switch(1) and "switch to SQUIRTLE" in verdict.reason
+
+
+def test_the_search_heals_when_the_next_hit_would_end_the_battle() -> None:
+    squirtle = mon("SQUIRTLE", 8, "TACKLE", "TAIL_WHIP")
+    position = Duel(
+        us=Side(members=(squirtle._replace(hp=3),)), them=Side(members=(mon("RATTATA", 8),)), wild=True
+    )
+    potion = UseItem(item="POTION", heal=20, cures=frozenset(), member=0)
+    verdict = search(position, [Attack(0), Attack(1), potion])
+    assert verdict.best.action == potion
+    full = position._replace(us=Side(members=(squirtle._replace(hp=squirtle.max_hp - 2),)))
+    assert search(full, [Attack(0), Attack(1), potion]).best.action != potion
+
+
+# -- the win estimate ------------------------------------------------------------------------------------
+def test_win_probability_grows_with_level() -> None:
+    brock = trainer("BROCK", mon("GEODUDE", 12), mon("ONIX", 14, "TACKLE", "SCREECH", "BIDE"))
+    odds = [
+        win_probability(Duel(us=Side(members=(mon("CHARMANDER", level),)), them=brock))
+        for level in (9, 12, 16, 20)
+    ]
+    assert odds == sorted(odds) and odds[0] < 0.2 and odds[-1] > 0.8
+
+
+@pytest.mark.parametrize(
+    ("ours", "theirs", "wild"),
+    [
+        (mon("SQUIRTLE", 10, "TACKLE", "TAIL_WHIP", "BUBBLE"), mon("EKANS", 12), True),
+        (mon("RATTATA", 12, "TACKLE", "TAIL_WHIP", "QUICK_ATTACK"), mon("GEODUDE", 9), True),
+    ],
+)
+def test_win_probability_agrees_with_battles_played_in_the_model(
+    ours: Fighter, theirs: Fighter, wild: bool
+) -> None:
+    position = Duel(us=Side(members=(ours,)), them=Side(members=(theirs,)), wild=wild)
+    played = sampled_win_rate(position, battles=40, seed=1)
+    assert abs(win_probability(position) - played) < 0.2  # 40 battles: a standard error of about 0.08
+
+
+def test_the_config_switch_gives_back_the_one_turn_policy() -> None:
+    from engine.actors.factory import RomInHand, _tactician
+    from engine.config import EngineConfig
+
+    one_turn = EngineConfig.model_validate({"models": {"rule_based": {"battle": "one_turn"}}})
+    assert _tactician(0, one_turn, None, None, RomInHand(None)).policy.lookahead is None  # type: ignore[arg-type]
+    assert _tactician(0, EngineConfig(), None, None, RomInHand(None)).policy.lookahead is not None  # type: ignore[arg-type]
