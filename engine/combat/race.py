@@ -280,14 +280,22 @@ def _race(duel: Duel, delay: float, plan: str, shares: Shares = (1.0, 1.0)) -> D
     rate = pace.acts * pace.mean * shares[0]
     turns = delay + pace.lost + (duel.them.fighter.hp / rate if rate > 0 else HORIZON)
     worn = _worn(duel, turns, answers)
-    return _race_once(worn, delay, plan, shares, answers if worn is duel else _choices(worn))
+    if worn is duel:
+        return _race_once(duel, delay, plan, shares, answers, pace)
+    return _race_once(worn, delay, plan, shares, _choices(worn))
 
 
 _CHOICES: dict[tuple[object, ...], list[tuple[float, Action]]] = {}
 
 
 def _choices(duel: Duel) -> list[tuple[float, Action]]:
-    """enemy.choices, remembered by everything it reads (the race asks for the same ones many times)."""
+    """The enemy's choices over the duel: as enemy.choices, but past a move it is locked into (Bide's
+    storing turns, a trapping move's, a recharge), which the race counts as turns lost. Remembered by
+    everything they depend on: the race asks for the same ones many times."""
+    foe = duel.them.fighter
+    if foe.bide or foe.trapping or foe.recharging:
+        free = foe._replace(bide=0, trapping=0, recharging=False)
+        duel = duel._replace(them=duel.them.with_fighter(free))
     me, foe = duel.us.fighter, duel.them.fighter
     them = duel.them
     key = (
@@ -350,14 +358,25 @@ def _share(chance_a_turn: float, turns_each: float) -> float:
 
 
 def _race_once(
-    duel: Duel, delay: float, plan: str, shares: Shares, answers: list[tuple[float, Action]]
+    duel: Duel,
+    delay: float,
+    plan: str,
+    shares: Shares,
+    answers: list[tuple[float, Action]],
+    pace: Pace | None = None,
 ) -> DuelOdds:
     me, foe = duel.us.fighter, duel.them.fighter
-    ours, theirs = best_pace(me, foe), enemy_pace(duel, answers)
+    ours, theirs = pace or best_pace(me, foe), enemy_pace(duel, answers)
     ours = ours._replace(lost=ours.lost + delay, acts=ours.acts * (1 - _pressure(duel, answers)) * shares[0])
     theirs = theirs._replace(acts=theirs.acts * shares[1])
-    # A biding enemy hands back twice what it takes; its stored damage is already owed.
-    owed = 2 * foe.bide_damage + (2 * ours.mean * max(0, foe.bide - 1) if foe.bide else 0)
+    # A biding enemy hands back twice what it takes; its stored damage is already owed. With a move that
+    # deals no damage we wait out its storing turns instead of feeding it; without one we feed it.
+    owed = 2.0 * foe.bide_damage
+    if foe.bide > 1:
+        if _status_moves(me):
+            ours = ours._replace(lost=ours.lost + foe.bide - 1)
+        else:
+            owed += 2 * ours.mean * (foe.bide - 1)
     we_ko = _ko_by(ours, foe.hp, _drain(foe), 0.0)
     share = _heal_share(duel)
     they_ko = _ko_by(theirs, me.hp + _healing(share, me, theirs), _drain(me) - _seeded_gain(foe), owed)
