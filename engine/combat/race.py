@@ -312,22 +312,30 @@ def _choices(duel: Duel) -> list[tuple[float, Action]]:
 
 
 def _worn(duel: Duel, turns: float, answers: list[tuple[float, Action]]) -> Duel:
-    """Our member after the enemy's stat-lowering moves have landed as often as they would by the middle
-    of the duel (GROWL, LEER, SCREECH, SAND-ATTACK: the AI and wild Pokémon keep using them)."""
+    """Both members as the enemy's stat moves leave them by the middle of the duel: its GROWL, LEER,
+    SCREECH or SAND-ATTACK on ours, its DEFENSE CURL, HARDEN or SWORDS DANCE on itself (the AI and wild
+    Pokémon keep using them, so a long duel costs more than its turns)."""
     me, foe = duel.us.fighter, duel.them.fighter
     half = min(turns, HORIZON) / 2
-    changed = me
+    lowered, raised = me, foe
     for p, action in answers:
         if not isinstance(action, Attack) or action.slot < 0:
             continue
         move = move_of(foe, action.slot)
-        if move.power or move.effect not in STAT_DOWN:
+        if move.power:
             continue
-        stat, by = STAT_DOWN[move.effect]
-        hit = hit_chance(move, foe, me) * (1 - COMPUTER_STAT_DOWN_MISS)
-        for _ in range(round(p * hit * half * by)):
-            changed = lower_stat(changed, stat, 1, duel.us.badges)
-    return duel if changed is me else duel._replace(us=duel.us.with_fighter(changed))
+        if move.effect in STAT_DOWN:
+            stat, by = STAT_DOWN[move.effect]
+            hit = hit_chance(move, foe, me) * (1 - COMPUTER_STAT_DOWN_MISS)
+            for _ in range(round(p * hit * half * by)):
+                lowered = lower_stat(lowered, stat, 1, duel.us.badges)
+        elif move.effect in STAT_UP:
+            stat, by = STAT_UP[move.effect]
+            for _ in range(round(p * half * by)):
+                raised, _ignored = raise_stat(raised, lowered, stat, 1, frozenset())
+    if lowered is me and raised is foe:
+        return duel
+    return duel._replace(us=duel.us.with_fighter(lowered), them=duel.them.with_fighter(raised))
 
 
 def _pressure(duel: Duel, answers: list[tuple[float, Action]]) -> float:
