@@ -24,7 +24,15 @@ SEARCH_DETAIL = 2  # damage groups and sleep/confusion lengths per branch
 TIE_MARGIN = 0.005
 # Winning comes first; among ways to win, keeping the party's HP (and members) counts for the battles
 # after this one, and an item spent is money: worth this much chance of winning.
-KEEP_WEIGHT = 0.1
+KEEP_WEIGHT = 0.05
+# What an item costs, by its price at a Mart (pret data/items/prices.asm): a POTION is worth ITEM_COST of
+# winning chance, dearer items proportionally more, so the cheapest heal that does the job is used.
+POTION_PRICE = 300
+PRICES = {
+    "POTION": 300, "SUPER_POTION": 700, "HYPER_POTION": 1500, "MAX_POTION": 2500, "FULL_RESTORE": 3000,
+    "FRESH_WATER": 200, "SODA_POP": 300, "LEMONADE": 350, "ANTIDOTE": 100, "BURN_HEAL": 250,
+    "ICE_HEAL": 250, "AWAKENING": 200, "PARLYZ_HEAL": 200, "FULL_HEAL": 600,
+}  # fmt: skip
 WIN_SHOWN = 0.01  # smaller differences in winning chance are not worth naming in a reason
 ITEM_COST = 0.03
 
@@ -38,7 +46,13 @@ class Scored:
 
     @property
     def value(self) -> float:
-        return self.win + KEEP_WEIGHT * self.kept - (ITEM_COST if isinstance(self.action, UseItem) else 0.0)
+        return self.win + KEEP_WEIGHT * self.kept - item_cost(self.action)
+
+
+def item_cost(action: Action) -> float:
+    if not isinstance(action, UseItem):
+        return 0.0
+    return ITEM_COST * PRICES.get(action.item, POTION_PRICE) / POTION_PRICE
 
 
 @dataclass(frozen=True, slots=True)

@@ -136,3 +136,16 @@ def test_the_config_switch_gives_back_the_one_turn_policy() -> None:
     one_turn = EngineConfig.model_validate({"models": {"rule_based": {"battle": "one_turn"}}})
     assert _tactician(0, one_turn, None, None, RomInHand(None)).policy.lookahead is None  # type: ignore[arg-type]
     assert _tactician(0, EngineConfig(), None, None, RomInHand(None)).policy.lookahead is not None  # type: ignore[arg-type]
+
+
+def test_the_search_uses_the_cheapest_heal_that_does_the_job() -> None:
+    squirtle = mon("SQUIRTLE", 12, "TACKLE", "BUBBLE")
+    position = Duel(
+        us=Side(members=(squirtle._replace(hp=4),), heals=(50, 20)),
+        them=Side(members=(mon("RATTATA", 8),)),
+        wild=True,
+    )
+    potion = UseItem(item="POTION", heal=20, cures=frozenset(), member=0)
+    super_potion = UseItem(item="SUPER_POTION", heal=50, cures=frozenset(), member=0)
+    verdict = search(position, [Attack(0), Attack(1), super_potion, potion])
+    assert verdict.best.action == potion
