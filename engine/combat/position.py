@@ -22,7 +22,9 @@ from engine.combat.fighter import (
     UseItem,
     battle_stats,
     fighter_of,
+    fresh,
 )
+from engine.combat.race import win_probability
 from engine.game.actions import BattleAction, Struggle, SwitchTo, UseMove
 from engine.game.actions import UseItem as UseItemAction
 from engine.game.assessment import Fairness, hp_bar_fraction, likely_moves
@@ -167,11 +169,7 @@ def their_side(battle: BattleState, fairness: Fairness, seen: set[int]) -> Side:
         if i == position:
             members.append(active)
             continue
-        special = special_move(battle.trainer_class_name, i)
-        moves = likely_moves(species, level)
-        if special is not None:
-            moves = [*moves[:2], special, *moves[3:]]
-        member = fighter_of(species, level, moves)
+        member = roster_member(battle.trainer_class_name, i, species, level)
         members.append(member._replace(hp=0) if i < position else member)
     if position >= len(members):
         members, position = [active], 0
@@ -184,6 +182,45 @@ def their_side(battle: BattleState, fairness: Fairness, seen: set[int]) -> Side:
         ai_uses=uses,
         turns_out=SETTLED_TURNS,
     )
+
+
+def roster_member(trainer_class: str | None, member: int, species: str, level: int) -> Fighter:
+    """A trainer's Pokémon as its roster lists it: the species' moves at its level, plus a leader's
+    special move in the third slot."""
+    special = special_move(trainer_class, member)
+    moves = likely_moves(species, level)
+    if special is not None:
+        moves = [*moves, special][:4] if len(moves) < 3 else [*moves[:2], special, *moves[3:]]
+    return fighter_of(species, level, moves)
+
+
+def trainer_side(trainer_class: str, number: int) -> Side | None:
+    """A trainer's party before the battle, from its public roster; None for an unknown trainer."""
+    for party in game_data().trainer_parties:
+        if party.trainer_class == trainer_class and party.number == number:
+            members = tuple(
+                roster_member(trainer_class, i, m.species, m.level) for i, m in enumerate(party.party)
+            )
+            ai = trainer_ai().get(trainer_class)
+            uses = ai.item.uses if ai is not None and ai.item is not None else 0
+            return Side(members=members, trainer_class=trainer_class, ai_uses=uses)
+    return None
+
+
+def forecast(state: GameState, trainer_class: str, number: int) -> float | None:
+    """The chance our party as it is now beats this trainer (out of battle: the readiness check before a
+    gym); None when the trainer is unknown or we have no party."""
+    them = trainer_side(trainer_class, number)
+    if them is None or not state.party:
+        return None
+    members = tuple(_from_mon(mon) for mon in state.party)
+    lead = next((i for i, m in enumerate(members) if not m.fainted), None)
+    if lead is None:
+        return 0.0
+    badges = frozenset(state.progress.badge_names)
+    us = Side(members=members, active=lead, badges=badges, heals=_heals(state))
+    us = us.with_fighter(fresh(us.fighter, badges))
+    return win_probability(Duel(us=us, them=them))
 
 
 def duel_of(state: GameState, fairness: Fairness, seen: set[int] | None = None) -> Duel | None:

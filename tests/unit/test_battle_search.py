@@ -149,3 +149,37 @@ def test_the_search_uses_the_cheapest_heal_that_does_the_job() -> None:
     super_potion = UseItem(item="SUPER_POTION", heal=50, cures=frozenset(), member=0)
     verdict = search(position, [Attack(0), Attack(1), super_potion, potion])
     assert verdict.best.action == potion
+
+
+def test_a_forecast_before_a_gym_reads_the_party_and_the_leaders_roster() -> None:
+    from engine.combat.position import forecast, trainer_side
+    from tests.unit.test_actions_and_policy import fixture_state
+
+    state = fixture_state("red_wild_post_battle_overworld")  # out of battle, a party of one
+    assert state.battle is None and state.party
+    brock = trainer_side("BROCK", 1)
+    assert brock is not None and [m.species for m in brock.members] == ["GEODUDE", "ONIX"]
+    assert "BIDE" in [game_data().moves_by_id[m].name for m in brock.members[1].moves]
+    now = forecast(state, "BROCK", 1)
+    trained = state.model_copy(
+        update={"party": tuple(m.model_copy(update={"level": m.level + 15}) for m in state.party)}
+    )
+    assert now is not None and 0.0 <= now <= 1.0
+    assert forecast(state, "NOBODY", 1) is None
+    # Fifteen levels on, with the stats and HP that come with them.
+    stronger = trained.model_copy(
+        update={
+            "party": tuple(
+                m.model_copy(
+                    update={
+                        "stats": m.stats.model_copy(update={"attack": 60, "special": 60}),
+                        "max_hp": 60,
+                        "hp": 60,
+                    }
+                )
+                for m in trained.party
+            )
+        }
+    )
+    later = forecast(stronger, "BROCK", 1)
+    assert later is not None and later > now
