@@ -468,9 +468,9 @@ class Judge:
     def outlook(self, duel: Duel) -> Outlook:
         """The chance we win the whole battle from here, and the share of our party's HP we keep."""
         if duel.them.defeated or (duel.wild and duel.them.fighter.fainted):
-            return Outlook(win=1.0, kept=_kept(duel.us))
+            return Outlook(win=1.0, kept=_kept(duel.us), standing=_standing(duel.us))
         if duel.us.defeated:
-            return Outlook(win=0.0, kept=0.0)
+            return Outlook(win=0.0, kept=0.0, standing=0.0)
         found = self._battles.get(duel)
         if found is None:
             found = self._battles[duel] = self._chain(duel)
@@ -485,12 +485,21 @@ class Judge:
         won = self.outlook(_leave(duel, False, odds.our_hp_left, odds.heals_used))
         lost = self.outlook(_leave(duel, True, odds.their_hp_left, odds.heals_used))
         p = odds.win
-        return Outlook(win=p * won.win + (1 - p) * lost.win, kept=p * won.kept + (1 - p) * lost.kept)
+        return Outlook(
+            win=p * won.win + (1 - p) * lost.win,
+            kept=p * won.kept + (1 - p) * lost.kept,
+            standing=p * won.standing + (1 - p) * lost.standing,
+        )
 
 
 class Outlook(NamedTuple):
     win: float
     kept: float  # expected share of our party's HP left at the end (0 when we lose)
+    standing: float  # expected share of our members still standing at the end (0 when we lose)
+
+
+def _standing(side: Side) -> float:
+    return sum(not m.fainted for m in side.members) / max(1, len(side.members))
 
 
 def _kept(side: Side) -> float:

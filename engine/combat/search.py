@@ -25,6 +25,9 @@ TIE_MARGIN = 0.005
 # Winning comes first; among ways to win, keeping the party's HP (and members) counts for the battles
 # after this one, and an item spent is money: worth this much chance of winning.
 KEEP_WEIGHT = 0.05
+# Losing a member is worse than losing its HP: it cannot fight the next battle until healed, and a
+# switch that feeds a weak member to the enemy is rarely what a player would do.
+STANDING_WEIGHT = 0.1
 # What an item costs, by its price at a Mart (pret data/items/prices.asm): a POTION is worth ITEM_COST of
 # winning chance, dearer items proportionally more, so the cheapest heal that does the job is used.
 POTION_PRICE = 300
@@ -42,11 +45,12 @@ class Scored:
     action: Action
     win: float  # chance of winning the battle after taking it
     kept: float  # expected share of our party's HP left at the end
+    standing: float  # expected share of our members still standing at the end
     turns_to_ko: float  # then, our expected turns to knock the enemy out
 
     @property
     def value(self) -> float:
-        return self.win + KEEP_WEIGHT * self.kept - item_cost(self.action)
+        return self.win + KEEP_WEIGHT * self.kept + STANDING_WEIGHT * self.standing - item_cost(self.action)
 
 
 def item_cost(action: Action) -> float:
@@ -84,17 +88,19 @@ def _preference(duel: Duel, scored: Scored) -> float:
 def _score(
     duel: Duel, action: Action, answers: list[tuple[float, Action]], judge: Judge, detail: int
 ) -> Scored:
-    win = kept = 0.0
+    win = kept = standing = 0.0
     likely: tuple[float, Duel] = (-1.0, duel)
     for q, answer in answers:
         for p, after in resolve_turn(duel, action, answer, detail):
             outlook = judge.outlook(after)
             win += q * p * outlook.win
             kept += q * p * outlook.kept
+            standing += q * p * outlook.standing
             if q * p > likely[0]:
                 likely = (q * p, after)
     # This turn counts: a knock-out now shows as "in 1 turn".
-    return Scored(action=action, win=win, kept=kept, turns_to_ko=1 + judge.duel(likely[1]).turns_to_ko)
+    turns = 1 + judge.duel(likely[1]).turns_to_ko
+    return Scored(action=action, win=win, kept=kept, standing=standing, turns_to_ko=turns)
 
 
 def _pointless(duel: Duel, action: Action) -> bool:
