@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import TypeVar
 
 from engine.combat import enemy
 from engine.combat.fighter import Action, Attack, Duel, Switch, fresh
@@ -16,6 +17,7 @@ from engine.combat.turn import resolve_turn
 MAX_TURNS = 150
 ROLLOUT_DETAIL = 8
 OurChoice = Callable[[Duel], Action]
+T = TypeVar("T")
 
 
 def searching(duel: Duel) -> Action:
@@ -25,13 +27,14 @@ def searching(duel: Duel) -> Action:
     return actions[search(duel, actions).index]
 
 
-def _pick(branches: list[tuple[float, Duel]], rng: random.Random) -> Duel:
+def _pick(options: list[tuple[float, T]], rng: random.Random) -> T:
+    """One of the options, drawn by their chances."""
     roll, total = rng.random(), 0.0
-    for p, duel in branches:
+    for p, option in options:
         total += p
         if roll < total:
-            return duel
-    return branches[-1][1]
+            return option
+    return options[-1][1]
 
 
 def _replace_fainted(duel: Duel) -> Duel:
@@ -59,18 +62,9 @@ def play_out(duel: Duel, rng: random.Random, ours: OurChoice = searching) -> boo
         if duel.us.defeated:
             return False
         choices = enemy.choices(duel)
-        theirs = _pick_action(choices, rng)
+        theirs = _pick(choices, rng)
         duel = _pick(resolve_turn(duel, ours(duel), theirs, ROLLOUT_DETAIL), rng)
     return False
-
-
-def _pick_action(choices: list[tuple[float, Action]], rng: random.Random) -> Action:
-    roll, total = rng.random(), 0.0
-    for p, action in choices:
-        total += p
-        if roll < total:
-            return action
-    return choices[-1][1]
 
 
 def sampled_win_rate(duel: Duel, battles: int, seed: int = 0, ours: OurChoice = searching) -> float:
