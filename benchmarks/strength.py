@@ -24,8 +24,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine.battles.policy import Decision, Policy
+from engine.combat.judge import win_probability
 from engine.combat.position import duel_of
-from engine.combat.race import win_probability
 from engine.emulator.session import EmulatorSession
 from engine.game.actions import BattleAction, SendNext, UseMove, legal_actions
 from engine.game.assessment import Fairness, move_by_id

@@ -5,8 +5,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from engine.combat.judge import win_probability
 from engine.combat.position import duel_of, model_action
-from engine.combat.race import win_probability
 from engine.combat.search import search
 from engine.game.actions import BattleAction
 from engine.game.assessment import Fairness

@@ -24,7 +24,7 @@ from engine.combat.fighter import (
     fighter_of,
     fresh,
 )
-from engine.combat.race import win_probability
+from engine.combat.judge import win_probability
 from engine.game.actions import BattleAction, Struggle, SwitchTo, UseMove
 from engine.game.actions import UseItem as UseItemAction
 from engine.game.assessment import Fairness, hp_bar_fraction, likely_moves

@@ -10,7 +10,7 @@ from typing import TypeVar
 
 from engine.combat import enemy
 from engine.combat.fighter import Action, Attack, Duel, Switch, fresh
-from engine.combat.race import Judge
+from engine.combat.judge import Judge
 from engine.combat.search import search
 from engine.combat.turn import resolve_turn
 

@@ -15,7 +15,7 @@ from engine.combat import enemy
 from engine.combat.effects import pointless
 from engine.combat.fighter import Action, Attack, Duel, Switch, UseItem, move_of
 from engine.combat.hits import deals_damage
-from engine.combat.race import Judge
+from engine.combat.judge import Judge
 from engine.combat.turn import resolve_turn
 
 SEARCH_DETAIL = 2  # damage groups and sleep/confusion lengths per branch

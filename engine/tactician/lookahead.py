@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from engine.combat.fighter import Action, Duel, moves_of
+from engine.combat.judge import Judge
 from engine.combat.position import duel_of, model_action
-from engine.combat.race import Judge, move_pace
+from engine.combat.race import move_pace
 from engine.combat.search import search
 from engine.game.actions import BattleAction, SendNext, describe
 from engine.game.assessment import Fairness

@@ -7,7 +7,7 @@ import pytest
 
 from engine.combat import enemy
 from engine.combat.fighter import Attack, Duel, Fighter, Side, Switch, UseItem, fighter_of
-from engine.combat.race import win_probability
+from engine.combat.judge import win_probability
 from engine.combat.rollout import sampled_win_rate
 from engine.combat.search import search
 from engine.game.tables import game_data

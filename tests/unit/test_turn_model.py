@@ -262,5 +262,5 @@ def test_items_and_switches_happen_before_moves() -> None:
     )
     for _, after in resolve_turn(two, Switch(1), Attack(0), EXACT):
         assert after.us.active == 1 and after.us.fighter.species == "SQUIRTLE"
-        assert after.us.fighter.hp < two.us.members[1].hp or after.us.fighter.hp == two.us.members[1].hp
+        assert after.us.members[0].hp == two.us.members[0].hp  # PIKACHU left before RATTATA moved
         assert after.us.fighter.stages[ATTACK] in (0, -1)  # TAIL_WHIP hit the newcomer, not PIKACHU
