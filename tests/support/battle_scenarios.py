@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from engine.battles.models import BattleLog, BattleSummary, DecisionRecord, Outcome
 from engine.battles.policy import Decision, Policy
 from engine.emulator.session import EmulatorSession
-from engine.game.actions import BattleAction, Run, UseItem, legal_actions
+from engine.game.actions import BattleAction, Run, UseItem, UseMove, legal_actions
 from engine.game.models import DecisionPoint, GameState
 from engine.mechanics.battle_driver import DriveOptions, by_policy, drive_battle
 from engine.mechanics.role import EmulatorRole
@@ -57,6 +57,28 @@ def throw_poke_balls() -> Policy:
 
 def always_run() -> Policy:
     return PreferPolicy(lambda a: isinstance(a, Run), "run")
+
+
+class AttackUntilFaint:
+    """The lead attacks with its first move until it faints (at 1 HP it soon does); from then on the default
+    policy plays, starting with the game's "bring out which?" (the search would switch the weak lead out
+    at once, and the faint would never come)."""
+
+    def __init__(self) -> None:
+        self.fainted = False
+        self.default = RuleBasedPolicy()
+
+    def decide(self, state: GameState, legal: list[BattleAction] | None = None) -> ActionDecision | None:
+        legal = legal_actions(state) if legal is None else legal
+        self.fainted = self.fainted or state.decision_point is DecisionPoint.BATTLE_NEXT_MON_PROMPT
+        attack = next((a for a in legal if isinstance(a, UseMove)), None)
+        if attack is not None and not self.fainted:
+            return ActionDecision(action=attack, reason="scenario policy: attack until the lead faints")
+        return self.default.decide(state, legal)
+
+
+def attack_then_default() -> Policy:
+    return AttackUntilFaint()
 
 
 @dataclass(frozen=True)
@@ -236,9 +258,10 @@ SCENARIOS: tuple[BattleScenario, ...] = (
     ),
     BattleScenario(
         "faint_then_next",
-        "RATTATA L4 at 1 HP, then WARTORTLE L20, vs PIDGEY L12",
+        "RATTATA L4 at 1 HP attacks and faints, then WARTORTLE L20, vs PIDGEY L12",
         _faint_then_next,
         "victory",
+        policy=attack_then_default,
     ),
     BattleScenario("learn_move", "SQUIRTLE L7 one EXP short of L8 and BUBBLE", _learn_move, "victory"),
     BattleScenario("evolution", "CHARMANDER L15 about to reach L16 and evolve", _evolution, "victory"),
