@@ -7,7 +7,7 @@ GetDamageVarsForPlayerAttack/EnemyAttack, AdjustDamageForMoveType, RandomizeDama
 
 from __future__ import annotations
 
-from functools import cache
+from functools import lru_cache
 
 from engine.combat.fighter import ACCURACY, ATTACK, DEFENSE, EVASION, SPECIAL, SPEED, Fighter
 from engine.game.damage import (
@@ -83,7 +83,7 @@ def rolls(move: Move, user: Fighter, target: Fighter, critical: bool) -> tuple[i
     return _rolls(user.level, key, attack, defense, critical, user.types, target.types)
 
 
-@cache
+@lru_cache(maxsize=1 << 16)  # bounded: a long run meets many stat pairs
 def _rolls(
     level: int,
     move: tuple[int, str, bool],

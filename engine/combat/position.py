@@ -115,13 +115,20 @@ def _heals(state: GameState) -> tuple[int, ...]:
     return tuple(sorted(amounts, reverse=True))
 
 
+def roster_moves(trainer_class: str | None, member: int, species: str, level: int) -> list[Move]:
+    """The species' moves at its level, with a leader's special move written into the third slot
+    (pret engine/battle/read_trainer_party.asm)."""
+    moves = likely_moves(species, level)
+    special = special_move(trainer_class, member)
+    if special is None:
+        return moves
+    return [*moves, special][:4] if len(moves) < 3 else [*moves[:2], special, *moves[3:]]
+
+
 def _guessed_moves(
     species: str, level: int, trainer_class: str | None, member: int, seen: set[int]
 ) -> list[Move]:
-    moves = likely_moves(species, level)
-    special = special_move(trainer_class, member)
-    if special is not None:
-        moves = [*moves, special][:4] if len(moves) < 3 else [*moves[:2], special, *moves[3:]]
+    moves = roster_moves(trainer_class, member, species, level)
     for move_id in sorted(seen):
         move = game_data().moves_by_id.get(move_id)
         if move is not None and move not in moves:
@@ -185,13 +192,8 @@ def their_side(battle: BattleState, fairness: Fairness, seen: set[int]) -> Side:
 
 
 def roster_member(trainer_class: str | None, member: int, species: str, level: int) -> Fighter:
-    """A trainer's Pokémon as its roster lists it: the species' moves at its level, plus a leader's
-    special move in the third slot."""
-    special = special_move(trainer_class, member)
-    moves = likely_moves(species, level)
-    if special is not None:
-        moves = [*moves, special][:4] if len(moves) < 3 else [*moves[:2], special, *moves[3:]]
-    return fighter_of(species, level, moves)
+    """A trainer's Pokémon as its roster lists it."""
+    return fighter_of(species, level, roster_moves(trainer_class, member, species, level))
 
 
 def trainer_side(trainer_class: str, number: int) -> Side | None:
