@@ -19,12 +19,13 @@ from engine.commands import (
     replay,
     run,
     status,
+    story,
 )
 from engine.errors import EngineError, UserInputError
 from engine.runtime.logs import terminal_handler
 
 log = logging.getLogger("engine")
-SUBCOMMANDS = (inspect, run, goto, minimap, status, llm_log, lessons, reflect, replay, checkpoints)
+SUBCOMMANDS = (inspect, run, goto, minimap, status, llm_log, lessons, reflect, replay, checkpoints, story)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -53,6 +53,11 @@ class RuntimeConfig(Section):
     recovery_timeout_seconds: float = Field(60.0, ge=1.0, le=3600.0)
 
 
+class StoryConfig(Section):
+    # Legs without progress on the objective before each escalation (re-plan, explore, another objective).
+    stuck_legs: int = Field(12, ge=1, le=10_000)
+
+
 class TelemetryConfig(Section):
     exporter: Literal["none", "console", "otlp"] = "none"
     # The scheme is required: it decides plain (http) or TLS (https) gRPC, and a bare host:port would
@@ -181,6 +186,7 @@ class EngineConfig(Section):
     player: PlayerConfig = PlayerConfig()
     checkpoint: CheckpointConfig = CheckpointConfig()
     runtime: RuntimeConfig = RuntimeConfig()
+    story: StoryConfig = StoryConfig()
     telemetry: TelemetryConfig = TelemetryConfig()
     models: ModelsConfig = ModelsConfig()
     routing: RoutingConfig = RoutingConfig()

@@ -15,6 +15,7 @@ from engine.config import Tier
 from engine.frozen import Frozen
 from engine.game.actions import BattleAction
 from engine.game.models import GameState
+from engine.world.goals import Purchase
 
 Phase = Literal["starting", "running", "stopping", "stopped", "failed"]
 
@@ -45,6 +46,9 @@ class EventName(StrEnum):
     BATTLE_END = "battle_end"
     NEW_MAP = "new_map"
     BADGE = "badge"
+    OBJECTIVE_DONE = "objective_done"
+    NEW_MEMBER = "new_member"
+    WHITEOUT = "whiteout"
 
 
 class GameEvent(Frozen):
@@ -80,6 +84,8 @@ class Directive(Frozen):
 
     kind: Literal["directive"] = "directive"
     objective: str
+    objective_id: str | None = None  # the story objective (story/data/objectives.json) it pursues
+    plan: tuple[str, ...] = ()  # that objective's steps, in words
     priorities: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
     trigger: EventName
@@ -125,6 +131,7 @@ class LegReport(Frozen):
     walked: tuple[tuple[int, int, int], ...] = ()  # the squares stood on, in order
     warps: tuple[tuple[int, int], ...] = ()  # (map id, warp index) taken
     text: tuple[str, ...] = ()  # what was read, when the leg ended by talking
+    bought: tuple[Purchase, ...] = ()  # from a Mart clerk: what the bag and the money in RAM show bought
     state: GameState
 
 

@@ -117,7 +117,8 @@ def _tactician(
     seed: int, config: EngineConfig, gateway: GatewayPort, memory: MemoryPort, rom: RomSource
 ) -> Tactician:
     lookahead = config.models.rule_based.battle == "search"
-    return Tactician(seed, config.routing, gateway, memory, world=world_of(rom()), lookahead=lookahead)
+    return Tactician(seed, config.routing, gateway, memory, world=world_of(rom()), lookahead=lookahead,
+                     stuck_legs=config.story.stuck_legs)  # fmt: skip
 
 
 def _strategist(

@@ -72,6 +72,12 @@ def _from_mon(mon: Mon, hidden_sleep: bool = False) -> Fighter:
     )
 
 
+def _healed(fighter: Fighter) -> Fighter:
+    """As a Pokémon Center leaves it (PP are left as they are: a move's full PP is not in the party data
+    without its PP Ups, and a visit before a boss is rarely short of PP)."""
+    return fighter._replace(hp=fighter.max_hp, status="OK", sleep_turns=0)
+
+
 def _volatile(fighter: Fighter, side: BattleSide) -> Fighter:
     s1, s2, s3 = side.status1, side.status2, side.status3
     return fighter._replace(
@@ -209,13 +215,16 @@ def trainer_side(trainer_class: str, number: int) -> Side | None:
     return None
 
 
-def forecast(state: GameState, trainer_class: str, number: int) -> float | None:
+def forecast(state: GameState, trainer_class: str, number: int, healed: bool = False) -> float | None:
     """The chance our party as it is now beats this trainer (out of battle: the readiness check before a
-    gym); None when the trainer is unknown or we have no party."""
+    gym); with `healed`, as it will be after a Pokémon Center (full HP and PP, no status). None when the
+    trainer is unknown or we have no party."""
     them = trainer_side(trainer_class, number)
     if them is None or not state.party:
         return None
     members = tuple(_from_mon(mon) for mon in state.party)
+    if healed:
+        members = tuple(_healed(member) for member in members)
     lead = next((i for i, m in enumerate(members) if not m.fainted), None)
     if lead is None:
         return 0.0

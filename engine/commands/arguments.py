@@ -26,6 +26,21 @@ def positive(value: str) -> int:
     return number
 
 
+def objective_name(value: str) -> str:
+    """A story objective's name as objectives.json spells it (e.g. beat_brock)."""
+    import difflib
+
+    from engine.story.graph import story_graph
+
+    names = [objective.name for objective in story_graph().objectives]
+    key = value.strip().lower().replace("-", "_").replace(" ", "_")
+    if key in names:
+        return key
+    near = difflib.get_close_matches(key, names, n=3, cutoff=0.5)
+    hint = f"did you mean {', '.join(near)}?" if near else f"one of {', '.join(names)}"
+    raise argparse.ArgumentTypeError(f"no story objective called {value!r} ({hint})")
+
+
 def existing_dir(value: str) -> Path:
     path = Path(value)
     if not path.is_dir():

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from engine.commands.arguments import Subparsers, add_config, non_negative, positive
+from engine.commands.arguments import Subparsers, add_config, non_negative, objective_name, positive
 
 
 def register(commands: Subparsers) -> None:
@@ -29,6 +29,13 @@ def register(commands: Subparsers) -> None:
     )
     run.add_argument("--max-battles", type=positive, help="stop once this many battles have ended")
     run.add_argument("--max-decisions", type=positive, help="stop after this many decisions")
+    run.add_argument(
+        "--until",
+        metavar="NAME",
+        type=objective_name,
+        help="stop once this story objective is reached (a milestone such as beat_brock; the names are "
+        "in `engine story`)",
+    )
     run.add_argument("--summary", type=Path, help="also write the summary JSON to this file")
     run.add_argument(
         "--data-dir",
@@ -54,6 +61,6 @@ def execute(args: argparse.Namespace) -> int:
     request = RunRequest(
         rom=args.rom, state=args.state, local=args.local, address=args.address, max_battles=args.max_battles,
         max_decisions=args.max_decisions, summary=args.summary, data_dir=args.data_dir, seed=args.seed,
-        resume=args.resume,
+        resume=args.resume, until=args.until,
     )  # fmt: skip
     return run_engine(load_config(args.config), request)

@@ -122,7 +122,13 @@ def _menu_actions(state: GameState) -> list[BattleAction]:
     battle = state.battle
     if battle is None or battle.player is None:
         return []
-    usable = [UseMove(slot=i) for i, move in enumerate(battle.player.moves) if move.pp > 0]
+    # A DISABLEd move cannot be chosen: the game prints "disabled!" and keeps the menu open (pret
+    # engine/battle/core.asm MoveSelectionMenu).
+    usable = [
+        UseMove(slot=i)
+        for i, move in enumerate(battle.player.moves)
+        if move.pp > 0 and i != battle.disabled_slot
+    ]
     actions: list[BattleAction] = [*usable] if usable else [Struggle()]
     actions += [SwitchTo(slot=mon.slot) for mon in _bench(state)]
     actions += item_actions(state)

@@ -50,8 +50,9 @@ _SCREEN_KIND = {
 
 
 def _has_yes_no(lines: list[str]) -> bool:
+    """A two-option menu: YES/NO, or the nurse's HEAL/CANCEL (pret HEAL_CANCEL_MENU), answered alike."""
     words = {word.lstrip(CURSOR) for line in lines for word in line.split()}
-    return {"YES", "NO"} <= words
+    return {"YES", "NO"} <= words or {"HEAL", "CANCEL"} <= words
 
 
 def _has_cursor(lines: list[str]) -> bool:

@@ -179,6 +179,9 @@ def decode_battle(
         player_side=decode_side(image, ram, enemy=False),
         enemy_side=decode_side(image, ram, enemy=True),
         enemy_move_id=image.u8(ram.wEnemyMoveNum),
+        disabled_slot=(image.u8(ram.wPlayerDisabledMove) >> 4) - 1
+        if image.u8(ram.wPlayerDisabledMove) >> 4
+        else None,
     )
 
 

@@ -139,6 +139,7 @@ class BattleState(Frozen):
     player_side: BattleSide = BattleSide()
     enemy_side: BattleSide = BattleSide()
     enemy_move_id: int = 0  # the move the enemy used last (wEnemyMoveNum), 0 before its first
+    disabled_slot: int | None = None  # our move slot the enemy's DISABLE shut (wPlayerDisabledMove)
 
 
 Facing = Literal["down", "up", "left", "right", "unknown"]

@@ -98,6 +98,7 @@ class RamMap(BaseModel):
     wEnemyBideAccumulatedDamage: int
     wEnemyMonUnmodifiedAttack: int
     wEnemyMoveNum: int
+    wPlayerDisabledMove: int  # high nibble: the DISABLEd move's slot + 1 (0: none); low: turns left
     wBattleResult: int
     wCapturedMonSpecies: int
     # Screen
@@ -122,6 +123,12 @@ class RamMap(BaseModel):
     wOptionsBattleStyleCursorX: int
     wJoyIgnore: int
     wEvolutionOccurred: int
+    # Poké Mart (pret engine/events/pokemart.asm DisplayPokemartDialogue_, home/list_menu.asm)
+    wItemList: int  # the Mart's stock: a count, the item ids, $ff (LoadItemList, home/text_script.asm)
+    wCurItem: int  # the item chosen in a list menu
+    wItemQuantity: int  # the number in the quantity box (DisplayChooseQuantityMenu)
+    hJoy7: int  # 1 while DisplayListMenuID reads the pad, 0 once it has returned (to the quantity box)
+    hItemPrice: int  # 3 BCD bytes: the chosen item's unit price (GetItemPrice, home/item_price.asm)
     # Overworld and progress
     wCurMap: int
     wYCoord: int
@@ -217,6 +224,7 @@ RED_BLUE = RamMap(
     wEnemyBideAccumulatedDamage=0xCD05,
     wEnemyMonUnmodifiedAttack=0xCD26,
     wEnemyMoveNum=0xCFCC,
+    wPlayerDisabledMove=0xD06D,
     wBattleResult=0xCF0B,
     wCapturedMonSpecies=0xD11C,
     wTileMap=0xC3A0,
@@ -238,6 +246,11 @@ RED_BLUE = RamMap(
     wOptionsBattleStyleCursorX=0xCD3F,
     wJoyIgnore=0xCD6B,
     wEvolutionOccurred=0xD121,
+    wItemList=0xCF7B,
+    wCurItem=0xCF91,
+    wItemQuantity=0xCF96,
+    hJoy7=0xFFB7,
+    hItemPrice=0xFF8B,
     wCurMap=0xD35E,
     wYCoord=0xD361,
     wXCoord=0xD362,

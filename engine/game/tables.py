@@ -112,6 +112,9 @@ class GameData:
         self.trainer_classes: dict[int, NamedId] = _by_id("trainer_classes.json")
         self.maps: dict[int, NamedId] = _by_id("maps.json")
         self.items: dict[int, NamedId] = _by_id("items.json")
+        self.item_ids: dict[str, int] = {item.name: item_id for item_id, item in self.items.items()}
+        # Unit prices in yen, by item name; an item without one is not for sale.
+        self.item_prices: dict[str, int] = {e["name"]: e["price"] for e in _entries("item_prices.json")}
         self.events: dict[int, str] = {e["index"]: e["name"] for e in _entries("events.json")}
         self.event_index: dict[str, int] = {name: index for index, name in self.events.items()}
         self.trainer_parties: tuple[TrainerParty, ...] = tuple(

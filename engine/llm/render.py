@@ -453,9 +453,11 @@ def render_strategy(
     current: Directive | None,
     lessons: Sequence[str] = (),
     where: str = "",
+    objectives: Sequence[str] = (),
 ) -> tuple[str, str]:
     """(system, user) for new standing orders after `trigger`; `where` is the map around the player as
-    text (a minimap and its legend), when the player is out of battle and the world model is known."""
+    text (a minimap and its legend), when the player is out of battle and the world model is known;
+    `objectives` are the story objectives open now, one line each starting with its name."""
     user = fill(
         "strategy_user.md",
         trigger=f"{trigger.name.value.replace('_', ' ')} — {trigger.detail}",
@@ -466,6 +468,10 @@ def render_strategy(
         current=_directive(current, "  none yet"),
         lessons=_section("Lessons from earlier battles:", _bulleted(lessons)),
         where=_section("Where you are (one symbol a square):", where),
+        objectives=_section(
+            "Story objectives open now (start your objective with the name of the one you choose):",
+            _bulleted(objectives),
+        ),
         shape=SHAPES["strategic"],
     )
     return fill("strategy_system.md"), user

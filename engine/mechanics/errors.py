@@ -40,3 +40,7 @@ class ExecutionError(MechanicsError):
 
 class OverworldError(MechanicsError):
     """The overworld never came back to a state the engine can act in."""
+
+
+class MartError(MechanicsError):
+    """A Poké Mart's menus were not where the purchase expected them within the budget."""

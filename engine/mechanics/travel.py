@@ -21,10 +21,11 @@ from engine.game.decoders import FACING
 from engine.game.models import DecisionPoint as D
 from engine.game.models import Direction, GameState
 from engine.game.state import decode_state
+from engine.mechanics.shop import Shopper
 from engine.mechanics.walking import OverworldDriver
 from engine.messages import LegOutcome, LegReport
 from engine.world.errors import WorldError
-from engine.world.goals import Leg, StepGoal
+from engine.world.goals import Leg, Purchase, StepGoal
 from engine.world.models import Square
 from engine.world.planner import Plan, Planner, gates_as_costs, surroundings
 from engine.world.targets import target_for
@@ -63,6 +64,8 @@ class LegProgress:
     # loaded there), a square someone keeps standing on. The next plan goes another way.
     failed: set[tuple[Square, Direction]] = field(default_factory=set)
     bumps: Counter[tuple[Square, Direction]] = field(default_factory=Counter)
+    bought: list[Purchase] = field(default_factory=list)  # at a Mart, as RAM confirmed each purchase
+    notes: list[str] = field(default_factory=list)  # purchases skipped or cut short, and why
 
 
 class Stop(Exception):
@@ -150,13 +153,13 @@ class Traveller:
             if progress.replans > MAX_REPLANS:
                 return "blocked", f"still not there after {MAX_REPLANS} new plans"
         self._face(plan.face)
-        if leg.interact:
+        if leg.interact or leg.buy:
             self._interact(leg, progress)
         else:
             self.session.tick(ARRIVAL_FRAMES)
             if self._interrupted():
                 raise self._why_stopped()
-        return "arrived", "arrived"
+        return "arrived", "; ".join(["arrived", *progress.notes])
 
     def _plan(self, leg: Leg, progress: LegProgress) -> Plan | None:
         self._wait_free()  # a warp's last frames, a sprite finishing its step
@@ -331,24 +334,34 @@ class Traveller:
         self._wait_free()
 
     def _interact(self, leg: Leg, progress: LegProgress) -> None:
-        """A at what the player faces, then the text to its end; YES/NO by the leg's answer. The game
-        acts on A only when it sees it go down, and not in the frames right after a turn, so A is
-        tapped until a text box or a script answers."""
+        """A at what the player faces, then the text to its end; YES/NO by the leg's answer (or, with
+        `leg.buy`, the Mart's menus). The game acts on A only when it sees it go down, and not in the
+        frames right after a turn, so A is tapped until a text box or a script answers."""
         for _ in range(TALK_TAPS):
             self.session.press(Button.A)
             if self._interrupted():
                 break
+        if leg.buy:
+            self._shop(leg.buy, progress)
+            return
         answer = Button.A if leg.answer == "yes" else Button.B
         state = self.driver.settle(answer, read=lambda lines: _keep_new(progress.text, lines))
         if state.battle is not None or self.driver.in_battle():
             raise Stop("battle", "the talk led to a battle")
+
+    def _shop(self, purchases: tuple[Purchase, ...], progress: LegProgress) -> None:
+        """The clerk's menus instead of plain text: buy, check each purchase in RAM, leave the menus."""
+        result = Shopper(self.session, self.driver).shop(
+            purchases, read=lambda lines: _keep_new(progress.text, lines))  # fmt: skip
+        progress.bought.extend(result.bought)
+        progress.notes.extend(result.notes)
 
     def _report(self, outcome: LegOutcome, reason: str, progress: LegProgress) -> LegReport:
         return LegReport(
             outcome=outcome, reason=reason, steps=progress.steps,
             frames=self.session.frame - progress.started_frame, planned_steps=progress.planned_steps,
             replans=progress.replans, walked=tuple(progress.walked), warps=tuple(progress.warps),
-            text=tuple(progress.text), state=self.state(),
+            text=tuple(progress.text), bought=tuple(progress.bought), state=self.state(),
         )  # fmt: skip
 
 

@@ -37,7 +37,8 @@ class OverworldDriver:
     def in_battle(self) -> bool:
         return self.session.read_u8(self.ram.wIsInBattle) in IN_BATTLE_VALUES
 
-    def _waiting_for_button(self) -> bool:
+    def waiting_for_button(self) -> bool:
+        """The game ran JoypadLowSensitivity within the last frames: a text box or a menu waits."""
         since = self.session.frames_since_call(*self._poll)
         return since is not None and since <= POLL_RECENT_FRAMES
 
@@ -85,7 +86,7 @@ class OverworldDriver:
             return Button.START
         if point is D.YES_NO_PROMPT:
             return answer
-        if point in (D.DIALOG_WAIT, D.TITLE_MENU) or self._waiting_for_button():
+        if point in (D.DIALOG_WAIT, D.TITLE_MENU) or self.waiting_for_button():
             return Button.A
         return None  # busy: wait
 

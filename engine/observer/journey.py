@@ -8,11 +8,13 @@ from typing import Any
 from engine.frozen import Frozen
 from engine.game.models import GameState
 from engine.messages import EventName, GameEvent, Perception, RoleReport
+from engine.story.graph import story_graph
 
 HP_LOW_FRACTION = 0.25
 STUCK_AFTER_LOOKS = 300  # overworld looks without a new tile
 HEARTBEAT_LOOKS = 500
 NOTABLE_KEPT = 200
+WHITED_OUT = frozenset({"defeat"})  # every member fainted: the game sends the player to a Pokémon Center
 
 
 def _active_hp_fraction(state: GameState) -> float | None:
@@ -42,6 +44,8 @@ class ObserverSnapshot(Frozen):
     notable: tuple[GameEvent, ...]
     team: tuple[str, ...]
     previous: GameState | None
+    objectives_done: tuple[str, ...] | None = None  # None: not looked yet
+    party_size: int = 0
 
 
 class Observer:
@@ -56,11 +60,15 @@ class Observer:
         self.notable: deque[GameEvent] = deque(maxlen=NOTABLE_KEPT)
         self.team: list[str] = []
         self.previous: GameState | None = None
+        self.graph = story_graph()
+        self.objectives_done: frozenset[str] | None = None
+        self.party_size = 0
 
     def observe(self, perception: Perception) -> list[GameEvent]:
         state, frame = perception.state, perception.frame
         self.looks += 1
-        events = [*self._battle_events(state, frame), *self._world_events(state, frame)]
+        events = [*self._battle_events(state, frame), *self._world_events(state, frame),
+                  *self._story_events(state, frame)]  # fmt: skip
         if self.looks % HEARTBEAT_LOOKS == 0:
             events.append(GameEvent(name=EventName.HEARTBEAT, frame=frame, detail=f"{self.looks} looks"))
         self.previous = state
@@ -111,10 +119,27 @@ class Observer:
             events.append(GameEvent(name=EventName.BADGE, frame=frame, detail=f"{self.badges} badges"))
         return events
 
+    def _story_events(self, state: GameState, frame: int) -> list[GameEvent]:
+        """Objectives of the story done since the last look, and a new member (a catch, a gift)."""
+        events: list[GameEvent] = []
+        if state.battle is None:
+            done = self.graph.done(state)
+            if self.objectives_done is not None:
+                for name in sorted(done - self.objectives_done):
+                    events.append(GameEvent(name=EventName.OBJECTIVE_DONE, frame=frame, detail=name))
+            self.objectives_done = done
+        if len(state.party) > self.party_size and self.party_size:
+            events.append(
+                GameEvent(name=EventName.NEW_MEMBER, frame=frame, detail=f"{len(state.party)} in the party")
+            )
+        self.party_size = len(state.party)
+        return events
+
     def battle_ended(self, outcome: str, opponent: str, frame: int, party: list[str]) -> GameEvent:
         self.outcomes[outcome] += 1
         self.team = party
-        event = GameEvent(name=EventName.BATTLE_END, frame=frame, detail=f"{outcome} vs {opponent}")
+        name = EventName.WHITEOUT if outcome in WHITED_OUT else EventName.BATTLE_END
+        event = GameEvent(name=name, frame=frame, detail=f"{outcome} vs {opponent}")
         self.notable.append(event)
         self.previous = None
         return event
@@ -144,6 +169,8 @@ class Observer:
             notable=tuple(self.notable),
             team=tuple(self.team),
             previous=self.previous,
+            objectives_done=tuple(sorted(self.objectives_done)) if self.objectives_done is not None else None,
+            party_size=self.party_size,
         )
 
     def restore(self, snapshot: ObserverSnapshot) -> None:
@@ -159,6 +186,9 @@ class Observer:
         self.notable = deque(snapshot.notable, maxlen=NOTABLE_KEPT)
         self.team = list(snapshot.team)
         self.previous = snapshot.previous
+        done = snapshot.objectives_done
+        self.objectives_done = frozenset(done) if done is not None else None
+        self.party_size = snapshot.party_size
 
     def report(self) -> RoleReport:
         counters = {"looks": float(self.looks), "battles": float(sum(self.outcomes.values()))}

@@ -25,11 +25,22 @@ from engine.game.models import GameState
 from engine.layout import RunPaths
 from engine.llm.ledger import UsageReport
 from engine.mechanics.battle_step import BattleStep, battle_over, decision_record
-from engine.messages import BattleRecord, LegReport, Perception, Phase, RoleReport, RunStatus, Selection
+from engine.messages import (
+    BattleRecord,
+    GameEvent,
+    LegReport,
+    Perception,
+    Phase,
+    RoleReport,
+    RunStatus,
+    Selection,
+)
+from engine.runtime.milestones import Milestones
 from engine.runtime.options import LATEST, RunOptions
 from engine.runtime.progress import PlayTime, RunProgress
 from engine.runtime.summary import RunSummary, StopReason
 from engine.runtime.supervisor import Supervisor
+from engine.story.graph import story_graph
 from engine.telemetry import Telemetry
 from engine.telemetry.tracing import ATTR_BATTLE_ID, CycleKind
 from engine.world.goals import Leg
@@ -57,6 +68,8 @@ class Conductor:
         self.frames = 0
         self.game = "?"
         self.usage = UsageReport()
+        self.milestones = Milestones(story_graph(), self.progress.milestones)
+        self._pending: list[GameEvent] = []  # events seen between looks (a battle's end), for the strategist
         self._battle_ended = False  # a checkpoint is due at the next cycle boundary
         self._storage_failed: StorageError | None = None  # why the run stopped, if a file failed to write
         # Set from another thread (the Ray driver's Ctrl-C reaches the conductor actor as a request):
@@ -77,6 +90,7 @@ class Conductor:
         emulator = self.roles.emulator.call
         self.battle = BattleStep.resumed(emulator, self.paths.run_id, battle) if battle is not None else None
         self.play_time = PlayTime(before=progress.played_seconds)
+        self.milestones = Milestones(story_graph(), progress.milestones)
         self._battle_ended = False
         self.supervisor.mark_boundary()
 
@@ -141,6 +155,23 @@ class Conductor:
             log.info("stopping: %s reached", reason.replace("_", " "))
         return reason
 
+    def _until_reached(self) -> bool:
+        until = self.options.until
+        return until is not None and until in self.milestones.names
+
+    def _note_milestones(self, state: GameState, frame: int) -> None:
+        """Record the story objectives done by now, each once, with its split."""
+        seconds = self.play_time.seconds()
+        for split in self.milestones.check(state, frame, self.progress.decisions, seconds):
+            self.metrics.milestone(split.name)
+            number = f"{split.number}/12 " if split.number else ""
+            when = (
+                "done at the start"
+                if split.at_start
+                else f"frame {split.frame}, decision {split.decision}, {split.seconds:.1f} s"
+            )
+            log.info("milestone %s%s (%s): %s", number, split.name, split.title, when)
+
     def _start_game(self) -> None:
         emulator = self.roles.emulator.call
         state = self.options.state.read_bytes() if self.options.state is not None else None
@@ -163,6 +194,8 @@ class Conductor:
             return "max_battles"
         if options.max_decisions is not None and progress.decisions >= options.max_decisions:
             return "max_decisions"
+        if self._until_reached():
+            return "until"
         return None
 
     def _checkpoint_if_due(self) -> None:
@@ -203,14 +236,23 @@ class Conductor:
         perception = self.roles.vision.call.perceive(self.roles.emulator.call.frame())
         self.metrics.perception(perception.reused)
         self.metrics.frames(perception.frame)
-        events = self.roles.observer.call.observe(perception)
+        events = [*self._pending, *self.roles.observer.call.observe(perception)]
+        self._pending = []
+        self._note_milestones(perception.state, perception.frame)
         if events:
-            directive = self.roles.strategist.call.consider(events, perception.state)
-            if directive is not None:
-                self.progress.directive = directive
+            self._reconsider(events, perception.state)
+        return perception
+
+    def _reconsider(self, events: list[GameEvent], state: GameState) -> None:
+        directive = self.roles.strategist.call.consider(events, state)
+        if directive is not None:
+            changed = (
+                self.progress.directive is None or self.progress.directive.objective != directive.objective
+            )
+            self.progress.directive = directive
+            if changed:
                 tier = _tier_words(directive.selection)
                 log.info("  directive (%s, %s): %s", directive.trigger.value, tier, directive.objective)
-        return perception
 
     # -- battles -----------------------------------------------------------------------------------
     def _battle_decision(self) -> None:
@@ -259,9 +301,10 @@ class Conductor:
         log_path = self._keep_battle_log(battle)
         self._battle_ended = True
         party = [mon.species_name or "?" for mon in end.final.party] if end.final is not None else []
-        self.roles.observer.call.battle_ended(
+        ended = self.roles.observer.call.battle_ended(
             summary.outcome, summary.opponent, battle.start_frame + summary.frames, party
         )
+        self._pending.append(ended)
         record = BattleRecord(battle_id=summary.battle_id, outcome=summary.outcome, opponent=summary.opponent,
                               log_path=str(log_path))  # fmt: skip
         self.roles.reflection.tell.receive(record)
@@ -290,12 +333,15 @@ class Conductor:
         # A notification: the tactician's next call runs after it (one caller, calls kept in order).
         self.roles.tactician.tell.travelled(state, leg, report)
         self.progress.in_battle = report.state.battle is not None
+        self._note_milestones(report.state, perception.frame + report.frames)
         before = self.progress.steps
         self.progress.steps += report.steps
         self._count_decision(
             "overworld", leg.goal.kind, _leg_words(leg, report), leg.reason, steps=report.steps
         )
         log.debug("  leg %s: %s", _leg_words(leg, report), report.reason)
+        if leg.reason.startswith("stuck"):
+            log.info("  %s", leg.reason)
         if self.progress.steps // HEARTBEAT_STEPS > before // HEARTBEAT_STEPS:
             log.info("overworld: %d steps", self.progress.steps)
 
@@ -327,7 +373,7 @@ class Conductor:
             battles=tuple(progress.battles), decisions=progress.decisions, overworld_steps=progress.steps,
             llm_calls=self.usage.calls, cost_usd=self.usage.cost_usd, frames=self.frames,
             wall_seconds=round(self.play_time.seconds(), 3), llm=self.usage,
-            recoveries=self.supervisor.recoveries,
+            recoveries=self.supervisor.recoveries, milestones=tuple(self.milestones.reached),
         )  # fmt: skip
 
     def _write_summary(self, summary: RunSummary) -> None:

@@ -36,6 +36,7 @@ class RunRequest(Frozen):
     address: str | None = None  # None with local False: a private Ray instance for this run
     max_battles: int | None = None
     max_decisions: int | None = None
+    until: str | None = None
     summary: Path | None = None
     data_dir: Path = Path(".")
     seed: int = 0
@@ -98,6 +99,7 @@ def _run(config: EngineConfig, request: RunRequest, point: ResumePoint | None) -
             state=request.state,
             max_battles=request.max_battles,
             max_decisions=request.max_decisions,
+            until=request.until,
             seed=request.seed,
             screenshots=config.llm.screenshots,
             resume=str(point.path) if point is not None else None,

@@ -18,6 +18,7 @@ class RunOptions:
     state: Path | None = None
     max_battles: int | None = None
     max_decisions: int | None = None
+    until: str | None = None  # a story objective (objectives.json name): the run stops once it is done
     seed: int = 0
     screenshots: bool = False  # attach the screen to tactical model prompts (llm.screenshots)
     # A checkpoint to carry on from instead of starting: its path, or LATEST (this run's newest that

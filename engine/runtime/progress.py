@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from engine.battles.models import BattleSummary, TrackerState
 from engine.messages import Directive
+from engine.runtime.milestones import Split
 
 PROGRESS_VERSION = 2
 
@@ -28,11 +29,13 @@ class RunProgress(BaseModel):
     in_battle: bool = False
     frames_on_clock: int = 0  # emulated frames already added to the play clock
     played_seconds: float = 0.0  # wall time of the run over every process that ran it, at the copy
+    milestones: list[Split] = Field(default_factory=list)  # story objectives reached, in order
 
     def at_boundary(self, battle: TrackerState | None, played_seconds: float) -> RunProgress:
         """A copy as a checkpoint keeps it; cheap enough to take at every cycle boundary (battle summaries
         and the directive are frozen, so the lists are copied, not their items)."""
         return self.model_copy(update={"battles": list(self.battles), "battle": battle,
+                                       "milestones": list(self.milestones),
                                        "played_seconds": round(played_seconds, 3)})  # fmt: skip
 
 

@@ -9,8 +9,9 @@ from pydantic import model_validator
 from engine.battles.models import BattleSummary
 from engine.frozen import Frozen
 from engine.llm.ledger import UsageReport
+from engine.runtime.milestones import Split
 
-StopReason = Literal["max_battles", "max_decisions", "interrupted", "error"]
+StopReason = Literal["max_battles", "max_decisions", "until", "interrupted", "error"]
 
 
 class RunSummary(Frozen):
@@ -28,6 +29,7 @@ class RunSummary(Frozen):
     wall_seconds: float
     llm: UsageReport = UsageReport()  # tokens, cost and fallbacks by tier
     recoveries: int = 0  # rollbacks to a checkpoint after an actor died (decisions.jsonl says which)
+    milestones: tuple[Split, ...] = ()  # story objectives reached, with their splits, in order
 
     @model_validator(mode="before")
     @classmethod

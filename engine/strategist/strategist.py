@@ -9,6 +9,7 @@ cost is paid only when something happened.
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 
 from engine.config import RoutingConfig
 from engine.frozen import Frozen
@@ -22,17 +23,24 @@ from engine.llm.tasks import ModelOutcome, ModelTask
 from engine.memory.context import battle_context
 from engine.memory.port import MemoryPort
 from engine.messages import Directive, EventName, GameEvent, RoleReport, Selection
+from engine.story.graph import Objective, story_graph
+from engine.world.goals import MapGoal
 from engine.world.minimap import LEGEND, around_player, view_of
-from engine.world.planner import surroundings
+from engine.world.planner import Planner, surroundings
+from engine.world.targets import target_for
 from engine.world.world import World
 
 log = logging.getLogger("engine.strategist")
 
 TRIGGERS = frozenset(
-    {EventName.BATTLE_START, EventName.NEW_ENEMY, EventName.HP_LOW, EventName.STUCK, EventName.HEARTBEAT}
-)
-# A heartbeat only refreshes the standing orders: it never pays for a model call.
-MODEL_TRIGGERS = TRIGGERS - {EventName.HEARTBEAT}
+    {EventName.BATTLE_START, EventName.NEW_ENEMY, EventName.HP_LOW, EventName.STUCK, EventName.HEARTBEAT,
+     EventName.OBJECTIVE_DONE, EventName.BATTLE_END, EventName.WHITEOUT, EventName.NEW_MEMBER,
+     EventName.NEW_MAP, EventName.BADGE}
+)  # fmt: skip
+# A heartbeat or a new map only refreshes the standing orders: they never pay for a model call.
+MODEL_TRIGGERS = TRIGGERS - {EventName.HEARTBEAT, EventName.NEW_MAP}
+OPTIONAL_DETOUR_STEPS = 150  # an optional objective is taken when its place is at most this far
+OPTIONAL_SEARCH_NODES = 20_000
 
 
 class StrategistSnapshot(Frozen):
@@ -50,6 +58,7 @@ class Strategist:
         world: World | None = None,
     ) -> None:
         self.routing = routing or RoutingConfig()
+        self.graph = story_graph()
         self.gateway = gateway
         self.memory = memory
         self.world = world
@@ -69,11 +78,13 @@ class Strategist:
     def plan(self, trigger: GameEvent, state: GameState) -> Directive:
         wanted, reason = wanted_tier(profile(state, "strategy"), self.routing)
         selection = Selection(tier="rule_based", wanted=wanted, reason=reason)
-        planned = rule_based_plan(trigger, state).model_copy(update={"selection": selection})
+        candidates = self._worth_it(self.graph.open(state), state)
+        planned = rule_based_plan(trigger, state, candidates).model_copy(update={"selection": selection})
         if wanted == "rule_based" or self.gateway is None or trigger.name not in MODEL_TRIGGERS:
             return planned
+        lines = [f"{o.name}: {o.title}{' (optional)' if o.optional else ''}" for o in candidates]
         system, user = render_strategy(
-            state, trigger, self.directive, self._lessons(state), self._where(state)
+            state, trigger, self.directive, self._lessons(state), self._where(state), lines
         )
         task = ModelTask(
             role="strategist", answer="strategic", wanted=wanted, reason=reason, system=system, user=user
@@ -83,14 +94,34 @@ class Strategist:
         if answer is None:
             return planned.model_copy(update={"selection": outcome.selection})
         self.model_directives += 1
+        chosen = _named_in(answer.objective, candidates) or (candidates[0] if candidates else None)
         return Directive(
             objective=answer.objective,
+            objective_id=chosen.name if chosen else None,
+            plan=_plan_words(chosen),
             priorities=tuple(answer.priorities),
             warnings=tuple(answer.warnings),
             trigger=trigger.name,
             frame=trigger.frame,
             selection=outcome.selection,
         )
+
+    def _worth_it(self, candidates: tuple[Objective, ...], state: GameState) -> tuple[Objective, ...]:
+        """The open objectives worth doing now: the required ones, and the optional ones close at hand
+        (the Town Map is a detour from Viridian City, not from Pewter City)."""
+        return tuple(o for o in candidates if not o.optional or self._near(o, state))
+
+    def _near(self, objective: Objective, state: GameState) -> bool:
+        place = next((step.map for step in objective.steps if step.map is not None), None)
+        if place is None or self.world is None or state.overworld.map_id not in self.world.maps:
+            return True
+        data = self.world.by_name.get(place)
+        if data is None:
+            return False
+        around = surroundings(self.world, state)
+        target = target_for(self.world, around, MapGoal(map_id=data.id))
+        plan = Planner(self.world, around, "travel").plan(target, max_nodes=OPTIONAL_SEARCH_NODES)
+        return plan is not None and plan.steps <= OPTIONAL_DETOUR_STEPS
 
     def _where(self, state: GameState) -> str:
         """The map around the player, drawn from the world model (out of battle only)."""
@@ -131,7 +162,19 @@ class Strategist:
         return RoleReport(role="strategist", healthy=True, counters=counters)
 
 
-def rule_based_plan(trigger: GameEvent, state: GameState) -> Directive:
+def _named_in(text: str, candidates: Sequence[Objective]) -> Objective | None:
+    """The open objective a model's answer names (it is asked to start with the name)."""
+    words = text.strip().lower()
+    return next((o for o in candidates if words.startswith(o.name) or o.name in words), None)
+
+
+def _plan_words(objective: Objective | None) -> tuple[str, ...]:
+    return tuple(step.words() for step in objective.steps) if objective is not None else ()
+
+
+def rule_based_plan(trigger: GameEvent, state: GameState, candidates: Sequence[Objective] = ()) -> Directive:
+    """The first open story objective in the graph's order; in a battle, winning it comes first."""
+    chosen = candidates[0] if candidates else None
     battle = state.battle
     warnings: list[str] = []
     if trigger.name is EventName.HP_LOW:
@@ -139,7 +182,13 @@ def rule_based_plan(trigger: GameEvent, state: GameState) -> Directive:
     if battle is not None:
         kind = "trainer" if battle.kind == "trainer" else "wild"
         objective = f"win the {kind} battle ({trigger.detail})"
-        priorities = ("knock out the enemy with the strongest safe move", "keep the team healthy")
+        priorities: tuple[str, ...] = (
+            "knock out the enemy with the strongest safe move",
+            "keep the team healthy",
+        )
+    elif chosen is not None:
+        objective = f"{chosen.name}: {chosen.title}"
+        priorities = tuple(step.words() for step in chosen.steps)
     elif trigger.name is EventName.STUCK:
         objective = "find a way on: talk to people, pick up items, try other exits"
         priorities = ("look at everything in the way", "prefer unexplored exits")
@@ -147,6 +196,6 @@ def rule_based_plan(trigger: GameEvent, state: GameState) -> Directive:
         objective = "explore and train: find new ground and wild battles"
         priorities = ("walk towards unexplored tiles", "fight wild battles for experience")
     return Directive(
-        objective=objective, priorities=priorities, warnings=tuple(warnings), trigger=trigger.name,
-        frame=trigger.frame,
+        objective=objective, objective_id=chosen.name if chosen else None, plan=_plan_words(chosen),
+        priorities=priorities, warnings=tuple(warnings), trigger=trigger.name, frame=trigger.frame,
     )  # fmt: skip

@@ -89,6 +89,7 @@ class Explorer:
         self.given_up: dict[Square, int] = {}  # goals not reached, likewise
         self.legs = 0
         self._events = 0  # event flags set at the last choice: the story moved on when it grows
+        self._all_grass: list[Square] | None = None  # every tall-grass square of the cartridge, once read
 
     # -- choosing ----------------------------------------------------------------------------------
     def choose(self, state: GameState) -> Leg:
@@ -180,6 +181,20 @@ class Explorer:
         return Leg(goal=ObjectGoal(map_id=map_id, index=index), intent="explore", interact=True,
                    max_steps=plan.steps + LEG_SLACK, reason=why)  # fmt: skip
 
+    def training_leg(self, state: GameState, reason: str) -> Leg:
+        """A walk to tall grass near the nearest patch: wild battles there train the team."""
+        self.look((state.overworld.map_id, state.overworld.x, state.overworld.y))
+        if self.world is None or state.overworld.map_id not in self.world.maps:
+            return self.choose(state)
+        leg = self._wander(self._around(state))
+        return leg.model_copy(update={"reason": f"{reason}: {leg.reason}"})
+
+    def nearest_talk(self, state: GameState, people: dict[tuple[int, int], Square]) -> Leg | None:
+        """A leg to talk to the nearest of these (map, object) people, standing where given."""
+        if self.world is None or state.overworld.map_id not in self.world.maps:
+            return None
+        return self._nearest_of(self._around(state), people)
+
     def _wander(self, around: Surroundings) -> Leg:
         """Nothing new and no one to talk to: train. Walk to a random patch of tall grass near the
         nearest one (wild battles level the team up for what held it back); with no grass in reach,
@@ -197,9 +212,12 @@ class Explorer:
 
     def _nearest_grass(self, around: Surroundings) -> list[Square] | None:
         assert self.world is not None
+        # Every map's grass, not only the maps seen: a save state from the middle of the game has seen
+        # nothing yet, and the planner finds the nearest patch it can reach either way.
+        if self._all_grass is None:
+            self._all_grass = [square for map_id in self.world.maps for square in _grass(self.world, map_id)]
         patches: dict[Square, Direction | None] = {
-            square: None for map_id in self.seen if map_id in self.world.maps
-            for square in _grass(self.world, map_id) if square != around.here
+            square: None for square in self._all_grass if square != around.here
         }  # fmt: skip
         plan = Planner(self.world, around, "train").plan(SquaresTarget(patches), max_nodes=SEARCH_NODES)
         if plan is None:

@@ -24,19 +24,24 @@ from engine.llm.tasks import ModelOutcome, ModelTask
 from engine.llm.wire import ImagePart
 from engine.memory.port import MemoryPort
 from engine.messages import BattleChoice, Directive, LegReport, RoleReport, Selection
+from engine.story.graph import story_graph
+from engine.tactician.catching import catch_decision
 from engine.tactician.explorer import Explorer, ExplorerSnapshot
 from engine.tactician.lessons import BattleLessons
+from engine.tactician.pilot import Pilot, PilotSnapshot
 from engine.tactician.rule_based import ActionDecision, RuleBasedPolicy
 from engine.world.goals import Leg
 from engine.world.world import World
 
 HISTORY_KEPT = 20
+STUCK_LEGS = 12  # legs without progress on the objective before the pilot escalates
 
 
 class TacticianSnapshot(Frozen):
     recent: tuple[str, ...]
     counts: dict[str, int]
     explorer: ExplorerSnapshot
+    pilot: PilotSnapshot | None = None
 
 
 class Tactician:
@@ -48,9 +53,11 @@ class Tactician:
         memory: MemoryPort | None = None,
         world: World | None = None,
         lookahead: bool = True,
+        stuck_legs: int = STUCK_LEGS,
     ) -> None:
         self.policy = RuleBasedPolicy(lookahead=lookahead)
         self.explorer = Explorer(world, seed=seed)
+        self.pilot = Pilot(world, story_graph(), self.explorer, stuck_legs)
         self.routing = routing or RoutingConfig()
         self.gateway = gateway
         self.lessons = BattleLessons(memory, self.policy)
@@ -67,7 +74,9 @@ class Tactician:
     ) -> BattleChoice:
         legal = legal_actions(state)
         self.lessons.refresh(state, battle_id)
-        fallback = self.policy.decide(state, legal)
+        fallback = (self.pilot.catching() and catch_decision(state, legal)) or self.policy.decide(
+            state, legal
+        )
         if fallback is None:
             raise BattleError(f"no legal action at {state.decision_point.value}")
         wanted, reason = wanted_tier(profile(state, "tactics"), self.routing)
@@ -143,19 +152,30 @@ class Tactician:
         return self._paid
 
     def choose_leg(self, state: GameState, directive: Directive | None) -> Leg:
-        """Where to walk next, out of battle: for now the explorer's choice (the story's objectives
-        come through the directive later)."""
+        """Where to walk next, out of battle: the next step of the directive's objective, or the
+        explorer's choice when the objective has none to offer (or the pilot is stuck and looks around)."""
         self.counts["legs_chosen"] += 1
-        return self.explorer.choose(state)
+        objective = directive.objective_id if directive is not None else None
+        leg = self.pilot.leg(state, objective) if objective else None
+        if leg is not None:
+            self.counts["story_legs"] = self.counts.get("story_legs", 0) + 1
+            return leg
+        leg = self.explorer.choose(state)
+        why = self.pilot.explore_reason()
+        return leg.model_copy(update={"reason": f"{why}: {leg.reason}"}) if why else leg
 
     def travelled(self, before: GameState, leg: Leg, report: LegReport) -> None:
         self.explorer.record(leg, report, before)
+        self.pilot.travelled(before, report.state)
 
     def snapshot(self) -> TacticianSnapshot:
         """The tactician's state for a checkpoint. Lesson look-ups are not in it: they are asked from memory
         again after a restore."""
         return TacticianSnapshot(
-            recent=tuple(self.recent), counts=dict(self.counts), explorer=self.explorer.snapshot()
+            recent=tuple(self.recent),
+            counts=dict(self.counts),
+            explorer=self.explorer.snapshot(),
+            pilot=self.pilot.snapshot(),
         )
 
     def restore(self, snapshot: TacticianSnapshot) -> None:
@@ -164,6 +184,8 @@ class Tactician:
         self.recent = deque(snapshot.recent, maxlen=HISTORY_KEPT)
         self.counts = dict(snapshot.counts)
         self.explorer.restore(snapshot.explorer)
+        if snapshot.pilot is not None:
+            self.pilot.restore(snapshot.pilot)
         self.lessons.forget()
         self._paid = None
 

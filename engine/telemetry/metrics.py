@@ -26,6 +26,7 @@ config).
     engine_checkpoints             ray_engine_checkpoints_total{reason,result}          counter
     engine_checkpoint_seconds      ray_engine_checkpoint_seconds_bucket{le}             histogram
     engine_recoveries              ray_engine_recoveries_total{role}                    counter
+    engine_milestones              ray_engine_milestones_total{milestone}               counter
 
 `result` is `decoded` or `reused` (the Vision gate skipped the decode) for perceptions, `written` or
 `failed` for checkpoints; `direction` is `in` or `out`;
@@ -97,6 +98,7 @@ METRICS = (
         "histogram", "engine_checkpoint_seconds", "Wall time to write one checkpoint", (), CHECKPOINT_BOUNDS
     ),
     MetricSpec("counter", "engine_recoveries", "Rollbacks to a checkpoint after a role died", ("role",)),
+    MetricSpec("counter", "engine_milestones", "Story milestones reached", ("milestone",)),
 )
 RUN_TAG = "run_id"
 
@@ -223,6 +225,9 @@ class RunMetrics:
 
     def recovery(self, role: str) -> None:
         self._record("engine_recoveries", 1, role=role)
+
+    def milestone(self, name: str) -> None:
+        self._record("engine_milestones", 1, milestone=name)
 
     # -- reading back what this process recorded ----------------------------------------------------
     def value(self, name: str, **tags: str) -> float:

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from engine.frozen import Frozen
 from engine.game.models import Direction
+from engine.game.tables import game_data
 
 Intent = Literal["travel", "train", "explore"]
 
@@ -67,11 +68,27 @@ Goal = Annotated[
 Answer = Literal["yes", "no"]
 
 
+class Purchase(Frozen):
+    """`quantity` of `item` (its pret name, as in game/data/items.json: POKE_BALL, POTION) from a Mart."""
+
+    item: str
+    quantity: int = Field(ge=1, le=99)  # the quantity box offers 1 to 99
+
+    @field_validator("item")
+    @classmethod
+    def _known_item(cls, item: str) -> str:
+        if item not in game_data().item_ids:
+            raise ValueError(f"{item!r} is not an item's pret name (game/data/items.json)")
+        return item
+
+
 class Leg(Frozen):
     """One leg of walking, executed by the Emulator role in one call. With `interact`, the leg ends by
     pressing A at what the goal faces and reading the text to its end; a YES/NO question on the way is
     answered with `answer`. With `cross_gates`, closed story gates are walked into (at a high cost) rather
-    than around: that is how a scene the story waits for is started."""
+    than around: that is how a scene the story waits for is started. With `buy`, the interaction is a
+    Mart clerk's and the items are bought through the Mart's menus, in order (what the Mart does not sell
+    or the money does not pay for is skipped, with the reason in the report)."""
 
     goal: Goal
     intent: Intent = "travel"
@@ -80,3 +97,4 @@ class Leg(Frozen):
     cross_gates: bool = False
     max_steps: int = 400
     reason: str = ""
+    buy: tuple[Purchase, ...] = ()

@@ -9,6 +9,7 @@ from typing import Any
 from engine.emulator.session import EmulatorSession
 from engine.game.buttons import Button
 from engine.game.damage import stat_at_level
+from engine.game.mart import encode_bcd
 from engine.game.models import DecisionPoint, GameState
 from engine.game.state import decode_state
 from engine.game.tables import game_data
@@ -144,6 +145,12 @@ def set_bag(session: EmulatorSession, items: list[tuple[str, int]]) -> None:
         session.write_u8(ram.wBagItems + 2 * index, ids[name])
         session.write_u8(ram.wBagItems + 2 * index + 1, quantity)
     session.write_u8(ram.wBagItems + 2 * len(items), 0xFF)  # the list terminator
+
+
+def set_money(session: EmulatorSession, yen: int) -> None:
+    """The player's money: wPlayerMoney is 3 BCD bytes, most significant first (pret ram/wram.asm)."""
+    for offset, byte in enumerate(encode_bcd(yen)):
+        session.write_u8(session.ram_map.wPlayerMoney + offset, byte)
 
 
 def set_enemy_hp(session: EmulatorSession, hp: int) -> None:

@@ -8,7 +8,7 @@ door records it as the place to come back to (wLastMap), as play would.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine.emulator.session import EmulatorSession
 from engine.game.models import DecisionPoint
@@ -67,10 +67,19 @@ STARTS = {"pallet": ("starter", "PALLET_TOWN"), "viridian": ("pokedex", "VIRIDIA
           "pewter": ("pokedex", "PEWTER_CITY")}  # fmt: skip
 
 
-def story_state(session: EmulatorSession, world: World, stage: str, town: str) -> None:
-    """From power-on to `town` at `stage` of the story, the player free to walk."""
+def story_state(
+    session: EmulatorSession,
+    world: World,
+    stage: str,
+    town: str,
+    party: tuple[tuple[str, int], ...] | None = None,
+) -> None:
+    """From power-on to `town` at `stage` of the story (with `party` instead of the stage's, if given),
+    the player free to walk."""
     boot_to_overworld(session)
     setting = STAGES[stage]
+    if party is not None:
+        setting = replace(setting, party=party)
     wrapper = session.pyboy.game_wrapper
     for event in setting.events:
         wrapper.set_event_flag(world_event(event))

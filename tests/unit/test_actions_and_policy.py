@@ -277,3 +277,11 @@ def test_policy_does_not_waste_a_heal_that_cannot_outlast_the_hits() -> None:
     battle = state.battle.model_copy(update={"enemy": strong})
     decision = RuleBasedPolicy().decide(state.model_copy(update={"battle": battle}))
     assert decision is not None and not isinstance(decision.action, UseItem)
+
+
+def test_a_disabled_move_is_never_offered() -> None:
+    state = fixture_state("red_wild_main_menu")
+    assert state.battle is not None and UseMove(slot=0) in legal_actions(state)
+    disabled = state.model_copy(update={"battle": state.battle.model_copy(update={"disabled_slot": 0})})
+    offered = legal_actions(disabled)
+    assert UseMove(slot=0) not in offered and UseMove(slot=1) in offered

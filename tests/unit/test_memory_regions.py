@@ -32,6 +32,8 @@ EXTENTS = {
     "wCurMapHeader": 10,
     "wTileMap": 20 * 18,
     "wPlayerMoney": 3,
+    "wItemList": 16,  # pret ram/wram.asm: wItemList:: ds 16
+    "hItemPrice": 3,
     "wSpriteStateData1": RED_BLUE.sprites * RED_BLUE.sprite_struct,
     "wSpriteStateData2": RED_BLUE.sprites * RED_BLUE.sprite_struct,
     "wEventFlags": RED_BLUE.event_flag_bytes,

@@ -73,6 +73,10 @@ def test_strategist_fires_on_triggers_only() -> None:
     directive = strategist.consider(events, state.state)
     assert directive is not None and directive.trigger is EventName.BATTLE_START
     assert "win the wild battle" in directive.objective
-    assert strategist.consider(observer.observe(perception("red_pallet_town_overworld")), state.state) is None
+    overworld = perception("red_pallet_town_overworld")
+    new_map = strategist.consider(observer.observe(overworld), overworld.state)
+    # A new map refreshes the orders from the story graph (rule-based: it never pays for a model).
+    assert new_map is not None and new_map.trigger is EventName.NEW_MAP
+    assert new_map.objective_id is not None and new_map.objective.startswith(new_map.objective_id)
     assert strategist.consider([], state.state) is None
-    assert strategist.report().counters == {"battle_start": 1.0, "model_directives": 0.0}
+    assert strategist.report().counters == {"battle_start": 1.0, "new_map": 1.0, "model_directives": 0.0}

@@ -1,0 +1,79 @@
+"""Conditions on RAM, written as short strings in the objective graph so it reads like a checklist:
+
+event:EVENT_GOT_STARTER      the event flag (pret name) is set; `!` in front negates any condition
+badge:BOULDER                the badge is held
+item:POKE_BALL               the bag holds the item
+town:VIRIDIAN_CITY           the town has been visited (wTownVisitedFlag, what Fly reads)
+map:REDS_HOUSE_2F            the player stands on that map now
+owned>=2  party>=2  level>=12  hp>=1.0  balls>=1
+                             Pokédex owned count, party size, the highest party level, the party's
+                             HP as a fraction of its maximum, Poké Balls in the bag
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from engine.game.models import GameState
+from engine.story.errors import StoryError
+
+_PREFIXED: dict[str, Callable[[GameState, str], bool]] = {
+    "event": lambda state, name: name in state.story.events,
+    "badge": lambda state, name: name in {badge.upper() for badge in state.progress.badge_names},
+    "item": lambda state, name: any(item.name == name and item.quantity > 0 for item in state.bag),
+    "town": lambda state, name: name in state.story.towns_visited,
+    "map": lambda state, name: state.overworld.map_name == name,
+}
+_BALLS = ("POKE_BALL", "GREAT_BALL", "ULTRA_BALL", "MASTER_BALL")
+
+
+def party_hp(state: GameState) -> float:
+    """The party's HP as a share of its maximum; 1.0 with no party (nothing to heal)."""
+    total = sum(mon.max_hp for mon in state.party)
+    return sum(mon.hp for mon in state.party) / total if total else 1.0
+
+
+def balls(state: GameState) -> int:
+    return sum(item.quantity for item in state.bag if item.name in _BALLS)
+
+
+_MEASURED: dict[str, Callable[[GameState], float]] = {
+    "owned": lambda state: state.progress.pokedex_owned,
+    "party": lambda state: len(state.party),
+    "level": lambda state: max((mon.level for mon in state.party), default=0),
+    "hp": party_hp,
+    "balls": balls,
+}
+_MEASURE = re.compile(r"^(\w+)>=([0-9.]+)$")
+
+
+def check(text: str) -> Callable[[GameState], bool]:
+    """The test a condition string names; StoryError for one that names nothing."""
+    negated = text.startswith("!")
+    body = text[1:] if negated else text
+    test = _positive(body)
+    if test is None:
+        raise StoryError(f"unknown condition {text!r}")
+    return (lambda state: not test(state)) if negated else test
+
+
+def _positive(body: str) -> Callable[[GameState], bool] | None:
+    kind, sep, name = body.partition(":")
+    if sep and kind in _PREFIXED and name:
+        named = _PREFIXED[kind]
+        return lambda state: named(state, name)
+    found = _MEASURE.match(body)
+    if found and found.group(1) in _MEASURED:
+        measure, least = _MEASURED[found.group(1)], float(found.group(2))
+        return lambda state: measure(state) >= least
+    return None
+
+
+def holds(text: str, state: GameState) -> bool:
+    return check(text)(state)
+
+
+def any_of(alternatives: tuple[tuple[str, ...], ...], state: GameState) -> bool:
+    """True when every condition of at least one alternative holds."""
+    return any(all(holds(text, state) for text in group) for group in alternatives)

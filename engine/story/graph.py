@@ -1,0 +1,148 @@
+"""The objective graph: what the story asks for, in which order, and how each is known to be done.
+
+It is package data (`data/objectives.json`), written from public walkthrough facts and the pret/pokered
+scripts it names. An objective is done when one of its `done` alternatives holds on RAM; it is open once
+the objectives it comes `after` are done (an objective whose successor is done counts as done too: a save
+state from the middle of the game needs no history to place itself). The order is a graph, not a script:
+the first open objective is the rule-based choice, and a model may choose another open one.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+from typing import Literal
+
+from pydantic import Field, ValidationError
+
+from engine.combat.position import forecast
+from engine.frozen import Frozen
+from engine.game.models import GameState
+from engine.story.conditions import any_of, check
+from engine.story.errors import StoryError
+from engine.world.goals import Purchase
+
+Action = Literal["go", "talk", "gate", "heal", "buy", "catch", "train", "fight"]
+
+
+class Step(Frozen):
+    """One action of an objective's plan, done when its `until` alternatives hold (a step without one is
+    done when its objective is)."""
+
+    do: Action
+    map: str | None = None  # a map as pret names it; `heal` and `buy` without one use the nearest
+    object: int | None = None  # the map's object (1-based sprite slot) to talk to or fight
+    answer: Literal["yes", "no"] = "yes"
+    items: tuple[Purchase, ...] = ()
+    boss: tuple[str, int] | None = None  # a trainer class and number: `train` until the forecast is good
+    win_at: float = 0.0  # the forecast against `boss` that ends training
+    until: tuple[tuple[str, ...], ...] = ()
+    why: str = ""
+
+    def done(self, state: GameState) -> bool:
+        if self.boss is not None:
+            chance = forecast(state, *self.boss, healed=True)
+            return chance is None or chance >= self.win_at
+        return bool(self.until) and any_of(self.until, state)
+
+    def words(self) -> str:
+        where = f" {self.map}" if self.map else ""
+        who = f" object {self.object}" if self.object is not None else ""
+        what = " ".join(f"{p.quantity} {p.item}" for p in self.items)
+        boss = f" for {self.boss[0]} (until {self.win_at:.0%} to win)" if self.boss else ""
+        return f"{self.do}{where}{who}{' ' + what if what else ''}{boss}".strip()
+
+
+class Objective(Frozen):
+    name: str
+    title: str
+    milestone: int | None = None  # its number among the Orak benchmark's twelve, or None
+    optional: bool = False
+    after: tuple[str, ...] = ()
+    done_when: tuple[tuple[str, ...], ...] = Field(alias="done")
+    steps: tuple[Step, ...]
+    source: str
+
+
+class StoryGraph(Frozen):
+    objectives: tuple[Objective, ...]
+
+    def named(self, name: str) -> Objective:
+        found = next((objective for objective in self.objectives if objective.name == name), None)
+        if found is None:
+            raise StoryError(f"no objective called {name!r}")
+        return found
+
+    @property
+    def milestones(self) -> tuple[Objective, ...]:
+        return tuple(objective for objective in self.objectives if objective.milestone is not None)
+
+    def done(self, state: GameState) -> frozenset[str]:
+        """Objectives done: by their own test, or because a later one is (the story only goes on)."""
+        done = {objective.name for objective in self.objectives if any_of(objective.done_when, state)}
+        grew = True
+        while grew:
+            grew = False
+            for objective in self.objectives:
+                if objective.name in done:
+                    new = {name for name in objective.after if name not in done}
+                    done |= new
+                    grew = grew or bool(new)
+        return frozenset(done)
+
+    def open(self, state: GameState, done: frozenset[str] | None = None) -> tuple[Objective, ...]:
+        """Objectives not done whose predecessors are, in the graph's order."""
+        done = self.done(state) if done is None else done
+        return tuple(
+            objective for objective in self.objectives
+            if objective.name not in done and all(name in done for name in objective.after)
+        )  # fmt: skip
+
+    def next_step(self, objective: Objective, state: GameState) -> Step | None:
+        """The first step of the plan not done yet (the last one stays until the objective is done)."""
+        for step in objective.steps[:-1]:
+            if not step.done(state):
+                return step
+        return objective.steps[-1] if objective.steps else None
+
+
+def parse_graph(raw: object) -> StoryGraph:
+    """A graph from its JSON form, checked: unique names, known predecessors, no cycle, every condition
+    known."""
+    try:
+        graph = StoryGraph.model_validate(raw)
+    except ValidationError as error:
+        raise StoryError(f"the objective graph is malformed: {error.errors()[0]['msg']}") from error
+    _check_names(graph)
+    _check_conditions(graph)
+    return graph
+
+
+def _check_names(graph: StoryGraph) -> None:
+    names = [objective.name for objective in graph.objectives]
+    if len(set(names)) != len(names):
+        raise StoryError("the objective graph names an objective twice")
+    seen: set[str] = set()
+    for objective in graph.objectives:  # predecessors come first in the file, which rules out cycles
+        unknown = [name for name in objective.after if name not in seen]
+        if unknown:
+            raise StoryError(f"{objective.name} comes after {unknown[0]}, which is not listed before it")
+        seen.add(objective.name)
+
+
+def _check_conditions(graph: StoryGraph) -> None:
+    for objective in graph.objectives:
+        if not objective.steps:
+            raise StoryError(f"{objective.name} has no plan")
+        groups = [*objective.done_when, *(group for step in objective.steps for group in step.until)]
+        for group in groups:
+            for text in group:
+                check(text)
+
+
+@cache
+def story_graph() -> StoryGraph:
+    """The graph shipped with the engine."""
+    text = resources.files("engine.story.data").joinpath("objectives.json").read_text(encoding="utf-8")
+    return parse_graph(json.loads(text))

@@ -1,0 +1,49 @@
+"""Catching a wild Pokémon when the objective asks for one: weaken it with a move that will not knock it
+out, then throw a ball (a Poké Ball's odds grow as the target's HP falls; pret engine/items/item_effects.asm
+ItemUseBall)."""
+
+from __future__ import annotations
+
+from engine.game.actions import BattleAction, UseItem, UseMove
+from engine.game.assessment import combatant_of, move_by_id
+from engine.game.damage import expected_damage, ko_probability
+from engine.game.models import GameState
+from engine.tactician.rule_based import ActionDecision
+
+BALLS = ("POKE_BALL", "GREAT_BALL", "ULTRA_BALL")
+THROW_AT = 0.5  # the enemy's HP share at or under which the ball is thrown
+SAFE_KO = 0.1  # a weakening move may knock the target out this often at most
+
+
+def catch_decision(state: GameState, legal: list[BattleAction]) -> ActionDecision | None:
+    """Weaken or throw, in a wild battle with a ball in the bag; None when there is nothing to catch."""
+    battle = state.battle
+    if battle is None or battle.kind != "wild" or battle.enemy is None or battle.player is None:
+        return None
+    throws = [action for action in legal if isinstance(action, UseItem) and action.item in BALLS]
+    if not throws:
+        return None
+    enemy, share = battle.enemy, battle.enemy.hp / max(1, battle.enemy.max_hp)
+    throw = min(throws, key=lambda action: BALLS.index(action.item))
+    if share <= THROW_AT:
+        return ActionDecision(
+            action=throw, reason=f"catch: {enemy.species_name} at {share:.0%} HP, throw {throw.item}"
+        )
+    attacker, defender = combatant_of(battle.player), combatant_of(enemy)
+    gentle: list[tuple[float, UseMove, str]] = []
+    for action in legal:
+        if not isinstance(action, UseMove):
+            continue
+        move = move_by_id(battle.player.moves[action.slot].move_id)
+        if move is None or move.power == 0:
+            continue
+        if ko_probability(attacker, defender, move, enemy.hp) <= SAFE_KO:
+            gentle.append((expected_damage(attacker, defender, move), action, move.name))
+    if not gentle:
+        return ActionDecision(
+            action=throw, reason=f"catch: no move is safe to weaken {enemy.species_name}, throw {throw.item}"
+        )
+    _, action, name = max(gentle, key=lambda item: item[0])
+    return ActionDecision(
+        action=action, reason=f"catch: weaken {enemy.species_name} ({share:.0%} HP) with {name} first"
+    )

@@ -1,0 +1,183 @@
+"""The story pilot: turns the directive's objective into legs, step by step, and notices when it gets
+nowhere.
+
+Each step of the objective's plan becomes one leg through the world model's actions: go to a map, walk
+into a story gate, talk to or fight a person, heal at the nearest Pokémon Center, buy at a Mart, walk in
+tall grass to catch or train. After every leg the step's progress tests run (`story/progress.py`); when
+none has passed for `stuck_legs` legs the pilot escalates, one stage per `stuck_legs` more: re-plan through
+story gates, then let the explorer look around, then try another objective the graph allows, then start
+over. Every escalation is in the leg's reason, so the run log says why.
+"""
+
+from __future__ import annotations
+
+from engine.combat.position import forecast
+from engine.frozen import Frozen
+from engine.game.models import GameState
+from engine.story.conditions import party_hp
+from engine.story.graph import Objective, Step, StoryGraph
+from engine.story.progress import progress
+from engine.tactician.explorer import Explorer
+from engine.world.gates import closed_gates
+from engine.world.goals import Leg, MapGoal, ObjectGoal, SquareGoal
+from engine.world.models import Square
+from engine.world.planner import gate_squares
+from engine.world.world import World
+
+HEAL_BELOW = 0.35  # party HP share under which a catch or training trip first goes to a Pokémon Center
+# The first object of every Pokémon Center is its nurse, of every Mart its clerk (pret data/maps/objects).
+COUNTER_PERSON = 1
+STAGES = ("plan", "re-plan through story gates", "explore", "try another objective", "start over")
+
+
+class PilotSnapshot(Frozen):
+    objective: str | None
+    idle_legs: int
+    detour: str | None
+
+
+class Pilot:
+    def __init__(self, world: World | None, graph: StoryGraph, explorer: Explorer, stuck_legs: int) -> None:
+        self.world = world
+        self.graph = graph
+        self.explorer = explorer
+        self.stuck_legs = max(1, stuck_legs)
+        self.objective: str | None = None
+        self.idle_legs = 0
+        self.detour: str | None = None
+        self._step: Step | None = None
+
+    # -- choosing ----------------------------------------------------------------------------------
+    def leg(self, state: GameState, objective_name: str) -> Leg | None:
+        """The next leg for the objective; None leaves the choice to the explorer."""
+        if objective_name != self.objective:
+            self.objective, self.idle_legs, self.detour = objective_name, 0, None
+        done = self.graph.done(state)
+        stage = self.stage
+        name = self._detour(state, done) if stage == "try another objective" else objective_name
+        if name is None or name in done or self.world is None:
+            return None
+        objective = self.graph.named(name)
+        step = self.graph.next_step(objective, state)
+        self._step = step
+        if step is None or stage == "explore":
+            return None
+        leg = self._leg_for(objective, step, state, cross_gates=stage != "plan")
+        if leg is None:
+            return None
+        prefix = f"{objective.title}: {step.do}"
+        if stage != "plan":
+            prefix = f"stuck for {self.idle_legs} legs, {stage}; {prefix}"
+        return leg.model_copy(update={"reason": f"{prefix} ({leg.reason or step.why})"})
+
+    @property
+    def stage(self) -> str:
+        return STAGES[min(self.idle_legs // self.stuck_legs, len(STAGES) - 1)]
+
+    def explore_reason(self) -> str:
+        """Why the explorer chooses now, when the pilot gave the choice away."""
+        if self.stage == "explore":
+            return f"stuck for {self.idle_legs} legs: explore"
+        return ""
+
+    def _detour(self, state: GameState, done: frozenset[str]) -> str | None:
+        others = [
+            objective.name for objective in self.graph.open(state, done) if objective.name != self.objective
+        ]
+        if self.detour not in others:
+            self.detour = others[0] if others else None
+        return self.detour
+
+    def _leg_for(self, objective: Objective, step: Step, state: GameState, cross_gates: bool) -> Leg | None:
+        if step.do != "heal" and party_hp(state) < HEAL_BELOW:
+            heal = self._counter(
+                state, "_POKECENTER", None, f"heal first: the team is at {party_hp(state):.0%} HP"
+            )
+            if heal is not None:
+                return heal
+        if step.do in ("catch", "train"):
+            chance = f" ({self._forecast_words(step, state)})" if step.boss else ""
+            return self.explorer.training_leg(state, f"{step.do}{chance}")
+        if step.do == "heal":
+            return self._counter(state, "_POKECENTER", step.map, step.why)
+        if step.do == "buy":
+            leg = self._counter(state, "_MART", step.map, step.why)
+            return leg.model_copy(update={"buy": step.items}) if leg is not None else None
+        if step.do == "gate":
+            return self._gate(step, state)
+        return self._walk(step, state, cross_gates)
+
+    def _walk(self, step: Step, state: GameState, cross_gates: bool) -> Leg | None:
+        assert self.world is not None
+        data = self.world.by_name.get(step.map or "")
+        if data is None:
+            return None
+        if step.object is not None:
+            goal = ObjectGoal(map_id=data.id, index=step.object)
+            return Leg(goal=goal, interact=True, answer=step.answer, cross_gates=cross_gates, reason=step.why)
+        if state.overworld.map_id == data.id:
+            return None  # here already: what the objective waits for is not on the way
+        return Leg(goal=MapGoal(map_id=data.id), cross_gates=cross_gates, reason=step.why)
+
+    def _gate(self, step: Step, state: GameState) -> Leg | None:
+        assert self.world is not None
+        where = state.overworld
+        squares = [square for gate in closed_gates(state) if gate.map_name == step.map
+                   for square in gate_squares(self.world, gate) if self.world.walkable(*square)]  # fmt: skip
+        if not squares:
+            return None
+        square = min(squares, key=lambda s: (s[0] != where.map_id, abs(s[1] - where.x) + abs(s[2] - where.y)))
+        goal = SquareGoal(map_id=square[0], x=square[1], y=square[2])
+        return Leg(goal=goal, cross_gates=True, reason=step.why)
+
+    def _counter(self, state: GameState, kind: str, map_name: str | None, why: str) -> Leg | None:
+        """A leg to the nurse or clerk of the named building, or of the nearest one of its kind the planner
+        can reach."""
+        assert self.world is not None
+        names = (
+            [map_name]
+            if map_name
+            else [data.name for data in self.world.maps.values() if data.name.endswith(kind)]
+        )
+        people: dict[tuple[int, int], Square] = {}
+        for name in names:
+            data = self.world.by_name.get(name)
+            if data is None or not data.objects:
+                continue
+            person = data.objects[COUNTER_PERSON - 1]
+            people[(data.id, COUNTER_PERSON)] = (data.id, person.x, person.y)
+        leg = self.explorer.nearest_talk(state, people) if people else None
+        if leg is None:
+            return None
+        return leg.model_copy(update={"intent": "travel", "answer": "yes", "reason": why})
+
+    @staticmethod
+    def _forecast_words(step: Step, state: GameState) -> str:
+        assert step.boss is not None
+        chance = forecast(state, *step.boss, healed=True)
+        shown = "unknown" if chance is None else f"{chance:.0%}"
+        return f"{shown} to win against {step.boss[0]}, training until {step.win_at:.0%}"
+
+    # -- learning from the walk --------------------------------------------------------------------
+    def travelled(self, before: GameState, after: GameState) -> str | None:
+        """Run the step's progress tests on a leg just walked; the first that passed, or None."""
+        if self.objective is None or self._step is None:
+            return None
+        found = progress(self._step, before, after)
+        if found is None and self.objective in self.graph.done(after):
+            found = f"{self.objective} done"
+        self.idle_legs = 0 if found else self.idle_legs + 1
+        if self.stage == "start over":
+            self.idle_legs = 0
+        return found
+
+    def catching(self) -> bool:
+        """The step in hand asks for a new member."""
+        return self._step is not None and self._step.do == "catch"
+
+    def snapshot(self) -> PilotSnapshot:
+        return PilotSnapshot(objective=self.objective, idle_legs=self.idle_legs, detour=self.detour)
+
+    def restore(self, snapshot: PilotSnapshot) -> None:
+        self.objective, self.idle_legs, self.detour = snapshot.objective, snapshot.idle_legs, snapshot.detour
+        self._step = None

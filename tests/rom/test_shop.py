@@ -1,0 +1,147 @@
+"""Buying at a Poké Mart on a real cartridge: a leg with `buy` walks to the clerk, goes through the Mart's
+menus and reports what RAM shows bought; what the Mart does not sell, or the money does not pay for, is
+skipped, and the player can walk again afterwards."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from engine.config import EmulatorConfig
+from engine.emulator.session import open_session
+from engine.game.models import DecisionPoint, GameState
+from engine.mechanics.role import EmulatorRole
+from engine.messages import LegReport
+from engine.world.goals import Leg, MapGoal, ObjectGoal, Purchase
+from engine.world.world import World, load_world
+from tests.support.scenarios import set_money, state_of
+from tests.support.story import story_state
+
+pytestmark = pytest.mark.rom
+
+# (story stage, town, Mart) at the Mart's door. pret data/items/marts.asm: Viridian sells POKE_BALL,
+# ANTIDOTE, PARLYZ_HEAL, BURN_HEAL (no POTION); Pewter sells POKE_BALL, POTION and more.
+MARTS = {"VIRIDIAN_MART": ("pokedex", "VIRIDIAN_CITY"), "PEWTER_MART": ("pokedex", "PEWTER_CITY")}
+CLERK = 1  # pret data/maps/objects/ViridianMart.asm, PewterMart.asm: the clerk is the first object
+COOLTRAINER = 3  # Viridian Mart's third object: he talks, he sells nothing
+SHOPPING_FRAMES = 3000  # a generous bound on a leg of a few steps and two purchases (~830 frames)
+
+
+@pytest.fixture(scope="module")
+def world(rom_path: Path) -> World:
+    return load_world(rom_path.read_bytes())
+
+
+@pytest.fixture(scope="module")
+def at_the_door(rom_path: Path, world: World) -> dict[str, bytes]:
+    """Each Mart, just inside its door, at a story stage where it sells."""
+    states = {}
+    for mart, (stage, town) in MARTS.items():
+        with open_session(rom_path, EmulatorConfig()) as session:
+            story_state(session, world, stage, town)
+            report = EmulatorRole.on_session(session).travel(Leg(goal=MapGoal(map_id=world.by_name[mart].id)))
+            assert report.outcome == "arrived", report.reason
+            states[mart] = session.export_state()
+    return states
+
+
+@pytest.fixture
+def role(rom_path: Path) -> Iterator[EmulatorRole]:
+    session = open_session(rom_path, EmulatorConfig())
+    yield EmulatorRole.on_session(session)
+    session.close()
+
+
+def shop(role: EmulatorRole, world: World, mart: str, buy: tuple[Purchase, ...], object_index: int = CLERK
+         ) -> tuple[GameState, LegReport]:  # fmt: skip
+    """From the Mart's door: the state before, and the report of the leg that bought."""
+    before = state_of(role.session)
+    goal = ObjectGoal(map_id=world.by_name[mart].id, index=object_index)
+    return before, role.travel(Leg(goal=goal, buy=buy))
+
+
+def count(state: GameState, item: str) -> int:
+    return sum(entry.quantity for entry in state.bag if entry.name == item)
+
+
+def assert_free_to_walk(role: EmulatorRole, world: World, town: str) -> None:
+    assert state_of(role.session).decision_point is DecisionPoint.OVERWORLD_FREE
+    report = role.travel(Leg(goal=MapGoal(map_id=world.by_name[town].id)))
+    assert report.outcome == "arrived", report.reason
+    assert report.state.overworld.map_name == town
+
+
+def p(item: str, quantity: int) -> Purchase:
+    return Purchase(item=item, quantity=quantity)
+
+
+@pytest.mark.parametrize(
+    ("mart", "buy", "price"),
+    [("VIRIDIAN_MART", (p("POKE_BALL", 3), p("ANTIDOTE", 2)), 3 * 200 + 2 * 100),
+     ("PEWTER_MART", (p("POKE_BALL", 3), p("POTION", 2)), 3 * 200 + 2 * 300)],
+)  # fmt: skip
+def test_a_leg_buys_at_the_clerk_and_ram_shows_exactly_that(
+    mart: str, buy: tuple[Purchase, ...], price: int, role: EmulatorRole, world: World,
+    at_the_door: dict[str, bytes],
+) -> None:  # fmt: skip
+    role.session.load_state(at_the_door[mart])
+    set_money(role.session, 3000)
+    before, report = shop(role, world, mart, buy)
+    after = report.state
+    assert report.outcome == "arrived", report.reason
+    assert report.bought == buy
+    for purchase in buy:
+        assert count(after, purchase.item) == count(before, purchase.item) + purchase.quantity
+    assert after.progress.money == before.progress.money - price
+    assert {entry.name for entry in after.bag} - {entry.name for entry in before.bag} <= {b.item for b in buy}
+    assert any("Here you are!" in line for line in report.text), report.text
+    assert report.frames < SHOPPING_FRAMES
+    print(f"{mart}: {', '.join(f'{b.quantity} {b.item}' for b in buy)} in {report.frames} frames")
+    assert_free_to_walk(role, world, MARTS[mart][1])
+
+
+def test_more_than_the_money_pays_for_buys_only_what_it_can(
+    role: EmulatorRole, world: World, at_the_door: dict[str, bytes]
+) -> None:
+    role.session.load_state(at_the_door["VIRIDIAN_MART"])
+    set_money(role.session, 500)
+    before, report = shop(role, world, "VIRIDIAN_MART", (p("POKE_BALL", 5), p("ANTIDOTE", 3)))
+    after = report.state
+    # ¥500: two balls (¥400), then one antidote (¥100) of the three asked for.
+    assert report.bought == (p("POKE_BALL", 2), p("ANTIDOTE", 1))
+    assert count(after, "POKE_BALL") == count(before, "POKE_BALL") + 2
+    assert count(after, "ANTIDOTE") == count(before, "ANTIDOTE") + 1
+    assert after.progress.money == 0
+    assert "POKE_BALL: 2 of 5" in report.reason and "ANTIDOTE: 1 of 3" in report.reason, report.reason
+    assert_free_to_walk(role, world, "VIRIDIAN_CITY")
+
+
+def test_what_the_mart_does_not_sell_or_the_money_cannot_pay_is_skipped_without_hanging(
+    role: EmulatorRole, world: World, at_the_door: dict[str, bytes]
+) -> None:
+    role.session.load_state(at_the_door["VIRIDIAN_MART"])
+    set_money(role.session, 250)
+    buy = (p("POTION", 2), p("BURN_HEAL", 1), p("POKE_BALL", 1), p("ANTIDOTE", 1))
+    before, report = shop(role, world, "VIRIDIAN_MART", buy)
+    # No potions at Viridian; the burn heal takes ¥250 of ¥250, and nothing is left for the rest.
+    assert report.outcome == "arrived" and report.bought == (p("BURN_HEAL", 1),)
+    assert "POTION: not sold here" in report.reason, report.reason
+    assert "POKE_BALL: none bought" in report.reason and "ANTIDOTE: none bought" in report.reason
+    assert count(report.state, "POTION") == count(before, "POTION")
+    assert report.state.progress.money == 0
+    assert report.frames < SHOPPING_FRAMES
+    assert_free_to_walk(role, world, "VIRIDIAN_CITY")
+
+
+def test_someone_who_is_no_clerk_sells_nothing_and_the_player_walks_on(
+    role: EmulatorRole, world: World, at_the_door: dict[str, bytes]
+) -> None:
+    role.session.load_state(at_the_door["VIRIDIAN_MART"])
+    before, report = shop(role, world, "VIRIDIAN_MART", (p("POKE_BALL", 1),), object_index=COOLTRAINER)
+    assert report.outcome == "arrived" and report.bought == ()
+    assert "without a Mart's menu" in report.reason, report.reason
+    assert report.state.bag == before.bag and report.state.progress.money == before.progress.money
+    assert report.frames < SHOPPING_FRAMES
+    assert_free_to_walk(role, world, "VIRIDIAN_CITY")

@@ -1,0 +1,90 @@
+"""The story on a real cartridge: `engine run` from power-on to Brock with every milestone recorded, a
+save state from the middle of the game carried on to the next boss, healing at a Pokémon Center, and
+`engine story` placing a save state in the graph."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from engine.cli import main
+from engine.config import EmulatorConfig
+from engine.emulator.session import open_session
+from engine.game.state import decode_state
+from engine.mechanics.role import EmulatorRole
+from engine.world.goals import Leg, MapGoal, ObjectGoal
+from engine.world.world import load_world
+from tests.rom.test_run import run
+from tests.support.scenarios import set_party_hp
+from tests.support.story import story_state
+from tests.unit.test_story import ORAK_MILESTONES
+
+pytestmark = pytest.mark.rom
+
+
+def mid_game(
+    rom_path: Path, tmp_path: Path, stage: str, town: str, party: tuple[tuple[str, int], ...]
+) -> Path:
+    with open_session(rom_path, EmulatorConfig()) as session:
+        story_state(session, load_world(session.rom_bytes), stage, town, party)
+        path = tmp_path / "mid.state"
+        path.write_bytes(session.export_state())
+    return path
+
+
+def test_from_power_on_to_brock_every_milestone_in_order(rom_path: Path, tmp_path: Path) -> None:
+    code, summary, run_dir = run(
+        ["--rom", str(rom_path), "--until", "beat_brock", "--max-decisions", "1500"], tmp_path
+    )
+    assert code == 0 and summary["stopped"] == "until", summary["milestones"]
+    splits = [split for split in summary["milestones"] if split["number"]]
+    assert [split["name"] for split in splits] == list(ORAK_MILESTONES)
+    assert [split["number"] for split in splits] == list(range(1, 13))
+    decisions = [split["decision"] for split in splits]
+    assert decisions == sorted(decisions) and decisions[-1] <= summary["decisions"]
+    assert not any(split["at_start"] for split in splits) and summary["llm_calls"] == 0
+    log = (run_dir / "run.log").read_text(encoding="utf-8")
+    assert "milestone 12/12 beat_brock" in log and "stopping: until reached" in log
+
+
+def test_a_weak_team_from_a_save_state_trains_then_beats_brock(rom_path: Path, tmp_path: Path) -> None:
+    state = mid_game(rom_path, tmp_path, "pokedex", "PEWTER_CITY", (("CHARMANDER", 9),))
+    code, summary, run_dir = run(
+        ["--rom", str(rom_path), "--state", str(state), "--until", "beat_brock", "--max-decisions", "2500"],
+        tmp_path,
+    )
+    assert code == 0 and summary["stopped"] == "until"
+    at_start = {split["name"] for split in summary["milestones"] if split["at_start"]}
+    assert {"deliver_parcel", "reach_pewter"} <= at_start  # placed in the graph from RAM alone
+    legs = [json.loads(line) for line in (run_dir / "decisions.jsonl").read_text().splitlines()]
+    training = [leg for leg in legs if ": train (" in leg.get("reason", "")]
+    assert training, "a CHARMANDER L9 is no match for BROCK: it must train first"
+    assert "to win against BROCK, training until 70%" in training[0]["reason"]
+
+
+def test_the_nurse_heals_the_team(rom_path: Path) -> None:
+    with open_session(rom_path, EmulatorConfig()) as session:
+        world = load_world(session.rom_bytes)
+        story_state(session, world, "pokedex", "VIRIDIAN_CITY")
+        set_party_hp(session, 0, 3)
+        role = EmulatorRole.on_session(session)
+        center = world.by_name["VIRIDIAN_POKECENTER"].id
+        assert role.travel(Leg(goal=MapGoal(map_id=center))).outcome == "arrived"
+        report = role.travel(Leg(goal=ObjectGoal(map_id=center, index=1), interact=True, answer="yes"))
+        state = decode_state(session.memory_image(), session.ram_map)
+    assert "Shall we heal your" in report.text and "fighting fit!" in report.text
+    assert all(mon.hp == mon.max_hp for mon in state.party) and state.decision_point.value == "overworld_free"
+
+
+def test_engine_story_places_a_save_state_in_the_graph(
+    rom_path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    state = mid_game(rom_path, tmp_path, "pokedex", "PEWTER_CITY", (("SQUIRTLE", 12),))
+    assert main(["story", "--rom", str(rom_path), "--state", str(state)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    # "[x] 12 beat_brock  beat Brock ...": the mark, the milestone number (or blanks), the name.
+    marks = {line[7:].split()[0]: line[:3] for line in lines if line.startswith("[") and len(line) > 7}
+    assert marks.get("deliver_parcel") == "[x]" and marks.get("beat_brock") == "[>]"
+    assert marks.get("beat_misty") == "[ ]"

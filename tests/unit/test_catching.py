@@ -1,0 +1,51 @@
+"""Catching a wild Pokémon: weaken it with a move that will not knock it out, throw once it is weak,
+never in a trainer battle or without a ball."""
+
+from __future__ import annotations
+
+from engine.game.actions import UseItem, UseMove, legal_actions
+from engine.game.models import BagItem, GameState
+from engine.tactician.catching import catch_decision
+from tests.unit.test_actions_and_policy import fixture_state
+
+
+def with_balls(state: GameState, balls: int = 5) -> GameState:
+    return state.model_copy(update={"bag": (BagItem(item_id=4, name="POKE_BALL", quantity=balls),)})
+
+
+def enemy_at(state: GameState, hp: int) -> GameState:
+    assert state.battle is not None and state.battle.enemy is not None
+    enemy = state.battle.enemy.model_copy(update={"hp": hp})
+    return state.model_copy(update={"battle": state.battle.model_copy(update={"enemy": enemy})})
+
+
+def test_a_healthy_target_is_weakened_first_with_a_move_that_leaves_it_standing() -> None:
+    state = with_balls(fixture_state("red_wild_main_menu"))  # SQUIRTLE L6 against a full-HP PIDGEY
+    decision = catch_decision(state, legal_actions(state))
+    assert decision is not None and isinstance(decision.action, UseMove)
+    assert decision.reason.startswith("catch: weaken PIDGEY")
+
+
+def test_a_weak_target_gets_the_ball() -> None:
+    state = with_balls(enemy_at(fixture_state("red_wild_main_menu"), 5))
+    decision = catch_decision(state, legal_actions(state))
+    assert decision is not None and decision.action == UseItem(item="POKE_BALL")
+    assert "throw POKE_BALL" in decision.reason
+
+
+def test_when_every_move_could_knock_it_out_the_ball_goes_at_once() -> None:
+    state = with_balls(fixture_state("red_wild_main_menu"))
+    battle = state.battle
+    assert battle is not None and battle.enemy is not None
+    tiny = battle.enemy.model_copy(update={"hp": 3, "max_hp": 4})  # 75% HP but 3 HP: any hit may KO
+    state = state.model_copy(update={"battle": battle.model_copy(update={"enemy": tiny})})
+    decision = catch_decision(state, legal_actions(state))
+    assert decision is not None and decision.action == UseItem(item="POKE_BALL")
+    assert "no move is safe" in decision.reason
+
+
+def test_nothing_to_catch_without_a_ball_or_in_a_trainer_battle() -> None:
+    wild = fixture_state("red_wild_main_menu")
+    assert catch_decision(wild, legal_actions(wild)) is None
+    trainer = with_balls(fixture_state("red_brock_main_menu"))
+    assert catch_decision(trainer, legal_actions(trainer)) is None

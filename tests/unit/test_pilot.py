@@ -1,0 +1,128 @@
+"""The story pilot on drawn maps: each step of an objective becomes a leg, the nearest Pokémon Center is
+found across its counter, a weak team heals first, and a pilot that gets nowhere escalates in stages."""
+
+from __future__ import annotations
+
+from engine.game.models import GameState
+from engine.story.graph import StoryGraph, parse_graph
+from engine.tactician.explorer import Explorer
+from engine.tactician.pilot import Pilot
+from engine.world.goals import MapGoal, ObjectGoal
+from engine.world.world import World
+from tests.support.tiny_world import INDOOR, TinyMap, build_world, person, state_at
+from tests.unit.test_story import with_party
+
+TOWN, CENTER, ROAD = 1, 2, 3
+TOWN_ART = ("#" * 12, *("#" + "." * 10 + "#" for _ in range(8)), "#" * 12)
+# The nurse stands behind the counter; the player talks across it.
+CENTER_ART = ("######", "#....#", "#||||#", "#....#", "#....#", "######")
+ROAD_ART = ("#" * 6, *("#....#" for _ in range(4)), "#" * 6)
+
+
+def world() -> World:
+    art = list(TOWN_ART)
+    art[1] = "#D" + art[1][2:]
+    art[8] = art[8][:10] + "D#"
+    town = TinyMap(TOWN, "TOWN", art, warps=[(1, 1, CENTER, 0), (10, 8, ROAD, 0)])
+    center = TinyMap(CENTER, "TOWN_POKECENTER", CENTER_ART, tileset=INDOOR, warps=[(1, 4, TOWN, 0)],
+                     objects=(person(1, 2, 1),))  # fmt: skip
+    road = TinyMap(ROAD, "ROAD", ROAD_ART, tileset=INDOOR, warps=[(1, 4, TOWN, 1)])
+    return build_world(town, center, road)
+
+
+def graph() -> StoryGraph:
+    return parse_graph({"objectives": [
+        {"name": "reach_road", "title": "reach the road", "done": [["map:ROAD"]], "source": "test",
+         "steps": [{"do": "go", "map": "ROAD", "why": "it is there"}]},
+        {"name": "heal_up", "title": "heal", "after": ["reach_road"],
+         "done": [["event:EVENT_OAK_GOT_PARCEL"]],
+         "source": "test",
+         "steps": [{"do": "heal", "why": "hurt"}]},
+        {"name": "talk_nurse", "title": "talk to the nurse", "done": [["event:EVENT_GOT_STARTER"]],
+         "source": "test", "steps": [{"do": "talk", "map": "TOWN_POKECENTER", "object": 1}]},
+    ]})  # fmt: skip
+
+
+def pilot(w: World, stuck_legs: int = 3) -> Pilot:
+    return Pilot(w, graph(), Explorer(w), stuck_legs)
+
+
+def in_town(state: GameState | None = None) -> GameState:
+    base = state or with_party()
+    where = state_at(base, TOWN, 5, 5)
+    return where.model_copy(update={"overworld": where.overworld.model_copy(update={"map_name": "TOWN"})})
+
+
+def test_a_go_step_walks_to_the_map_and_says_why() -> None:
+    leg = pilot(world()).leg(in_town(), "reach_road")
+    assert leg is not None and leg.goal == MapGoal(map_id=ROAD)
+    assert leg.reason.startswith("reach the road: go") and "it is there" in leg.reason
+
+
+def test_healing_talks_to_the_nurse_across_the_counter() -> None:
+    hurt = with_party()
+    hurt = hurt.model_copy(update={"party": tuple(m.model_copy(update={"hp": 1}) for m in hurt.party)})
+    leg = pilot(world()).leg(in_town(hurt), "heal_up")
+    assert leg is not None and leg.goal == ObjectGoal(map_id=CENTER, index=1)
+    assert leg.interact and leg.answer == "yes"
+
+
+def test_a_weak_team_heals_before_anything_else() -> None:
+    hurt = with_party()
+    hurt = hurt.model_copy(update={"party": tuple(m.model_copy(update={"hp": 1}) for m in hurt.party)})
+    leg = pilot(world()).leg(in_town(hurt), "reach_road")
+    assert leg is not None and leg.goal == ObjectGoal(map_id=CENTER, index=1)
+    assert "heal first" in leg.reason
+
+
+def test_a_done_objective_or_an_unknown_world_leaves_the_choice_to_the_explorer() -> None:
+    w = world()
+    on_road = state_at(with_party(), ROAD, 2, 2)
+    on_road = on_road.model_copy(
+        update={"overworld": on_road.overworld.model_copy(update={"map_name": "ROAD"})}
+    )
+    assert pilot(w).leg(on_road, "reach_road") is None
+    assert Pilot(None, graph(), Explorer(None), 3).leg(in_town(), "reach_road") is None
+
+
+def test_no_progress_escalates_stage_by_stage_and_says_so() -> None:
+    p = pilot(world(), stuck_legs=2)
+    state = in_town()
+    stages = []
+    for _ in range(10):
+        leg = p.leg(state, "reach_road")
+        stages.append((p.stage, None if leg is None else leg.goal))
+        assert p.travelled(state, state) is None  # nothing changed: no progress test passes
+    assert [stage for stage, _ in stages] == [
+        "plan",
+        "plan",
+        "re-plan through story gates",
+        "re-plan through story gates",
+        "explore",
+        "explore",
+        "try another objective",
+        "try another objective",
+        "plan",
+        "plan",
+    ]
+    assert stages[0][1] == MapGoal(map_id=ROAD) and stages[2][1] == MapGoal(map_id=ROAD)
+    assert stages[4][1] is None  # the explorer looks around
+    assert stages[6][1] == ObjectGoal(map_id=CENTER, index=1)  # another open objective: the nurse
+    p.leg(state, "reach_road")
+    p.idle_legs = 4
+    assert p.explore_reason() == "stuck for 4 legs: explore"
+
+
+def test_progress_resets_the_count_and_a_snapshot_keeps_it() -> None:
+    p = pilot(world(), stuck_legs=2)
+    state = in_town()
+    p.leg(state, "reach_road")
+    p.travelled(state, state)
+    snapshot = p.snapshot()
+    assert snapshot.idle_legs == 1 and snapshot.objective == "reach_road"
+    moved = state.model_copy(update={"overworld": state.overworld.model_copy(update={"map_name": "ROAD"})})
+    assert p.travelled(state, moved) == "entered ROAD"
+    assert p.idle_legs == 0
+    other = pilot(world())
+    other.restore(snapshot)
+    assert other.snapshot() == snapshot
