@@ -62,8 +62,10 @@ def play(label: str, rom: Path, until: str, seed: int, max_decisions: int, state
         if state is not None:
             command += ["--state", str(state)]
         started = time.perf_counter()
-        subprocess.run(command, check=True, capture_output=True)
+        done = subprocess.run(command, capture_output=True, text=True)
         wall = time.perf_counter() - started
+        if done.returncode != 0:
+            print(f"{label}: the run failed: {done.stderr.strip().splitlines()[-1]}")
         run_dir = next(Path(data, "runs").iterdir())
         summary = json.loads((run_dir / "summary.json").read_text())
         legs = [json.loads(line) for line in (run_dir / "decisions.jsonl").read_text().splitlines()]

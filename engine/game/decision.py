@@ -84,7 +84,9 @@ def _battle_point(image: MemoryImage, ram: RamMap, text: str, lines: list[str]) 
         return DecisionPoint.BATTLE_ITEM_TARGET_MENU
     if _is_bag_list(image, ram, lines):
         return DecisionPoint.BATTLE_BAG_MENU
-    if "TYPE/" in text:
+    if "TYPE/" in text or ("disabled!" in text and _has_cursor(lines)):
+        # With the cursor on a DISABLEd move the menu shows "disabled!" where the type box was (pret
+        # engine/battle/core.asm PrintMenuItem); "X was disabled!" as a message has no cursor.
         return DecisionPoint.BATTLE_MOVE_MENU
     if "FIGHT" in text and "PKMN" in text and "RUN" in text:
         return DecisionPoint.BATTLE_MAIN_MENU

@@ -19,7 +19,7 @@ from engine.game.actions import (
 from engine.game.assessment import Fairness, hp_bar_fraction, likely_moves
 from engine.game.capture import load_capture
 from engine.game.items import BATTLE_ITEMS, has_effect, hp_after
-from engine.game.models import BagItem, GameState, StatusName
+from engine.game.models import BagItem, DecisionPoint, GameState, StatusName
 from engine.game.ram import RED_BLUE
 from engine.game.state import decode_state
 from engine.game.tables import game_data
@@ -285,3 +285,14 @@ def test_a_disabled_move_is_never_offered() -> None:
     disabled = state.model_copy(update={"battle": state.battle.model_copy(update={"disabled_slot": 0})})
     offered = legal_actions(disabled)
     assert UseMove(slot=0) not in offered and UseMove(slot=1) in offered
+
+
+def test_the_move_menu_with_a_disabled_move_is_still_the_move_menu() -> None:
+    from engine.game.decision import detect_decision_point
+
+    image = load_capture(GEN1_FIXTURES / "red_wild_move_menu_move1")
+    top = ["PIDGEY", ":L3", "HP:", "SQUIRTLE", ":L6", "HP:"]
+    menu = [*top, "disabled!", "▶TACKLE", "TAIL WHIP"]  # the cursor on a DISABLEd move
+    message = [*top, "TACKLE was", "disabled!"]  # the enemy's DISABLE, told as a message
+    assert detect_decision_point(image, RED_BLUE, menu) is DecisionPoint.BATTLE_MOVE_MENU
+    assert detect_decision_point(image, RED_BLUE, message) is DecisionPoint.BATTLE_TEXT
