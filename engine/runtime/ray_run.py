@@ -35,6 +35,8 @@ from engine.runtime.summary import RunSummary, StopReason
 log = logging.getLogger("engine.run")
 STOP_GRACE_SECONDS = 30.0  # one cycle (a battle turn, a walk step) is far shorter
 POLL_SECONDS = 0.5
+RESTART_WAIT_SECONDS = 120.0  # how long a conductor actor Ray is re-creating may take to answer again
+RESTART_POLL_SECONDS = 1.0
 # Ray forwards the conductor's stderr by polling its log file every 0.1 s: waiting this long after the run
 # lets its last lines reach the terminal before the driver's own closing line.
 LOG_SETTLE_SECONDS = 0.3
@@ -112,16 +114,31 @@ def _give_up(
 
 def _run_to_the_end(conductor: Any, restarts: int, asked: list[ray.ObjectRef[Any]]) -> RunSummary:
     """The conductor's run; if its actor dies, Ray re-creates it and it resumes from the latest
-    checkpoint, so the run is asked again (up to `restarts` times). `asked` gets each run call."""
-    for attempt in range(restarts + 1):
+    checkpoint, so the run is asked again (up to `restarts` deaths). `asked` gets each run call. While Ray
+    is still re-creating the actor (a slow machine, a cold worker) the call is refused at once: that is
+    waited out, up to RESTART_WAIT_SECONDS, and is not a death."""
+    deaths = 0
+    waiting_since: float | None = None
+    while True:
         asked.append(conductor.run.remote())
         try:
             return _wait(asked[-1])
         except RoleDiedError as exc:
-            if attempt == restarts:
+            if _still_restarting(exc):
+                waiting_since = waiting_since if waiting_since is not None else time.monotonic()
+                if time.monotonic() - waiting_since > RESTART_WAIT_SECONDS:
+                    raise
+                time.sleep(RESTART_POLL_SECONDS)
+                continue
+            waiting_since = None
+            if deaths == restarts:
                 raise
+            deaths += 1
             log.error("%s: it resumes from the run's latest checkpoint once restarted", exc)
-    raise AssertionError("unreachable")
+
+
+def _still_restarting(exc: RoleDiedError) -> bool:
+    return "is restarting" in str(exc)
 
 
 def play(conductor: Any, paths: RunPaths, restarts: int = 0) -> RunSummary:
