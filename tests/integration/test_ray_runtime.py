@@ -79,6 +79,8 @@ def comparable(summary: RunSummary) -> dict[str, Any]:
         battle["battle_id"] = battle["battle_id"].removeprefix(summary.run_id)
     if "battle_ids" in data:
         data["battle_ids"] = [battle_id.removeprefix(summary.run_id) for battle_id in data["battle_ids"]]
+    for split in data.get("milestones", []):
+        split.pop("seconds")  # the frame and decision of each split must agree; its wall time cannot
     return data
 
 

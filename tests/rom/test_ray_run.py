@@ -29,6 +29,8 @@ def run(mode: list[str], rom: Path, state: Path, folder: Path) -> tuple[dict[str
         battle.pop("wall_seconds")
         battle["battle_id"] = battle["battle_id"].removeprefix(run_id)
     summary["battle_ids"] = [battle_id.removeprefix(run_id) for battle_id in summary["battle_ids"]]
+    for split in summary["milestones"]:
+        split.pop("seconds")
     lines = (folder / "data" / "runs" / run_id / "decisions.jsonl").read_text(encoding="utf-8").splitlines()
     decisions = [json.loads(line) for line in lines]
     for entry in decisions:
