@@ -41,6 +41,18 @@ def objective_name(value: str) -> str:
     raise argparse.ArgumentTypeError(f"no story objective called {value!r} ({hint})")
 
 
+def watch_address(value: str) -> tuple[str, int]:
+    """[HOST:]PORT for the live page; the host defaults to 127.0.0.1 (this machine only)."""
+    host, _, port = value.rpartition(":")
+    try:
+        number = int(port)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not [HOST:]PORT: {value}") from None
+    if not 0 <= number <= 65535:
+        raise argparse.ArgumentTypeError(f"no such port: {number}")
+    return (host.strip("[]") or "127.0.0.1", number)
+
+
 def existing_dir(value: str) -> Path:
     path = Path(value)
     if not path.is_dir():

@@ -5,7 +5,14 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from engine.commands.arguments import Subparsers, add_config, non_negative, objective_name, positive
+from engine.commands.arguments import (
+    Subparsers,
+    add_config,
+    non_negative,
+    objective_name,
+    positive,
+    watch_address,
+)
 
 
 def register(commands: Subparsers) -> None:
@@ -36,6 +43,13 @@ def register(commands: Subparsers) -> None:
         help="stop once this story objective is reached (a milestone such as beat_brock; the names are "
         "in `engine story`)",
     )
+    run.add_argument(
+        "--watch",
+        metavar="[HOST:]PORT",
+        type=watch_address,
+        help="serve a live page of the run (screen, objective, decisions, party, milestones) at "
+        "http://HOST:PORT/ (host 127.0.0.1 unless given; 0 picks a free port)",
+    )
     run.add_argument("--summary", type=Path, help="also write the summary JSON to this file")
     run.add_argument(
         "--data-dir",
@@ -61,6 +75,6 @@ def execute(args: argparse.Namespace) -> int:
     request = RunRequest(
         rom=args.rom, state=args.state, local=args.local, address=args.address, max_battles=args.max_battles,
         max_decisions=args.max_decisions, summary=args.summary, data_dir=args.data_dir, seed=args.seed,
-        resume=args.resume, until=args.until,
+        resume=args.resume, until=args.until, watch=args.watch,
     )  # fmt: skip
     return run_engine(load_config(args.config), request)

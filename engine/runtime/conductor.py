@@ -10,6 +10,7 @@ the supervisor's (engine.runtime.supervisor); the counters are one model, `RunPr
 
 from __future__ import annotations
 
+import json
 import logging
 import threading
 import time
@@ -35,6 +36,7 @@ from engine.messages import (
     RunStatus,
     Selection,
 )
+from engine.runtime.live import LivePublisher, base_view
 from engine.runtime.milestones import Milestones
 from engine.runtime.options import LATEST, RunOptions
 from engine.runtime.progress import PlayTime, RunProgress
@@ -69,6 +71,10 @@ class Conductor:
         self.game = "?"
         self.usage = UsageReport()
         self.milestones = Milestones(story_graph(), self.progress.milestones)
+        self.live = LivePublisher(options.rom, *options.watch) if options.watch is not None else None
+        self._last_state: GameState | None = None  # the newest look and its frame, for the live page
+        self._live_frame = 0
+        self._model_calls, self._model_cost = 0, 0.0  # as the decisions report them, for the live page
         self._pending: list[GameEvent] = []  # events seen between looks (a battle's end), for the strategist
         self._battle_ended = False  # a checkpoint is due at the next cycle boundary
         self._storage_failed: StorageError | None = None  # why the run stopped, if a file failed to write
@@ -100,6 +106,8 @@ class Conductor:
         stopped: StopReason = "error"
         error: str | None = None
         try:
+            if self.live is not None:
+                self.live.start()
             stopped = self._play()
         except UserInputError:
             self.phase = "failed"
@@ -126,7 +134,39 @@ class Conductor:
         summary = self._summary(stopped, error)
         self._write_summary(summary)
         self.phase = "failed" if error else "stopped"
+        self._last_live_view()
         return summary
+
+    def _last_live_view(self) -> None:
+        """The run's final view: the page keeps showing it until `stop_watching` (the process's end)."""
+        if self.live is None:
+            return
+        try:
+            self._publish_live(force=True)
+        except Exception as exc:  # a role already gone: the page keeps its last view
+            log.debug("last live view not published: %s", exc)
+
+    def stop_watching(self) -> None:
+        if self.live is not None:
+            self.live.stop()
+
+    def _publish_live(self, force: bool = False) -> None:
+        if self.live is None or not (force or self.live.due()):
+            return
+        progress = self.progress
+        view = base_view(
+            self.paths.run_id,
+            self.game,
+            self.phase,
+            self._live_frame,
+            progress.decisions,
+            len(progress.battles),
+            progress.where,
+            progress.directive,
+            self.milestones.reached,
+            self.play_time.seconds(),
+        ).model_copy(update={"llm_calls": self._model_calls, "cost_usd": round(self._model_cost, 6)})
+        self.live.publish(view, self._last_state, self.roles.emulator.call.screenshot())
 
     def _play(self) -> StopReason:
         self.game = self.roles.emulator.call.game_name()
@@ -214,6 +254,7 @@ class Conductor:
             self._cycle_body()
             if self.battle is not None and battle_id is None:  # a battle began in this cycle
                 span.set_attribute(ATTR_BATTLE_ID, self.battle.battle_id)
+        self._publish_live()
         if self.progress.decisions > before:
             self.metrics.decision(kind, time.perf_counter() - started)
 
@@ -236,6 +277,8 @@ class Conductor:
         perception = self.roles.vision.call.perceive(self.roles.emulator.call.frame())
         self.metrics.perception(perception.reused)
         self.metrics.frames(perception.frame)
+        self._last_state = perception.state
+        self._live_frame = perception.frame
         events = [*self._pending, *self.roles.observer.call.observe(perception)]
         self._pending = []
         self._note_milestones(perception.state, perception.frame)
@@ -266,7 +309,13 @@ class Conductor:
         selection = choice.selection
         record = decision_record(state, choice.action, choice.reason, perception.frame, selection.tier,
                                  selection.cost_usd)  # fmt: skip
-        self._count_decision("battle", record.point.value, record.action, record.reason, selection)
+        answer = ""
+        if selection.tier != "rule_based":  # what the model answered, beyond its reasoning
+            answer = json.dumps({"reasoning": choice.reason, "observations": choice.observations,
+                                 "confidence": choice.confidence}, indent=1)  # fmt: skip
+        self._count_decision(
+            "battle", record.point.value, record.action, record.reason, selection, answer=answer
+        )
         log.info(
             "  %s: %s (%s; %s)", record.point.value, record.action, record.reason, _tier_words(selection)
         )
@@ -353,6 +402,7 @@ class Conductor:
         reason: str,
         selection: Selection | None = None,
         steps: int | None = None,
+        answer: str = "",
     ) -> None:
         self.progress.decisions += 1
         entry: dict[str, object] = {"seq": self.progress.decisions, "kind": kind, "point": point,
@@ -363,7 +413,11 @@ class Conductor:
             entry["battle_id"] = self.battle.battle_id
         if selection is not None:
             entry["model"] = selection.model_dump(mode="json", exclude={"kind"})
+            self._model_calls += selection.calls
+            self._model_cost += selection.cost_usd
         append_json_line(self.paths.decisions, entry)
+        if self.live is not None:
+            self.live.decided(self.progress.decisions, kind, action, reason, selection, answer)
 
     # -- stopping ----------------------------------------------------------------------------------
     def _summary(self, stopped: StopReason, error: str | None) -> RunSummary:

@@ -37,6 +37,7 @@ class RunRequest(Frozen):
     max_battles: int | None = None
     max_decisions: int | None = None
     until: str | None = None
+    watch: tuple[str, int] | None = None
     summary: Path | None = None
     data_dir: Path = Path(".")
     seed: int = 0
@@ -100,6 +101,7 @@ def _run(config: EngineConfig, request: RunRequest, point: ResumePoint | None) -
             max_battles=request.max_battles,
             max_decisions=request.max_decisions,
             until=request.until,
+            watch=request.watch,
             seed=request.seed,
             screenshots=config.llm.screenshots,
             resume=str(point.path) if point is not None else None,

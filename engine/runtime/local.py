@@ -25,9 +25,11 @@ def run_local(
 ) -> RunSummary:
     roles = build_roles(config, options.role_build(paths, secrets), "local", emulator_factory)
     telemetry = telemetry or Telemetry.from_config(config.telemetry, paths.run_id)
+    conductor = Conductor(roles, options, paths, telemetry)
     try:
-        return Conductor(roles, options, paths, telemetry).run()
+        return conductor.run()
     finally:
+        conductor.stop_watching()
         telemetry.shutdown()
         for handle in roles.all():
             handle.close()

@@ -18,6 +18,7 @@ class RunOptions:
     state: Path | None = None
     max_battles: int | None = None
     max_decisions: int | None = None
+    watch: tuple[str, int] | None = None  # serve the live page on (host, port) while the run plays
     until: str | None = None  # a story objective (objectives.json name): the run stops once it is done
     seed: int = 0
     screenshots: bool = False  # attach the screen to tactical model prompts (llm.screenshots)

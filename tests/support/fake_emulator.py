@@ -115,6 +115,14 @@ class FakeEmulator:
     def frame_count(self) -> int:
         return self.frames
 
+    def screenshot(self) -> bytes:
+        """A blank 160 x 144 screen: the captures hold RAM and tile indices, no graphics."""
+        import numpy as np
+
+        from engine.emulator.png import encode_png
+
+        return encode_png(np.zeros((144, 160, 3), dtype=np.uint8))
+
     def battle_result(self) -> int:
         return self.image.u8(RED_BLUE.wBattleResult)
 

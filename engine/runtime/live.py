@@ -1,0 +1,129 @@
+"""The conductor's side of `--watch`: a live view of the run put on the board a few times a second.
+
+A view costs one screenshot from the Emulator role and a little decoding, so it is made at most every
+PUBLISH_SECONDS, between cycles; the page's server runs on its own threads and never calls a role.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections import deque
+from pathlib import Path
+
+from engine.combat.judge import win_probability
+from engine.combat.position import duel_of
+from engine.errors import EngineError, UserInputError
+from engine.game.assessment import Fairness
+from engine.game.models import GameState
+from engine.messages import Directive, Selection
+from engine.runtime.milestones import Split
+from engine.watch.server import LOOPBACK, WatchServer
+from engine.watch.view import LiveBattle, LiveBoard, LiveDecision, LiveMember, LiveSplit, LiveView
+from engine.world.minimap import around_player, view_of
+from engine.world.planner import surroundings
+from engine.world.world import World, load_world
+
+log = logging.getLogger("engine.run")
+PUBLISH_SECONDS = 0.25  # four views a second: the page's screen moves at least twice a second
+RECENT_KEPT = 20
+
+
+class WatchError(UserInputError):
+    """The live page cannot be served where asked (the port is taken, the host is not this machine's)."""
+
+
+class LivePublisher:
+    def __init__(self, rom: Path, host: str, port: int) -> None:
+        self.board = LiveBoard()
+        try:
+            self.server = WatchServer(self.board, host, port)
+        except OSError as exc:
+            raise WatchError(
+                f"--watch: cannot serve the live page on {host}:{port} ({exc.strerror or exc})"
+            ) from exc
+        self.rom = rom
+        self.recent: deque[LiveDecision] = deque(maxlen=RECENT_KEPT)
+        self._world: World | None = None
+        self.rom_unreadable = False
+        self._last: tuple[float, int] | None = None  # (monotonic seconds, frame) at the last view
+        if host not in LOOPBACK:
+            log.warning("the live page listens on %s: anyone who can reach this machine can watch", host)
+
+    def start(self) -> None:
+        self.server.start()
+        log.info("watch the run at %s", self.server.url)
+
+    def stop(self) -> None:
+        self.server.stop()
+
+    def decided(self, seq: int, kind: str, action: str, reason: str, selection: Selection | None,
+                answer: str = "") -> None:  # fmt: skip
+        tier = selection.tier if selection is not None else "rule_based"
+        self.recent.append(LiveDecision(seq=seq, kind=kind, action=action, reason=reason, tier=tier,
+                                        answer=answer))  # fmt: skip
+
+    def due(self) -> bool:
+        # No assumption about what the monotonic clock reads: the first view is always due.
+        return self._last is None or time.monotonic() - self._last[0] >= PUBLISH_SECONDS
+
+    def publish(self, view: LiveView, state: GameState | None, screen: bytes) -> None:
+        now = time.monotonic()
+        rate = 0.0
+        if self._last is not None and now > self._last[0]:
+            rate = max(0, view.frame - self._last[1]) / (now - self._last[0])
+        self._last = (now, view.frame)
+        extra = {"recent": tuple(self.recent), "frames_per_second": round(rate, 1)}
+        if state is not None:
+            extra |= {"party": _party(state), "battle": _battle(state), "minimap": self._minimap(state)}
+        self.board.publish(view.model_copy(update=extra), screen)
+
+    def _minimap(self, state: GameState) -> str:
+        if state.battle is not None or self.rom_unreadable:
+            return ""
+        if self._world is None:
+            try:
+                self._world = load_world(self.rom.read_bytes())
+            except (OSError, EngineError) as exc:  # no map to draw, the rest of the page still works
+                log.debug("no minimap: %s", exc)
+                self.rom_unreadable = True
+                return ""
+        world = self._world
+        if state.overworld.map_id not in world.maps:
+            return ""
+        around = surroundings(world, state)
+        return around_player(world, view_of(world, state, around))
+
+
+def base_view(
+    run_id: str, game: str, phase: str, frame: int, decisions: int, battles: int, where: str,
+    directive: Directive | None, splits: list[Split], seconds: float,
+) -> LiveView:  # fmt: skip
+    """The view's fields the conductor knows without asking a role."""
+    milestones = tuple(LiveSplit(name=s.name, title=s.title, number=s.number, decision=s.decision,
+                                 seconds=s.seconds) for s in splits if not s.at_start)  # fmt: skip
+    view = LiveView(run_id=run_id, game=game, phase=phase, frame=frame, decisions=decisions, battles=battles,
+                    where=where, milestones=milestones, seconds=round(seconds, 1))  # fmt: skip
+    if directive is None:
+        return view
+    return view.model_copy(update={"objective": directive.objective, "objective_id": directive.objective_id,
+                                   "plan": directive.plan, "trigger": directive.trigger.value,
+                                   "directive_tier": directive.selection.tier})  # fmt: skip
+
+
+def _party(state: GameState) -> tuple[LiveMember, ...]:
+    return tuple(LiveMember(name=mon.nickname or (mon.species_name or "?"), level=mon.level, hp=mon.hp,
+                            max_hp=mon.max_hp, status=mon.status) for mon in state.party)  # fmt: skip
+
+
+def _battle(state: GameState) -> LiveBattle | None:
+    battle = state.battle
+    if battle is None or battle.enemy is None:
+        return None
+    enemy = battle.enemy
+    duel = duel_of(state, Fairness.VISIBLE_ONLY)
+    chance = round(win_probability(duel), 3) if duel is not None else None
+    name = battle.trainer_class_name or enemy.species_name or "?"
+    what = f"{name} ({enemy.species_name})" if battle.kind == "trainer" else (enemy.species_name or "?")
+    return LiveBattle(kind=battle.kind, enemy=what, level=enemy.level,
+                      hp_percent=round(100 * enemy.hp / max(1, enemy.max_hp)), win_chance=chance)  # fmt: skip

@@ -1,0 +1,99 @@
+"""What the live page shows, as the conductor publishes it, and the board it is published on.
+
+The board keeps only the newest view and screen, numbered, so a page or `/api/state` reader always gets
+the latest and a server waits for the next without polling the run (`LiveBoard.wait_newer`).
+"""
+
+from __future__ import annotations
+
+import threading
+
+from engine.frozen import Frozen
+
+
+class LiveDecision(Frozen):
+    seq: int
+    kind: str  # battle or overworld
+    action: str
+    reason: str
+    tier: str
+    answer: str = ""  # the model's raw answer, when a model made the decision
+
+
+class LiveMember(Frozen):
+    name: str
+    level: int
+    hp: int
+    max_hp: int
+    status: str
+
+
+class LiveBattle(Frozen):
+    kind: str
+    enemy: str
+    level: int
+    hp_percent: int
+    win_chance: float | None = None
+
+
+class LiveSplit(Frozen):
+    name: str
+    title: str
+    number: int
+    decision: int
+    seconds: float
+
+
+class LiveView(Frozen):
+    """One moment of a run, everything the page shows but the screen."""
+
+    run_id: str
+    game: str
+    phase: str
+    frame: int
+    decisions: int
+    battles: int
+    where: str
+    objective: str = ""
+    objective_id: str | None = None
+    plan: tuple[str, ...] = ()
+    trigger: str = ""
+    directive_tier: str = ""
+    minimap: str = ""
+    party: tuple[LiveMember, ...] = ()
+    battle: LiveBattle | None = None
+    recent: tuple[LiveDecision, ...] = ()
+    milestones: tuple[LiveSplit, ...] = ()
+    lessons: tuple[str, ...] = ()
+    llm_calls: int = 0
+    cost_usd: float = 0.0
+    seconds: float = 0.0
+    frames_per_second: float = 0.0
+
+
+class LiveBoard:
+    """The newest view and screen, shared between the run (one writer) and the page's server."""
+
+    def __init__(self) -> None:
+        self._changed = threading.Condition()
+        self.version = 0
+        self.view: LiveView | None = None
+        self.screen: bytes = b""
+
+    def publish(self, view: LiveView, screen: bytes | None = None) -> None:
+        with self._changed:
+            self.view = view
+            if screen is not None:
+                self.screen = screen
+            self.version += 1
+            self._changed.notify_all()
+
+    def latest(self) -> tuple[int, LiveView | None, bytes]:
+        with self._changed:
+            return self.version, self.view, self.screen
+
+    def wait_newer(self, version: int, timeout: float) -> int:
+        """The board's version once it is past `version`, or after `timeout` seconds either way."""
+        with self._changed:
+            self._changed.wait_for(lambda: self.version > version, timeout=timeout)
+            return self.version

@@ -1,0 +1,126 @@
+"""The live page as a person uses it: a scripted run played with `--watch`, its page loaded in headless
+Chromium, and what the page shows checked against the run's own state; the JSON and PNG endpoints and the
+event stream for other tools. The browser test skips where no Chromium is installed."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import urllib.request
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine.actors.factory import build_roles
+from engine.commands.arguments import watch_address
+from engine.config import EngineConfig
+from engine.layout import RunPaths
+from engine.runtime.conductor import Conductor
+from engine.runtime.live import WatchError
+from engine.runtime.options import RunOptions
+from tests.conftest import GEN1_FIXTURES
+from tests.support.chaos import LONG_BATTLE
+from tests.support.fake_emulator import FakeEmulator
+
+BROWSERS = ("chromium", "chromium-browser", "google-chrome")
+
+
+def watched_run(tmp_path: Path) -> Conductor:
+    """A scripted battle played to its end with the page on; the page keeps the run's last view."""
+    paths = RunPaths(tmp_path, "r1")
+    paths.create()
+    options = RunOptions(rom=Path("scripted.gb"), max_battles=1, watch=("127.0.0.1", 0))
+    emulator = partial(FakeEmulator, fixtures=GEN1_FIXTURES, script=LONG_BATTLE)
+    roles = build_roles(EngineConfig(), options.role_build(paths), "local", emulator)
+    conductor = Conductor(roles, options, paths)
+    conductor.run()
+    return conductor
+
+
+def fetch(url: str) -> bytes:
+    with urllib.request.urlopen(url, timeout=10) as answer:
+        body: bytes = answer.read()
+        return body
+
+
+def test_the_page_in_a_browser_shows_the_runs_state(tmp_path: Path) -> None:
+    browser = next((found for name in BROWSERS if (found := shutil.which(name))), None)
+    if browser is None:
+        pytest.skip("no Chromium installed (Debian: apt-get install chromium)")
+    conductor = watched_run(tmp_path)
+    try:
+        assert conductor.live is not None
+        url = conductor.live.server.url
+        state = json.loads(fetch(url + "api/state"))
+        dom = subprocess.run(
+            # The polling page: an open event stream would keep the headless browser's virtual time still.
+            [browser, "--headless", "--no-sandbox", "--disable-gpu", f"--user-data-dir={tmp_path / 'b'}",
+             "--virtual-time-budget=5000", "--dump-dom", url + "?poll=3"],
+            capture_output=True, text=True, timeout=120, check=True,
+        ).stdout  # fmt: skip
+    finally:
+        conductor.stop_watching()
+    view: dict[str, Any] = state["view"]
+    progress = conductor.progress
+    assert view["decisions"] == progress.decisions > 0 and view["phase"] == "stopped"
+    assert f'data-version="{state["version"]}"' in dom  # the page shows the newest view
+    assert _text(dom, "decisions") == str(progress.decisions)
+    assert _text(dom, "battles") == str(len(progress.battles)) == "1"
+    assert progress.directive is not None and _text(dom, "objective") == progress.directive.objective
+    recent = re.search(r'<table id="recent">(.*?)</table>', dom, re.S)
+    assert recent is not None and recent.group(1).count("<tr>") == min(20, progress.decisions)
+    assert "SQUIRTLE" in dom  # the party, from the last look
+    assert f'src="/screen.png?v={state["version"]}"' in dom
+
+
+def test_the_state_the_screen_and_the_event_stream_for_other_tools(tmp_path: Path) -> None:
+    conductor = watched_run(tmp_path)
+    try:
+        assert conductor.live is not None
+        url = conductor.live.server.url
+        screen = fetch(url + "screen.png")
+        with urllib.request.urlopen(url + "events", timeout=10) as stream:
+            first = stream.readline()
+        page = fetch(url).decode()
+        with pytest.raises(urllib.error.HTTPError):
+            fetch(url + "nothing-here")
+    finally:
+        conductor.stop_watching()
+    assert screen[:8] == b"\x89PNG\r\n\x1a\n" and screen[16:24] == (160).to_bytes(4, "big") + (144).to_bytes(
+        4, "big"
+    )
+    assert (
+        first.startswith(b"data: ")
+        and json.loads(first[6:])["view"]["decisions"] == conductor.progress.decisions
+    )
+    assert (
+        'new EventSource("/events")' in page and "http" not in page.split("<script>")[1]
+    )  # nothing fetched from elsewhere
+
+
+def test_watch_addresses_and_a_taken_port(tmp_path: Path) -> None:
+    assert watch_address("8080") == ("127.0.0.1", 8080)
+    assert watch_address("0.0.0.0:9000") == ("0.0.0.0", 9000)
+    assert watch_address("[::1]:9000") == ("::1", 9000)
+    for bad in ("http", "host:99999"):
+        with pytest.raises(Exception, match=r"PORT|port"):
+            watch_address(bad)
+    conductor = watched_run(tmp_path)
+    try:
+        assert conductor.live is not None
+        taken = conductor.live.server.httpd.server_address[1]
+        with pytest.raises(WatchError, match="cannot serve the live page"):
+            Conductor(conductor.roles, RunOptions(rom=Path("scripted.gb"), watch=("127.0.0.1", taken)),
+                      conductor.paths)  # fmt: skip
+    finally:
+        conductor.stop_watching()
+
+
+def _text(dom: str, element: str) -> str:
+    found = re.search(rf'id="{element}"[^>]*>([^<]*)<', dom)
+    assert found is not None, element
+    return found.group(1)
