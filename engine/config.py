@@ -30,6 +30,8 @@ class EmulatorConfig(Section):
     release_frames: int = Field(4, ge=0, le=60)
     check_every_frames: int = Field(2, ge=1, le=60)
     max_wait_frames: int = Field(3600, ge=60, le=216000)
+    speed: float = Field(0.0, ge=0.0, le=100.0)  # times the Game Boy's speed; 0: as fast as it goes
+    window: bool = False  # PyBoy's own window (needs a display)
 
 
 class PlayerConfig(Section):

@@ -41,6 +41,17 @@ def objective_name(value: str) -> str:
     raise argparse.ArgumentTypeError(f"no story objective called {value!r} ({hint})")
 
 
+def speed_factor(value: str) -> float:
+    """A multiple of the Game Boy's speed: more than 0, at most 100."""
+    try:
+        number = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {value}") from None
+    if not 0 < number <= 100:
+        raise argparse.ArgumentTypeError(f"must be more than 0 and at most 100: {value}")
+    return number
+
+
 def watch_address(value: str) -> tuple[str, int]:
     """[HOST:]PORT for the live page; the host defaults to 127.0.0.1 (this machine only)."""
     host, _, port = value.rpartition(":")

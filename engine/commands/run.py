@@ -11,6 +11,7 @@ from engine.commands.arguments import (
     non_negative,
     objective_name,
     positive,
+    speed_factor,
     watch_address,
 )
 
@@ -50,6 +51,13 @@ def register(commands: Subparsers) -> None:
         help="serve a live page of the run (screen, objective, decisions, party, milestones) at "
         "http://HOST:PORT/ (host 127.0.0.1 unless given; 0 picks a free port)",
     )
+    run.add_argument(
+        "--speed",
+        metavar="N",
+        type=speed_factor,
+        help="play at N times the Game Boy's speed (1: real time, for streams; default: as fast as it goes)",
+    )
+    run.add_argument("--window", action="store_true", help="open PyBoy's own window (needs a display)")
     run.add_argument("--summary", type=Path, help="also write the summary JSON to this file")
     run.add_argument(
         "--data-dir",
@@ -77,4 +85,9 @@ def execute(args: argparse.Namespace) -> int:
         max_decisions=args.max_decisions, summary=args.summary, data_dir=args.data_dir, seed=args.seed,
         resume=args.resume, until=args.until, watch=args.watch,
     )  # fmt: skip
-    return run_engine(load_config(args.config), request)
+    config = load_config(args.config)
+    screen = {"speed": args.speed, "window": True if args.window else None}
+    changes = {key: value for key, value in screen.items() if value is not None}
+    if changes:  # the flags win over the config file's emulator section
+        config = config.model_copy(update={"emulator": config.emulator.model_copy(update=changes)})
+    return run_engine(config, request)

@@ -11,6 +11,10 @@ class SaveStateError(EmulatorError, UserInputError):
     """A save state is unreadable, truncated or belongs to another cartridge."""
 
 
+class DisplayError(EmulatorError, UserInputError):
+    """PyBoy's window was asked for where there is no display."""
+
+
 class FrameBudgetExceeded(EmulatorError):
     """`run_until` stepped its whole frame budget without the predicate becoming true."""
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import io
 import logging
+import os
 import warnings
 from collections.abc import Callable
 from pathlib import Path
@@ -18,7 +19,8 @@ from typing import Protocol, overload
 import numpy as np
 
 from engine.config import EmulatorConfig
-from engine.emulator.errors import EmulatorError, FrameBudgetExceeded, SaveStateError
+from engine.emulator.errors import DisplayError, EmulatorError, FrameBudgetExceeded, SaveStateError
+from engine.emulator.pacing import Pacer
 from engine.emulator.rom import read_rom_file
 from engine.emulator.state_check import check_state_belongs
 from engine.emulator.state_file import Cartridge, seal, unseal
@@ -91,6 +93,8 @@ class EmulatorSession:
         release_frames: int = 4,
         check_every: int = 2,
         game: Game | None = None,
+        speed: float = 0.0,
+        window: bool = False,
     ) -> None:
         """Open a cartridge. `game` skips identification by title and assumes that game's RAM layout,
         for ROM hacks that keep Red/Blue's layout and for generated test cartridges."""
@@ -111,10 +115,14 @@ class EmulatorSession:
         self._last_call_frame: dict[tuple[int, int], int | None] = {}
         # An explicit, blank battery RAM keeps PyBoy from reading or writing a .ram file beside the ROM:
         # in-game saves live in save states and checkpoints instead.
+        if window and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+            raise DisplayError("--window needs a display (neither DISPLAY nor WAYLAND_DISPLAY is set)")
+        self._render = window  # a window shows only frames that were drawn
+        self._pacer = Pacer(speed) if speed > 0 else None
         try:
             self._pyboy = PyBoy(
                 str(self.rom_path),
-                window="null",
+                window="SDL2" if window else "null",
                 sound_emulated=False,
                 ram_file=io.BytesIO(bytes(battery_ram_size(rom_bytes))),
                 log_level="ERROR",
@@ -169,8 +177,10 @@ class EmulatorSession:
     def tick(self, frames: int = 1) -> None:
         if frames <= 0:
             return
-        self.pyboy.tick(frames, False, False)
+        self.pyboy.tick(frames, self._render, False)
         self._frame += frames
+        if self._pacer is not None:
+            self._pacer.wait(frames)
 
     def run_until(self, predicate: Predicate, max_frames: int, *, check_every: int | None = None) -> int:
         """Step frames until `predicate(memory)` holds; return the frames stepped.
@@ -181,7 +191,8 @@ class EmulatorSession:
         by checking every 2. Raises FrameBudgetExceeded after `max_frames` without success.
         """
         memory = self.pyboy.memory
-        tick = self.pyboy.tick
+        tick, render = self.pyboy.tick, self._render
+        pace = self._pacer.wait if self._pacer is not None else None
         step = max(1, self.check_every if check_every is None else check_every)
         stepped = 0
         try:
@@ -189,8 +200,10 @@ class EmulatorSession:
                 if stepped >= max_frames:
                     raise FrameBudgetExceeded(max_frames, self._frame + stepped)
                 count = step if stepped + step <= max_frames else max_frames - stepped
-                tick(count, False, False)
+                tick(count, render, False)
                 stepped += count
+                if pace is not None:
+                    pace(count)
         finally:
             self._frame += stepped
         return stepped
@@ -364,6 +377,8 @@ def open_session(rom_path: Path, config: EmulatorConfig, *, game: Game | None = 
         release_frames=config.release_frames,
         check_every=config.check_every_frames,
         game=game,
+        speed=config.speed,
+        window=config.window,
     )
 
 
