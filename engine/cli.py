@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from engine import __version__
 from engine.commands import (
     checkpoints,
+    export,
     goto,
     inspect,
     lessons,
@@ -25,7 +26,20 @@ from engine.errors import EngineError, UserInputError
 from engine.runtime.logs import terminal_handler
 
 log = logging.getLogger("engine")
-SUBCOMMANDS = (inspect, run, goto, minimap, status, llm_log, lessons, reflect, replay, checkpoints, story)
+SUBCOMMANDS = (
+    inspect,
+    run,
+    goto,
+    minimap,
+    status,
+    llm_log,
+    lessons,
+    reflect,
+    replay,
+    checkpoints,
+    story,
+    export,
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
