@@ -52,6 +52,12 @@ def _check_inputs(request: RunRequest, config: EngineConfig) -> None:
     and a rejected cartridge or save state leaves no run folder behind."""
     if request.state is not None and request.resume is not None:
         raise UserInputError("--state and --resume both say where to start: give one of them")
+    if request.watch is not None:
+        # Checked here, in this process: on Ray the page is served by the conductor actor, where a taken
+        # port would only show as the actor failing to start.
+        from engine.runtime.live import check_can_listen
+
+        check_can_listen(*request.watch)
     if request.summary is not None and not request.summary.parent.resolve().is_dir():
         folder = request.summary.parent
         raise UserInputError(f"--summary {request.summary}: the folder {folder} does not exist")

@@ -20,7 +20,7 @@ from engine.commands.arguments import watch_address
 from engine.config import EngineConfig
 from engine.layout import RunPaths
 from engine.runtime.conductor import Conductor
-from engine.runtime.live import WatchError
+from engine.runtime.live import WatchError, check_can_listen
 from engine.runtime.options import RunOptions
 from tests.conftest import GEN1_FIXTURES
 from tests.support.chaos import LONG_BATTLE
@@ -113,6 +113,8 @@ def test_watch_addresses_and_a_taken_port(tmp_path: Path) -> None:
     try:
         assert conductor.live is not None
         taken = conductor.live.server.httpd.server_address[1]
+        with pytest.raises(WatchError, match="cannot serve the live page"):
+            check_can_listen("127.0.0.1", taken)  # `engine run` checks before anything starts
         with pytest.raises(WatchError, match="cannot serve the live page"):
             Conductor(conductor.roles, RunOptions(rom=Path("scripted.gb"), watch=("127.0.0.1", taken)),
                       conductor.paths)  # fmt: skip
