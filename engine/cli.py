@@ -19,6 +19,7 @@ from engine.commands import (
     reflect,
     replay,
     run,
+    stats,
     status,
     story,
 )
@@ -39,6 +40,7 @@ SUBCOMMANDS = (
     checkpoints,
     story,
     export,
+    stats,
 )
 
 

@@ -106,6 +106,7 @@ class BattleChoice(Frozen):
     observations: str = ""  # what a model noticed, for the logs
     confidence: float | None = None
     options: tuple[str, ...] = ()  # every legal action offered, as labels (for the battle log)
+    lessons: tuple[str, ...] = ()  # the lessons from memory in use for this battle (what the page shows)
 
     @property
     def tier(self) -> Tier:

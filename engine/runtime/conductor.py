@@ -314,8 +314,9 @@ class Conductor:
             answer = json.dumps({"reasoning": choice.reason, "observations": choice.observations,
                                  "confidence": choice.confidence}, indent=1)  # fmt: skip
         self._count_decision(
-            "battle", record.point.value, record.action, record.reason, selection, answer=answer
-        )
+            "battle", record.point.value, record.action, record.reason, selection, answer=answer,
+            lessons=choice.lessons,
+        )  # fmt: skip
         log.info(
             "  %s: %s (%s; %s)", record.point.value, record.action, record.reason, _tier_words(selection)
         )
@@ -403,21 +404,25 @@ class Conductor:
         selection: Selection | None = None,
         steps: int | None = None,
         answer: str = "",
+        lessons: tuple[str, ...] = (),
     ) -> None:
         self.progress.decisions += 1
+        # `frame` and `seconds` (the run's play time) let `engine stats` put decisions on a time line.
         entry: dict[str, object] = {"seq": self.progress.decisions, "kind": kind, "point": point,
-                                    "action": action, "reason": reason}  # fmt: skip
+                                    "action": action, "reason": reason, "frame": self._live_frame,
+                                    "seconds": round(self.play_time.seconds(), 2)}  # fmt: skip
         if steps is not None:
             entry["steps"] = steps
         if self.battle is not None and kind == "battle":
             entry["battle_id"] = self.battle.battle_id
+            entry["lessons"] = len(lessons)
         if selection is not None:
             entry["model"] = selection.model_dump(mode="json", exclude={"kind"})
             self._model_calls += selection.calls
             self._model_cost += selection.cost_usd
         append_json_line(self.paths.decisions, entry)
         if self.live is not None:
-            self.live.decided(self.progress.decisions, kind, action, reason, selection, answer)
+            self.live.decided(self.progress.decisions, kind, action, reason, selection, answer, lessons)
 
     # -- stopping ----------------------------------------------------------------------------------
     def _summary(self, stopped: StopReason, error: str | None) -> RunSummary:

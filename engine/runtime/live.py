@@ -54,6 +54,7 @@ class LivePublisher:
             ) from exc
         self.rom = rom
         self.recent: deque[LiveDecision] = deque(maxlen=RECENT_KEPT)
+        self.lessons: tuple[str, ...] = ()
         self._world: World | None = None
         self.rom_unreadable = False
         self._last: tuple[float, int] | None = None  # (monotonic seconds, frame) at the last view
@@ -68,7 +69,9 @@ class LivePublisher:
         self.server.stop()
 
     def decided(self, seq: int, kind: str, action: str, reason: str, selection: Selection | None,
-                answer: str = "") -> None:  # fmt: skip
+                answer: str = "", lessons: tuple[str, ...] = ()) -> None:  # fmt: skip
+        if kind == "battle":  # lessons belong to the battle at hand: kept until the next battle's first
+            self.lessons = lessons
         tier = selection.tier if selection is not None else "rule_based"
         self.recent.append(LiveDecision(seq=seq, kind=kind, action=action, reason=reason, tier=tier,
                                         answer=answer))  # fmt: skip
@@ -83,7 +86,7 @@ class LivePublisher:
         if self._last is not None and now > self._last[0]:
             rate = max(0, view.frame - self._last[1]) / (now - self._last[0])
         self._last = (now, view.frame)
-        extra = {"recent": tuple(self.recent), "frames_per_second": round(rate, 1)}
+        extra = {"recent": tuple(self.recent), "frames_per_second": round(rate, 1), "lessons": self.lessons}
         if state is not None:
             extra |= {"party": _party(state), "battle": _battle(state), "minimap": self._minimap(state)}
         self.board.publish(view.model_copy(update=extra), screen)

@@ -91,7 +91,8 @@ class Tactician:
                 )
             else:
                 choice = self._ask(state, legal, directive, wanted, reason, screenshot, battle_id, fallback)
-        choice = choice.model_copy(update={"options": tuple(describe(action, state) for action in legal)})
+        options = tuple(describe(action, state) for action in legal)
+        choice = choice.model_copy(update={"options": options, "lessons": self.lessons.texts})
         self.recent.append(f"{state.decision_point.value}: {choice.label}")
         self.counts["battle_choices"] += 1
         self.counts["model_choices"] += choice.tier != "rule_based"
