@@ -22,6 +22,7 @@ from engine.commands import (
     stats,
     status,
     story,
+    watch,
 )
 from engine.errors import EngineError, UserInputError
 from engine.runtime.logs import terminal_handler
@@ -41,6 +42,7 @@ SUBCOMMANDS = (
     story,
     export,
     stats,
+    watch,
 )
 
 

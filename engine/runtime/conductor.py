@@ -71,7 +71,7 @@ class Conductor:
         self.game = "?"
         self.usage = UsageReport()
         self.milestones = Milestones(story_graph(), self.progress.milestones)
-        self.live = LivePublisher(options.rom, *options.watch) if options.watch is not None else None
+        self.live = LivePublisher(options.rom, options.watch) if options.watch is not None else None
         self._last_state: GameState | None = None  # the newest look and its frame, for the live page
         self._live_frame = 0
         self._model_calls, self._model_cost = 0, 0.0  # as the decisions report them, for the live page

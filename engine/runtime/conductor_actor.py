@@ -13,10 +13,12 @@ from engine.config import LoggingConfig, TelemetryConfig
 from engine.layout import RunPaths
 from engine.messages import RunStatus
 from engine.runtime.conductor import Conductor
+from engine.runtime.live import LivePublisher
 from engine.runtime.logs import attach_run_logs
 from engine.runtime.options import LATEST, RunOptions
 from engine.runtime.summary import RunSummary
 from engine.telemetry import Telemetry
+from engine.watch.view import LiveFeed
 
 
 # Threaded (max_concurrency): `status` and `request_stop` answer from other threads while `run` is busy.
@@ -38,6 +40,8 @@ class ConductorActor:
         self.telemetry = Telemetry.from_config(telemetry, paths.run_id)  # built where the conductor runs
         self.roles = roles  # the Ray handles themselves (the conductor may wrap them for tracing)
         self.conductor = Conductor(roles, options, paths, self.telemetry)
+        if self.conductor.live is None:  # `engine watch` may ask for the page's views: made on demand
+            self.conductor.live = LivePublisher(options.rom)
 
     def run(self) -> RunSummary:
         try:
@@ -48,6 +52,12 @@ class ConductorActor:
 
     def status(self) -> RunStatus:
         return self.conductor.status()
+
+    def live_view(self) -> LiveFeed:
+        """The newest view of the run and its screen, for `engine watch`; asking keeps views coming."""
+        assert self.conductor.live is not None
+        version, view, screen = self.conductor.live.wanted()
+        return LiveFeed(version=version, view=view, screen=screen)
 
     def request_stop(self) -> None:
         self.conductor.request_stop()

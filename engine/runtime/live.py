@@ -27,6 +27,7 @@ from engine.world.world import World, load_world
 log = logging.getLogger("engine.run")
 PUBLISH_SECONDS = 0.25  # four views a second: the page's screen moves at least twice a second
 RECENT_KEPT = 20
+WANTED_SECONDS = 5.0  # an unserved board keeps making views this long after `engine watch` last asked
 
 
 class WatchError(UserInputError):
@@ -44,29 +45,44 @@ def check_can_listen(host: str, port: int) -> None:
 
 
 class LivePublisher:
-    def __init__(self, rom: Path, host: str, port: int) -> None:
+    """Views of the run on a board: served on (host, port) with `--watch`, or, on a Ray cluster, kept for
+    `engine watch` to fetch through the conductor actor. Unserved, views are made only while someone asked
+    in the last WANTED_SECONDS, so a run nobody watches pays nothing."""
+
+    def __init__(self, rom: Path, serve_at: tuple[str, int] | None = None) -> None:
         self.board = LiveBoard()
-        try:
-            self.server = WatchServer(self.board, host, port)
-        except OSError as exc:
-            raise WatchError(
-                f"--watch: cannot serve the live page on {host}:{port} ({exc.strerror or exc})"
-            ) from exc
+        self.server: WatchServer | None = None
+        if serve_at is not None:
+            host, port = serve_at
+            try:
+                self.server = WatchServer(self.board, host, port)
+            except OSError as exc:
+                raise WatchError(
+                    f"--watch: cannot serve the live page on {host}:{port} ({exc.strerror or exc})"
+                ) from exc
+            if host not in LOOPBACK:
+                log.warning("the live page listens on %s: anyone who can reach this machine can watch", host)
         self.rom = rom
         self.recent: deque[LiveDecision] = deque(maxlen=RECENT_KEPT)
         self.lessons: tuple[str, ...] = ()
         self._world: World | None = None
         self.rom_unreadable = False
         self._last: tuple[float, int] | None = None  # (monotonic seconds, frame) at the last view
-        if host not in LOOPBACK:
-            log.warning("the live page listens on %s: anyone who can reach this machine can watch", host)
+        self._wanted_until: float | None = None  # monotonic seconds; None: nobody asked yet
 
     def start(self) -> None:
-        self.server.start()
-        log.info("watch the run at %s", self.server.url)
+        if self.server is not None:
+            self.server.start()
+            log.info("watch the run at %s", self.server.url)
 
     def stop(self) -> None:
-        self.server.stop()
+        if self.server is not None:
+            self.server.stop()
+
+    def wanted(self) -> tuple[int, LiveView | None, bytes]:
+        """Someone is watching from elsewhere: keep making views, and here is the newest."""
+        self._wanted_until = time.monotonic() + WANTED_SECONDS
+        return self.board.latest()
 
     def decided(self, seq: int, kind: str, action: str, reason: str, selection: Selection | None,
                 answer: str = "", lessons: tuple[str, ...] = ()) -> None:  # fmt: skip
@@ -77,8 +93,11 @@ class LivePublisher:
                                         answer=answer))  # fmt: skip
 
     def due(self) -> bool:
+        now = time.monotonic()
+        if self.server is None and (self._wanted_until is None or now > self._wanted_until):
+            return False
         # No assumption about what the monotonic clock reads: the first view is always due.
-        return self._last is None or time.monotonic() - self._last[0] >= PUBLISH_SECONDS
+        return self._last is None or now - self._last[0] >= PUBLISH_SECONDS
 
     def publish(self, view: LiveView, state: GameState | None, screen: bytes) -> None:
         now = time.monotonic()

@@ -46,7 +46,9 @@ class WatchServer:
         return self
 
     def stop(self) -> None:
-        self.httpd.shutdown()
+        # shutdown() waits for serve_forever to end: on a server never started it would wait for ever.
+        if self.thread.is_alive():
+            self.httpd.shutdown()
         self.httpd.server_close()
 
 

@@ -71,6 +71,14 @@ class LiveView(Frozen):
     frames_per_second: float = 0.0
 
 
+class LiveFeed(Frozen):
+    """A board's newest view as another process fetches it (`engine watch` from the conductor actor)."""
+
+    version: int
+    view: LiveView | None
+    screen: bytes
+
+
 class LiveBoard:
     """The newest view and screen, shared between the run (one writer) and the page's server."""
 

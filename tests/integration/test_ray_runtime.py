@@ -2,7 +2,8 @@
 
 The roles come up as named actors with their class names, a scripted battle gives the summary the
 in-process run gives, every actor is gone afterwards, typed errors keep their class across the boundary,
-`engine status` reads a running engine, and Ctrl-C still ends with a summary.
+`engine status` reads a running engine, `engine watch` serves its live page, and Ctrl-C still ends with a
+summary.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.request
 from collections.abc import Callable, Iterator
 from functools import partial
 from pathlib import Path
@@ -28,6 +30,7 @@ from engine.actors.factory import EmulatorFactory, RoleBuild, actor_name, build_
 from engine.actors.ray_handles import RayHandle, close_all
 from engine.actors.roles import ROLE_NAMES
 from engine.cli import main
+from engine.commands.watch import serve_remote
 from engine.config import EngineConfig, config_from_mapping
 from engine.game.errors import RomError
 from engine.game.models import DecisionPoint
@@ -339,3 +342,54 @@ def test_a_cluster_that_cannot_start_actors_is_one_line_naming_the_auth_setting(
     message = str(raised.value)
     assert "\n" not in message and "cannot start the engine's actors" in message
     assert "RAY_AUTH_MODE" in message and "ray get-auth-token --generate" in message
+
+
+def test_engine_watch_serves_the_page_of_a_running_engine(
+    ray_instance: Any, config: EngineConfig, tmp_path: Path
+) -> None:
+    engine = Background(config, run_paths(tmp_path, "t-watch"))
+    stop, urls = threading.Event(), []
+    failures: list[BaseException] = []
+
+    def watch() -> None:
+        try:
+            serve_remote("auto", NAMESPACE, None, ("127.0.0.1", 0), stop, urls.append)
+        except BaseException as exc:  # shown by the test, not lost with the thread
+            failures.append(exc)
+            raise
+
+    watcher = threading.Thread(target=watch, daemon=True)
+    try:
+        wait_for(engine.running, seconds=60)
+        watcher.start()
+        wait_for(lambda: bool(urls) or bool(failures), seconds=30)
+        assert not failures, failures
+
+        def state() -> dict[str, Any]:
+            with urllib.request.urlopen(urls[0] + "api/state", timeout=10) as answer:
+                return dict(json.load(answer))
+
+        wait_for(lambda: state()["view"] is not None, seconds=30)
+        first = state()
+        assert (first["view"]["run_id"], first["view"]["game"]) == ("t-watch", "red")
+        # The conductor keeps making views while the page is fed: decisions move on the page.
+        wait_for(lambda: state()["view"]["decisions"] > first["view"]["decisions"], seconds=30)
+        with urllib.request.urlopen(urls[0] + "screen.png", timeout=10) as answer:
+            assert answer.read()[:8] == b"\x89PNG\r\n\x1a\n"
+    finally:
+        summary = engine.stop()
+    # The run is over: the page keeps its last view, which says so.
+    wait_for(lambda: state()["view"]["phase"] in ("stopped", "stopping"), seconds=30)
+    assert summary.stopped == "interrupted"
+    stop.set()
+    watcher.join(timeout=30)
+    assert not watcher.is_alive()
+
+
+def test_engine_watch_without_a_running_engine_is_one_line(
+    ray_instance: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["watch", "--namespace", "nobody-runs-here", "--port", "0"]) == 2
+    assert capsys.readouterr().err.strip() == (
+        "engine: error: no engine is running in namespace 'nobody-runs-here' on that cluster"
+    )

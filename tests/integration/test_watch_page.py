@@ -8,6 +8,7 @@ import json
 import re
 import shutil
 import subprocess
+import threading
 import urllib.request
 from functools import partial
 from pathlib import Path
@@ -109,9 +110,15 @@ def test_watch_addresses_and_a_taken_port(tmp_path: Path) -> None:
     for bad in ("http", "host:99999"):
         with pytest.raises(Exception, match=r"PORT|port"):
             watch_address(bad)
+    # A free port passes the check and is free again afterwards (the check's server is never started, and
+    # closing it must not wait for a loop that never ran).
+    checked = threading.Thread(target=check_can_listen, args=("127.0.0.1", 0), daemon=True)
+    checked.start()
+    checked.join(timeout=10)
+    assert not checked.is_alive(), "checking a free port hung"
     conductor = watched_run(tmp_path)
     try:
-        assert conductor.live is not None
+        assert conductor.live is not None and conductor.live.server is not None
         taken = conductor.live.server.httpd.server_address[1]
         with pytest.raises(WatchError, match="cannot serve the live page"):
             check_can_listen("127.0.0.1", taken)  # `engine run` checks before anything starts
