@@ -169,8 +169,13 @@ def _services(config: EngineConfig, build: RoleBuild) -> dict[str, Callable[[], 
     memory_dir = build.paths.memory if build.paths is not None else None
     return {
         "gateway": partial(_gateway, config.models, config.llm, dict(build.secrets), log_path, build.run_id),
-        "memory": partial(LessonMemory, config.memory, memory_dir),
+        "memory": partial(_memory, config, memory_dir, build.run_id),
     }
+
+
+def _memory(config: EngineConfig, directory: Path | None, run_id: str) -> LessonMemory:
+    # Made where the role runs, as the gateway's: the lessons it stores and recalls count for this run.
+    return LessonMemory(config.memory, directory, metrics=RunMetrics(run_id))
 
 
 def build_roles(

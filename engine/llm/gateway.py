@@ -133,11 +133,13 @@ class ModelGateway:
             if answer is not None:
                 if steps:
                     self._count("step_downs")
+                    self._metric_step(task, fell_back=False)
                 return ModelOutcome(answer=answer, selection=spent.selection(name, task, steps))
             steps.append(f"{name}: {why_not}")
         if task.wanted != "rule_based":
             self._count("fallbacks")
             self._count("step_downs")
+            self._metric_step(task, fell_back=True)
             # The decision's own log line names the last step; the whole chain is in decisions.jsonl.
             log.debug("%s falls back to rule_based: %s", task.role, "; ".join(steps))
         return ModelOutcome(answer=None, selection=spent.selection("rule_based", task, steps))
@@ -339,6 +341,10 @@ class ModelGateway:
         with self._lock:
             old = self._answer_tokens.get(kind)
             self._answer_tokens[kind] = tokens if old is None else old + SMOOTHING * (tokens - old)
+
+    def _metric_step(self, task: ModelTask, fell_back: bool) -> None:
+        if self.metrics is not None:
+            self.metrics.stepped_down(task.role, fell_back)
 
     def _count(self, key: str) -> None:
         with self._lock:

@@ -25,6 +25,7 @@ from engine.memory.errors import MemoryStoreError
 from engine.memory.lessons import Lesson, LessonContext, LessonKind, decayed_confidence
 from engine.memory.store import LessonStore
 from engine.messages import RoleReport
+from engine.telemetry.metrics import RunMetrics
 
 log = logging.getLogger("engine.memory")
 LOCK_FILE = "writer.lock"
@@ -61,10 +62,13 @@ def _lock(directory: Path) -> IO[str]:
 
 
 class LessonMemory:
-    def __init__(self, config: MemoryConfig, directory: Path | None) -> None:
+    def __init__(
+        self, config: MemoryConfig, directory: Path | None, metrics: RunMetrics | None = None
+    ) -> None:
         """`directory` is DATA_DIR/memory; None (or memory disabled) keeps nothing: every verb still
         answers, with no lessons."""
         self.config = config
+        self.metrics = metrics
         self._mutex = threading.Lock()  # --local: reflection's thread and the tactician share this object
         self._lock_handle: IO[str] | None = None
         self.store: LessonStore | None = None
@@ -131,6 +135,8 @@ class LessonMemory:
                 kept = self.store.add(stamped, now)
                 self.counts["merged" if kept.lesson_id != lesson.lesson_id else "learned"] += 1
                 stored.append(kept)
+        if self.metrics is not None:
+            self.metrics.lessons("stored", len(stored))
         return stored
 
     def recall(self, query: str, context: LessonContext, k: int | None = None) -> list[Lesson]:
@@ -146,6 +152,8 @@ class LessonMemory:
                 threshold=self.config.retrieve_threshold,
             )
         self.counts["recalled"] += len(found)
+        if self.metrics is not None:
+            self.metrics.lessons("recalled", len(found))
         return [lesson for lesson, _ in found]
 
     def measured_for(self, enemy_species: str) -> list[Lesson]:

@@ -277,7 +277,9 @@ class Conductor:
         perception = self.roles.vision.call.perceive(self.roles.emulator.call.frame())
         self.metrics.perception(perception.reused)
         self.metrics.frames(perception.frame)
-        self._last_state = perception.state
+        state = perception.state
+        self.metrics.party(state.progress.badges, [mon.level for mon in state.party])
+        self._last_state = state
         self._live_frame = perception.frame
         events = [*self._pending, *self.roles.observer.call.observe(perception)]
         self._pending = []

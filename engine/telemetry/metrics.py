@@ -27,10 +27,18 @@ config).
     engine_checkpoint_seconds      ray_engine_checkpoint_seconds_bucket{le}             histogram
     engine_recoveries              ray_engine_recoveries_total{role}                    counter
     engine_milestones              ray_engine_milestones_total{milestone}               counter
+    engine_badges                  ray_engine_badges                                    gauge
+    engine_party_size              ray_engine_party_size                                gauge
+    engine_party_level             ray_engine_party_level{which}                        gauge
+    engine_lessons                 ray_engine_lessons_total{event}                      counter
+    engine_llm_fallbacks           ray_engine_llm_fallbacks_total{role}                 counter
+    engine_llm_step_downs          ray_engine_llm_step_downs_total{role}                counter
 
 `result` is `decoded` or `reused` (the Vision gate skipped the decode) for perceptions, `written` or
 `failed` for checkpoints; `direction` is `in` or `out`;
-the breaker gauge is 0 closed, 1 half-open, 2 open. Every series also has the label `run_id`, so runs
+the breaker gauge is 0 closed, 1 half-open, 2 open; `which` is `highest` or `average`; a lesson `event` is
+`stored` (reflection added or merged one) or `recalled` (memory returned one for a battle); a fallback is a
+decision a model was wanted for that the rule-based tier made, a step-down any tier skipped on the way. Every series also has the label `run_id`, so runs
 sharing a cluster stay apart. Names use only letters, digits and `_`: Ray drops any other name with
 nothing but a warning.
 """
@@ -99,6 +107,14 @@ METRICS = (
     ),
     MetricSpec("counter", "engine_recoveries", "Rollbacks to a checkpoint after a role died", ("role",)),
     MetricSpec("counter", "engine_milestones", "Story milestones reached", ("milestone",)),
+    MetricSpec("gauge", "engine_badges", "Gym badges held"),
+    MetricSpec("gauge", "engine_party_size", "Pokemon in the party"),
+    MetricSpec("gauge", "engine_party_level", "The party's highest and average level", ("which",)),
+    MetricSpec("counter", "engine_lessons", "Lessons stored and recalled", ("event",)),
+    MetricSpec(
+        "counter", "engine_llm_fallbacks", "Asks that fell back to the rule-based tier, by role", ("role",)
+    ),
+    MetricSpec("counter", "engine_llm_step_downs", "Asks that stepped down a tier, by role", ("role",)),
 )
 RUN_TAG = "run_id"
 
@@ -175,6 +191,7 @@ class RunMetrics:
         if self.exporting:
             self.exported = {spec.name: ray_metric(spec) for spec in METRICS}
         self._last_frame: int | None = None
+        self._last_party: tuple[int, tuple[int, ...]] | None = None
 
     # -- what the engine records -------------------------------------------------------------------
     def decision(self, kind: str, seconds: float | None = None) -> None:
@@ -228,6 +245,26 @@ class RunMetrics:
 
     def milestone(self, name: str) -> None:
         self._record("engine_milestones", 1, milestone=name)
+
+    def party(self, badges: int, levels: list[int]) -> None:
+        """The player's progress as gauges; set again only when it changed (Ray's gauges keep a value)."""
+        now = (badges, tuple(levels))
+        if now == self._last_party:
+            return
+        self._last_party = now
+        self._record("engine_badges", badges)
+        self._record("engine_party_size", len(levels))
+        if levels:
+            self._record("engine_party_level", max(levels), which="highest")
+            self._record("engine_party_level", round(sum(levels) / len(levels), 2), which="average")
+
+    def lessons(self, event: str, count: int) -> None:
+        self._record("engine_lessons", count, event=event)
+
+    def stepped_down(self, role: str, fell_back: bool) -> None:
+        self._record("engine_llm_step_downs", 1, role=role)
+        if fell_back:
+            self._record("engine_llm_fallbacks", 1, role=role)
 
     # -- reading back what this process recorded ----------------------------------------------------
     def value(self, name: str, **tags: str) -> float:

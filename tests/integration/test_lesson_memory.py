@@ -15,6 +15,7 @@ from engine.memory.clock import FRAMES_PER_HOUR, PlayClock
 from engine.memory.errors import MemoryStoreError
 from engine.memory.lessons import Lesson, LessonContext, Measurement
 from engine.memory.service import LessonMemory, MemoryBusyError, new_lesson_id
+from engine.telemetry.metrics import RunMetrics
 
 
 def lesson(text: str, **keys: object) -> Lesson:
@@ -81,6 +82,19 @@ def test_measured_for_and_recall(memory: LessonMemory) -> None:
     assert [found.move for found in recalled] == ["TACKLE"]
     assert len(memory.lessons()) == 3 and len(memory.lessons("type_matchup")) == 0
     assert memory.search("EMBER", k=1)[0][0].move == "EMBER"
+
+
+def test_lessons_stored_and_recalled_are_counted_for_the_run(tmp_path: Path) -> None:
+    metrics = RunMetrics("r", export=False)
+    counted = LessonMemory(MemoryConfig(), tmp_path / "memory", metrics=metrics)
+    try:
+        counted.learn([lesson("BUBBLE vs ONIX", move="BUBBLE", species=("ONIX",)),
+                       lesson("TACKLE vs ONIX is weak", move="TACKLE", species=("ONIX",))])  # fmt: skip
+        found = counted.recall("ONIX battle", LessonContext(species=("ONIX",), moves=("TACKLE",)), k=1)
+    finally:
+        counted.close()
+    assert metrics.value("engine_lessons", event="stored") == 2.0
+    assert metrics.value("engine_lessons", event="recalled") == len(found) == 1
 
 
 def test_second_writer_is_refused_with_a_clear_error(memory: LessonMemory, tmp_path: Path) -> None:

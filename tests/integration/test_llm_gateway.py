@@ -131,9 +131,12 @@ def test_server_errors_open_the_breaker_then_calls_fail_fast_and_recover(
 @pytest.mark.parametrize("provider", PROVIDERS)
 def test_a_timeout_falls_back_to_rule_based(server: StubLLMServer, provider: str) -> None:
     server.responder = always(StubReply(text=GOOD, delay_s=1.0))
-    models = gateway(tier_on(server, provider, timeout_s=0.3))
+    metrics = RunMetrics("r", export=False)
+    models = gateway(tier_on(server, provider, timeout_s=0.3), metrics=metrics)
     outcome = models.ask(tactical())
     assert outcome.answer is None and outcome.selection.tier == "rule_based"
+    assert metrics.value("engine_llm_fallbacks", role="tactician") == 1.0
+    assert metrics.value("engine_llm_step_downs", role="tactician") == 1.0
     assert outcome.selection.wanted == "acting"
     assert "acting" in outcome.selection.steps[0]
     # Retries stop at the tier's timeout in total, so a slow provider costs at most about two timeouts.
@@ -178,9 +181,13 @@ def test_a_malformed_response_body_falls_back(server: StubLLMServer) -> None:
 
 def test_thinking_falls_back_to_acting_when_its_provider_is_down(server: StubLLMServer) -> None:
     with StubLLMServer(always(StubReply(status=503))) as dead:
-        models = gateway(tier_on(server, "openai"), thinking=tier_on(dead, "anthropic"),
-                         llm=FAST_RETRIES.model_copy(update={"retry_attempts": 1}))  # fmt: skip
+        metrics = RunMetrics("r", export=False)
+        once = FAST_RETRIES.model_copy(update={"retry_attempts": 1})
+        models = gateway(tier_on(server, "openai"), thinking=tier_on(dead, "anthropic"), llm=once,
+                         metrics=metrics)  # fmt: skip
         outcome = models.ask(tactical(wanted="thinking"))
+    assert metrics.value("engine_llm_step_downs", role="tactician") == 1.0
+    assert metrics.value("engine_llm_fallbacks") == 0.0  # acting answered: a step down, no fallback
     assert outcome.answer is not None
     assert (outcome.selection.tier, outcome.selection.wanted) == ("acting", "thinking")
     assert outcome.selection.steps[0].startswith("thinking:")

@@ -36,7 +36,14 @@ def test_every_panel_queries_a_series_the_engine_exports() -> None:
             for group in re.findall(r"by \(([^)]*)\)", target["expr"]):
                 labels = {label.strip() for label in group.split(",")}
                 assert labels <= set(series[names[0]]), (panel["title"], labels)
-    assert "ray_engine_milestones_total" in used and "ray_engine_battles_total" in used
+    shown = {
+        name.removesuffix(suffix)
+        for name in used
+        for suffix in ("_total", "_bucket")
+        if name.endswith(suffix)
+    }
+    shown |= used
+    assert {f"ray_{spec.name}" for spec in METRICS} <= shown  # every metric the engine records has a panel
 
 
 def test_prometheus_reads_rays_service_discovery_file() -> None:

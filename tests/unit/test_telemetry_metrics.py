@@ -88,6 +88,14 @@ def test_checkpoint_age_keeps_the_last_value(metrics: RunMetrics) -> None:
     assert metrics.value("engine_checkpoint_age_seconds") == 3.5
 
 
+def test_badges_and_party_levels_as_gauges(metrics: RunMetrics) -> None:
+    metrics.party(0, [5])
+    metrics.party(1, [12, 9, 6])
+    assert metrics.value("engine_badges") == 1.0 and metrics.value("engine_party_size") == 3.0
+    assert metrics.value("engine_party_level", which="highest") == 12.0
+    assert metrics.value("engine_party_level", which="average") == 9.0
+
+
 def test_every_series_carries_the_run_id(metrics: RunMetrics) -> None:
     metrics.decision("battle")
     (labels,) = metrics.store.series("engine_decisions")
