@@ -35,12 +35,12 @@ config).
     engine_llm_step_downs          ray_engine_llm_step_downs_total{role}                counter
 
 `result` is `decoded` or `reused` (the Vision gate skipped the decode) for perceptions, `written` or
-`failed` for checkpoints; `direction` is `in` or `out`;
-the breaker gauge is 0 closed, 1 half-open, 2 open; `which` is `highest` or `average`; a lesson `event` is
-`stored` (reflection added or merged one) or `recalled` (memory returned one for a battle); a fallback is a
-decision a model was wanted for that the rule-based tier made, a step-down any tier skipped on the way. Every series also has the label `run_id`, so runs
-sharing a cluster stay apart. Names use only letters, digits and `_`: Ray drops any other name with
-nothing but a warning.
+`failed` for checkpoints; `direction` is `in` or `out`; the breaker gauge is 0 closed, 1 half-open,
+2 open; `which` is `highest` or `average`; a lesson `event` is `stored` (reflection added or merged one)
+or `recalled` (memory returned one for a battle); a fallback is an ask a model was wanted for that the
+rule-based tier answered, a step-down an ask that skipped a tier on the way. Every series also has the
+label `run_id`, so runs sharing a cluster stay apart. Names use only letters, digits and `_`: Ray drops
+any other name with nothing but a warning.
 """
 
 from __future__ import annotations
