@@ -20,8 +20,6 @@ from engine.config import (
     CheckpointConfig,
     EmulatorConfig,
     EngineConfig,
-    LLMConfig,
-    ModelsConfig,
     PlayerConfig,
     RoutingConfig,
     config_hash,
@@ -38,6 +36,7 @@ from engine.reflection.inbox import Reflection
 from engine.strategist.strategist import Strategist
 from engine.tactician.tactician import Tactician
 from engine.telemetry.metrics import RunMetrics
+from engine.telemetry.tracing import Tracing
 from engine.vision.perceiver import Vision
 from engine.world.world import world_of
 
@@ -159,16 +158,20 @@ def checkpoint_sources(handles: Mapping[str, RoleHandle[Any]]) -> CheckpointSour
 
 
 def _gateway(
-    models: ModelsConfig, llm: LLMConfig, secrets: dict[str, str], log_path: Path | None, run_id: str
+    config: EngineConfig, secrets: dict[str, str], log_path: Path | None, run_id: str
 ) -> ModelGateway:
-    return ModelGateway(models, llm, secrets, log_path=log_path, metrics=RunMetrics(run_id))
+    # Its tracer provider too is made where it runs: a model call's span is exported from that process,
+    # in the trace of the decision that asked (the context comes along with each Ray call).
+    tracing = Tracing.from_config(config.telemetry, run_id=run_id)
+    return ModelGateway(config.models, config.llm, secrets, log_path=log_path, metrics=RunMetrics(run_id),
+                        tracing=tracing)  # fmt: skip
 
 
 def _services(config: EngineConfig, build: RoleBuild) -> dict[str, Callable[[], object]]:
     log_path = build.paths.llm_log if build.paths is not None else None
     memory_dir = build.paths.memory if build.paths is not None else None
     return {
-        "gateway": partial(_gateway, config.models, config.llm, dict(build.secrets), log_path, build.run_id),
+        "gateway": partial(_gateway, config, dict(build.secrets), log_path, build.run_id),
         "memory": partial(_memory, config, memory_dir, build.run_id),
     }
 

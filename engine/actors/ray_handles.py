@@ -19,6 +19,7 @@ from engine.actors.errors import RoleDiedError
 from engine.actors.handles import VerbProxy
 from engine.actors.roles import Roles
 from engine.errors import EngineError
+from engine.telemetry.tracing import trace_carrier
 
 log = logging.getLogger("engine.actors")
 Port = TypeVar("Port")
@@ -83,7 +84,7 @@ class RayHandle(Generic[Port]):
 
     def _call(self, method: str, args: tuple[Any, ...]) -> Any:
         self._reap()
-        return resolve(self._remote(method).remote(method, *args), self.role)
+        return resolve(self._remote(method).remote(method, *args, trace=trace_carrier()), self.role)
 
     def incarnation(self) -> str:
         remote: Any = self.actor.incarnation.options(name=f"{self.role}.incarnation")
@@ -91,7 +92,7 @@ class RayHandle(Generic[Port]):
 
     def _tell(self, method: str, args: tuple[Any, ...]) -> None:
         self._reap()
-        ref = self._remote(method).remote(method, *args)
+        ref = self._remote(method).remote(method, *args, trace=trace_carrier())
         with self._lock:
             self._pending.append((method, ref))
 

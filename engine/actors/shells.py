@@ -17,6 +17,7 @@ import ray
 
 from engine.actors.handles import close_role
 from engine.errors import EngineError
+from engine.telemetry.tracing import TraceCarrier, continued
 
 
 class RoleShell:
@@ -32,10 +33,12 @@ class RoleShell:
             # ActorDiedError (and print a worker traceback), losing e.g. a RomError's one-line message.
             self.failure = exc
 
-    def call(self, method: str, *args: Any) -> Any:
+    def call(self, method: str, *args: Any, trace: TraceCarrier | None = None) -> Any:
+        """`trace`: the caller's trace context, so that spans made here (a model call) join its trace."""
         if self.failure is not None:
             raise self.failure
-        return getattr(self.role, method)(*args)
+        with continued(trace):
+            return getattr(self.role, method)(*args)
 
     def incarnation(self) -> str:
         return self.born

@@ -8,6 +8,7 @@ from typing import Any, NoReturn
 import anthropic
 import pydantic
 from anthropic.types import Message
+from opentelemetry import trace
 
 from engine.config import ModelTierConfig
 from engine.llm.clients import (
@@ -24,14 +25,24 @@ from engine.llm.wire import ModelMessage, ModelRequest, ModelResponse, Provider,
 class AnthropicClient:
     provider: Provider = "anthropic"
 
-    def __init__(self, tier: ModelTierConfig, api_key: str | None, *, strict: bool = False) -> None:
+    def __init__(
+        self,
+        tier: ModelTierConfig,
+        api_key: str | None,
+        *,
+        strict: bool = False,
+        tracer_provider: trace.TracerProvider | None = None,
+    ) -> None:
         self.model = tier.model
         self._structured_output = tier.structured_output
         self._api_key = require_key(self.provider, api_key)
         self._timeout_s = tier.timeout_s
-        # The SDK emits its own OpenTelemetry client spans through the global tracer provider (a no-op
-        # until telemetry installs one): left on, so callers must not add a duplicate span per call.
+        # The SDK emits the GenAI client span of each call itself: through the run's provider when tracing
+        # is on, else through OpenTelemetry's global one (a no-op unless the application set one). Callers
+        # must not add a second GenAI span per call.
+        telemetry: dict[str, Any] | None = {"tracer_provider": tracer_provider} if tracer_provider else None
         self._sdk = anthropic.Anthropic(
+            open_telemetry=telemetry,  # type: ignore[arg-type]
             api_key=self._api_key,
             base_url=tier.base_url,
             timeout=tier.timeout_s,

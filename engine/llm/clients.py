@@ -8,12 +8,15 @@ which only translate each SDK's failures into `TransientModelError` or `Provider
 from __future__ import annotations
 
 import json
-from typing import Any, NoReturn, Protocol
+from typing import TYPE_CHECKING, Any, NoReturn, Protocol
 
 from engine.config import ModelTierConfig
 from engine.llm.errors import ProviderError, TransientModelError
 from engine.llm.redact import REDACTED
 from engine.llm.wire import ModelRequest, ModelResponse, Provider
+
+if TYPE_CHECKING:
+    from opentelemetry.trace import TracerProvider
 
 # Servers' error messages can be long (a whole HTML page from a proxy): the start says what went wrong.
 SERVER_MESSAGE_CHARS = 200
@@ -30,17 +33,23 @@ class ModelClient(Protocol):
     def complete(self, request: ModelRequest) -> ModelResponse: ...
 
 
-def build_client(tier: ModelTierConfig, api_key: str | None, *, strict: bool = False) -> ModelClient:
+def build_client(
+    tier: ModelTierConfig,
+    api_key: str | None,
+    *,
+    strict: bool = False,
+    tracer_provider: TracerProvider | None = None,
+) -> ModelClient:
     """The client for `tier`. `strict` makes the SDK reject any response that does not match its types (for
-    tests against stub servers)."""
+    tests against stub servers); `tracer_provider` receives each call's GenAI span (None: none of ours)."""
     # Imported here so a run that only uses one provider never imports the other SDK.
     if tier.provider == "anthropic":
         from engine.llm.anthropic_client import AnthropicClient
 
-        return AnthropicClient(tier, api_key, strict=strict)
+        return AnthropicClient(tier, api_key, strict=strict, tracer_provider=tracer_provider)
     from engine.llm.openai_client import OpenAIClient
 
-    return OpenAIClient(tier, api_key, strict=strict)
+    return OpenAIClient(tier, api_key, strict=strict, tracer_provider=tracer_provider)
 
 
 def endpoint_key(provider: Provider, base_url: str) -> str:

@@ -17,9 +17,11 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Mapping
+from contextlib import AbstractContextManager
 from pathlib import Path
 
 import pybreaker
+from opentelemetry.trace import Span
 
 from engine.config import LLMConfig, ModelsConfig, ModelTierConfig, Tier
 from engine.frozen import Frozen
@@ -32,11 +34,21 @@ from engine.llm.ledger import DAY, HOUR, CostLedger, LedgerSnapshot, UsageReport
 from engine.llm.redact import Redactor
 from engine.llm.retries import retrying
 from engine.llm.router import tiers_from
+from engine.llm.spans import (
+    ATTR_ANSWER,
+    ATTR_ATTEMPT,
+    ATTR_BATTLE_ID,
+    ATTR_COST,
+    ATTR_ROLE,
+    ATTR_TIER,
+    CALL_SPAN,
+)
 from engine.llm.structured import parse_answer, repair_prompt
 from engine.llm.tasks import ModelOutcome, ModelTask
 from engine.llm.wire import ModelMessage, ModelRequest, ModelResponse, Usage
 from engine.messages import RoleReport, Selection
 from engine.telemetry.metrics import RunMetrics
+from engine.telemetry.tracing import Tracing
 
 log = logging.getLogger("engine.llm")
 PAID_TIERS: tuple[Tier, ...] = ("acting", "thinking")
@@ -89,8 +101,11 @@ class ModelGateway:
         metrics: RunMetrics | None = None,
         strict: bool = False,
         clock: Callable[[], float] = time.monotonic,
+        tracing: Tracing | None = None,
     ) -> None:
         self.llm = llm
+        # Model calls are spans in the asking decision's trace (see engine.llm.spans); off: a no-op tracer.
+        self.tracing = tracing or Tracing.disabled()
         self.tiers = _paid(models)
         self.metrics = metrics
         self.ledger = CostLedger(llm.budget_hourly_usd, llm.budget_daily_usd, clock)
@@ -113,7 +128,8 @@ class ModelGateway:
             self.missing[name] = f"{tier.api_key_env} not set"
             return
         try:
-            self.clients[name] = build_client(tier, key, strict=strict)
+            provider = self.tracing.provider if self.tracing.enabled else None
+            self.clients[name] = build_client(tier, key, strict=strict, tracer_provider=provider)
         except LLMError as exc:
             self.missing[name] = self._one_line(str(exc))
 
@@ -299,21 +315,30 @@ class ModelGateway:
         tier = self.tiers[name]
 
         def once() -> ModelResponse:
-            started = time.perf_counter()
-            try:
-                with breaker.calling():
-                    raw = client.complete(request)
-            except Exception as exc:
-                self._log_call(task, name, client, request, attempt, None, time.perf_counter() - started, exc)
-                raise
-            response = self._redacted(raw)
-            cost = self.ledger.record(name, tier, response.usage)
-            spent.add(response, cost)
-            self._observe(name, response, cost)
-            self._log_call(task, name, client, request, attempt, response, response.latency_s, None, cost)
-            return response
+            with self._call_span(name, task, attempt) as span:
+                started = time.perf_counter()
+                try:
+                    with breaker.calling():
+                        raw = client.complete(request)
+                except Exception as exc:
+                    self._log_call(task, name, client, request, attempt, None, time.perf_counter() - started,
+                                   exc)  # fmt: skip
+                    raise
+                response = self._redacted(raw)
+                cost = self.ledger.record(name, tier, response.usage)
+                span.set_attribute(ATTR_COST, cost)
+                spent.add(response, cost)
+                self._observe(name, response, cost)
+                self._log_call(task, name, client, request, attempt, response, response.latency_s, None, cost)
+                return response
 
         return retrying(self.llm, deadline_s=tier.timeout_s)(once)
+
+    def _call_span(self, name: Tier, task: ModelTask, attempt: str) -> AbstractContextManager[Span]:
+        attributes = {ATTR_TIER: name, ATTR_ROLE: task.role, ATTR_ANSWER: task.answer, ATTR_ATTEMPT: attempt}
+        if task.battle_id is not None:
+            attributes[ATTR_BATTLE_ID] = task.battle_id
+        return self.tracing.tracer.start_as_current_span(f"{CALL_SPAN} {name}", attributes=attributes)
 
     # -- text from outside ------------------------------------------------------------------------
     def _redacted(self, response: ModelResponse) -> ModelResponse:
@@ -395,7 +420,8 @@ class ModelGateway:
         )  # fmt: skip
 
     def close(self) -> None:
-        """Nothing to release: the SDK clients close their pools when collected."""
+        """Sends the spans still batched; the SDK clients close their pools when collected."""
+        self.tracing.shutdown()
 
 
 class _Spent:

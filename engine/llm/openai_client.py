@@ -9,6 +9,7 @@ from typing import Any, NoReturn
 import openai
 import pydantic
 from openai.types.chat import ChatCompletion
+from opentelemetry import trace
 
 from engine.config import ModelTierConfig
 from engine.llm.clients import (
@@ -19,6 +20,7 @@ from engine.llm.clients import (
     raise_mapped,
 )
 from engine.llm.errors import ProviderError
+from engine.llm.spans import genai_span, record_response
 from engine.llm.wire import ModelMessage, ModelRequest, ModelResponse, Provider, Usage
 
 OPENAI_API_HOST = "api.openai.com"
@@ -27,8 +29,17 @@ OPENAI_API_HOST = "api.openai.com"
 class OpenAIClient:
     provider: Provider = "openai"
 
-    def __init__(self, tier: ModelTierConfig, api_key: str | None, *, strict: bool = False) -> None:
+    def __init__(
+        self,
+        tier: ModelTierConfig,
+        api_key: str | None,
+        *,
+        strict: bool = False,
+        tracer_provider: trace.TracerProvider | None = None,
+    ) -> None:
         self.model = tier.model
+        # The SDK traces nothing: the GenAI span of each call is ours (a no-op tracer when tracing is off).
+        self._tracer = (tracer_provider or trace.NoOpTracerProvider()).get_tracer("engine.llm")
         self._structured_output = tier.structured_output
         self._api_key = api_key or NO_KEY_PLACEHOLDER
         self._timeout_s = tier.timeout_s
@@ -48,12 +59,15 @@ class OpenAIClient:
 
     def complete(self, request: ModelRequest) -> ModelResponse:
         arguments = self._arguments(request)
-        started = time.perf_counter()
-        try:
-            completion = self._sdk.chat.completions.create(**arguments)
-        except (openai.OpenAIError, *UNREADABLE_BODY) as exc:
-            self._raise_mapped(exc)
-        return _response(completion, latency_s=time.perf_counter() - started)
+        with genai_span(self._tracer, self.provider, self.model, str(self._sdk.base_url), request) as span:
+            started = time.perf_counter()
+            try:
+                completion = self._sdk.chat.completions.create(**arguments)
+            except (openai.OpenAIError, *UNREADABLE_BODY) as exc:
+                self._raise_mapped(exc)
+            response = _response(completion, latency_s=time.perf_counter() - started)
+            record_response(span, response)
+            return response
 
     def close(self) -> None:
         """Closes the connection pool; only for clients dropped before the process ends."""

@@ -39,6 +39,7 @@ from engine.reflection.report import MemoryStatus, ReflectionReport
 from engine.reflection.synthesis import RULE_BASED, Candidate, ModelSynthesis, ask_model, rule_based
 from engine.reflection.turns import read_turns
 from engine.reflection.validation import Rejection, injection, validate
+from engine.telemetry.tracing import TraceCarrier, continued, trace_carrier
 
 log = logging.getLogger("engine.reflection")
 REFLECTIONS_DIR = "reflections"  # beside battles/ in the run's directory
@@ -75,7 +76,9 @@ class Reflection:
             "lessons_accepted": 0, "lessons_rejected": 0, "lessons_stored": 0, "failed": 0,
         }  # fmt: skip
         self._tiers: tuple[Tier, ...] | None = None  # asked once: the gateway's live tiers do not change
-        self._queue: queue.Queue[BattleRecord | None] = queue.Queue()
+        # Each battle with the trace context it arrived in: its model calls join the trace of the decision
+        # cycle that ended the battle, though they are made later, on the worker's thread.
+        self._queue: queue.Queue[tuple[BattleRecord, TraceCarrier | None] | None] = queue.Queue()
         self._worker: threading.Thread | None = None
         self._lock = threading.Lock()
 
@@ -86,7 +89,7 @@ class Reflection:
             self.received.append(record)
             self.counts["battles_received"] += 1
         self._start_worker()
-        self._queue.put(record)
+        self._queue.put((record, trace_carrier()))
         return record.battle_id
 
     def reflect_now(self, log_path: str) -> ReflectionReport:
@@ -128,10 +131,12 @@ class Reflection:
                 self._worker.start()
 
     def _work(self) -> None:
-        while (record := self._queue.get()) is not None:
+        while (queued := self._queue.get()) is not None:
+            record, carrier = queued
             try:
                 path = Path(record.log_path)
-                self._reflect(read_battle_log(path), path)
+                with continued(carrier):
+                    self._reflect(read_battle_log(path), path)
             except Exception:  # one battle's failure must not stop reflection on the next
                 self._count("failed")
                 log.exception("reflection on %s failed", record.battle_id)

@@ -6,10 +6,12 @@ make a second run in the same process (every test, a restarted conductor) silent
 exporter. Code that wants our provider asks for it: the Anthropic SDK takes
 `open_telemetry={"tracer_provider": tracing.provider}`.
 
-Spans are opened on the caller's side, in the conductor's process, around each `RoleHandle` call. A Ray
-actor never sees the trace context and needs none: a call's span measures the whole round trip (queueing,
-serialisation, the method itself), which is what the cycle costs. Spans inside a worker would need
-`ray.init(_tracing_startup_hook=...)`, which is ignored when attaching to a running cluster.
+Spans are opened on the caller's side, in the conductor's process, around each `RoleHandle` call: a call's
+span measures the whole round trip (queueing, serialisation, the method itself), which is what the cycle
+costs. The trace context still crosses into actors, as a W3C `traceparent` carried with each Ray call
+(`trace_carrier` on the caller's side, `continued` in the actor shell): Ray's own propagation needs
+`ray.init(_tracing_startup_hook=...)`, which is ignored when attaching to a running cluster. So a model
+call the tactician's actor asks the gateway's actor for is a span in the decision's trace.
 """
 
 from __future__ import annotations
@@ -19,10 +21,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Generic, Literal, TextIO, TypeVar, cast
 
+from opentelemetry import context as otel_context
 from opentelemetry import trace
 from opentelemetry.sdk.resources import Resource
 from opentelemetry.sdk.trace import SpanProcessor, TracerProvider
 from opentelemetry.sdk.trace.export import BatchSpanProcessor, ConsoleSpanExporter, SimpleSpanProcessor
+from opentelemetry.trace.propagation.tracecontext import TraceContextTextMapPropagator
 
 from engine.config import TelemetryConfig
 
@@ -43,7 +47,33 @@ ATTR_BATTLE_ID = "engine.battle_id"
 ATTR_RUN_ID = "engine.run_id"
 
 CycleKind = Literal["battle", "overworld"]
+TraceCarrier = dict[str, str]
+# An instance of our own, not OpenTelemetry's global propagator, which an application may have replaced.
+_PROPAGATOR = TraceContextTextMapPropagator()
 Port = TypeVar("Port")
+
+
+def trace_carrier() -> TraceCarrier | None:
+    """The current span's context as W3C headers to send along with a call, or None outside any span
+    (tracing off costs one check)."""
+    if not trace.get_current_span().get_span_context().is_valid:
+        return None
+    carrier: TraceCarrier = {}
+    _PROPAGATOR.inject(carrier)
+    return carrier
+
+
+@contextmanager
+def continued(carrier: TraceCarrier | None) -> Iterator[None]:
+    """Run the block inside the caller's trace context (from `trace_carrier`), if one came along."""
+    if not carrier:
+        yield
+        return
+    token = otel_context.attach(_PROPAGATOR.extract(carrier))
+    try:
+        yield
+    finally:
+        otel_context.detach(token)
 
 
 def _processor(config: TelemetryConfig, stream: TextIO | None) -> SpanProcessor:

@@ -15,6 +15,7 @@ from engine.llm.gateway import ModelGateway, describe_tiers, secrets_from
 from engine.llm.tasks import ModelTask
 from engine.messages import Tier
 from engine.telemetry.metrics import RunMetrics
+from engine.telemetry.tracing import Tracing
 from tests.support.stub_llm import StubLLMServer, StubReply, always, script
 
 KEY = "sk-stub-0123456789abcdef"
@@ -47,9 +48,11 @@ def gateway(
     llm: LLMConfig = FAST_RETRIES,
     log_path: Path | None = None,
     metrics: RunMetrics | None = None,
+    tracing: Tracing | None = None,
 ) -> ModelGateway:
     models = ModelsConfig(acting=acting, thinking=thinking)
-    return ModelGateway(models, llm, {"STUB_KEY": KEY}, log_path=log_path, metrics=metrics, strict=True)
+    return ModelGateway(models, llm, {"STUB_KEY": KEY}, log_path=log_path, metrics=metrics, strict=True,
+                        tracing=tracing)  # fmt: skip
 
 
 def tactical(wanted: Tier = "acting", ids: tuple[int, ...] = (0, 1, 2), user: str = "pick") -> ModelTask:

@@ -1,5 +1,6 @@
 """Model tiers through the gateway actor: the same scripted battle on Ray and in-process makes the same
-model calls, and a dead provider trips one breaker for every role that asks."""
+model calls, a dead provider trips one breaker for every role that asks, and each model call is a span in
+the trace of the decision that asked, though it is made in another actor."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from engine.runtime.local import run_local
 from engine.runtime.options import RunOptions
 from engine.runtime.ray_run import run_on_ray
 from tests.integration.test_ray_runtime import NAMESPACE, decisions, fake, run_paths
+from tests.support.otlp import attributes, collector_on_loopback
 from tests.support.sensible_model import failing, sensible
 from tests.support.stub_llm import StubLLMServer
 
@@ -75,3 +77,29 @@ def test_a_dead_provider_trips_one_breaker_for_every_role(
     # Strategist and tactician share the gateway's one breaker: it opened after FAILURES_TO_OPEN calls.
     assert len(stub.requests) == FAILURES_TO_OPEN
     assert {tier for _, tier in model_fields(decisions(paths))} == {"rule_based"}
+
+
+@pytest.mark.parametrize("provider", ["anthropic", "openai"])
+def test_model_calls_are_spans_in_the_decisions_trace_across_actors(
+    ray_instance: Any, stub: StubLLMServer, tmp_path: Path, provider: str
+) -> None:
+    base_url = stub.anthropic_base_url if provider == "anthropic" else stub.openai_base_url
+    with collector_on_loopback() as collector:
+        settings = models_on(stub).model_dump(mode="json")
+        tier = settings["models"]["acting"] | {"provider": provider, "base_url": base_url}
+        settings["models"] |= {"acting": tier, "thinking": tier}
+        settings["telemetry"] = {"exporter": "otlp", "otlp_endpoint": collector.endpoint}
+        config = config_from_mapping(settings)
+        summary = run_on_ray(config, OPTIONS, run_paths(tmp_path, f"t-trace-{provider}"), fake(),
+                             secrets=SECRETS)  # fmt: skip
+    spans = collector.spans()
+    calls = [span for span in spans if attributes(span).get("gen_ai.operation.name") == "chat"]
+    assert summary.llm_calls > 0 and len(calls) == summary.llm_calls  # one GenAI span per call, no more
+    assert {attributes(span)["gen_ai.provider.name"] for span in calls} == {provider}
+    # Made in the gateway's actor, they belong to traces the conductor started: decision cycles.
+    cycles = {span.trace_id for span in spans if span.name == "decision_cycle"}
+    assert all(span.trace_id in cycles for span in calls)
+    asked_by = {span.span_id: span.name for span in spans}
+    ours = [span for span in spans if span.name.startswith("model_call ")]
+    askers = {"tactician.choose_battle", "strategist.consider", "reflection.receive"}
+    assert ours and {asked_by.get(span.parent_span_id) for span in ours} <= askers

@@ -8,15 +8,13 @@ from __future__ import annotations
 import io
 import json
 import socket
+import threading
 import time
 from collections.abc import Iterator
-from concurrent import futures
 from typing import Any
 
-import grpc
 import pytest
 from opentelemetry import trace
-from opentelemetry.proto.collector.trace.v1 import trace_service_pb2, trace_service_pb2_grpc
 from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
@@ -36,8 +34,11 @@ from engine.telemetry.tracing import (
     TracedHandle,
     Tracing,
     build_tracer_provider,
+    continued,
     cycle_span,
+    trace_carrier,
 )
+from tests.support.otlp import collector_on_loopback
 
 
 class BrokenRole(RuntimeError):
@@ -311,38 +312,39 @@ def test_otlp_points_at_the_endpoint_and_does_not_connect_when_built(listener: s
         listener.accept()
 
 
-class Collector(trace_service_pb2_grpc.TraceServiceServicer):
-    def __init__(self) -> None:
-        self.requests: list[trace_service_pb2.ExportTraceServiceRequest] = []
+def test_the_trace_context_travels_with_a_call_to_another_thread(
+    tracing: Tracing, exporter: InMemorySpanExporter
+) -> None:
+    assert trace_carrier() is None  # outside any span: nothing to send
+    with tracing.cycle("battle", decision=1) as cycle:
+        carrier = trace_carrier()
+    assert carrier is not None and set(carrier) == {"traceparent"}
 
-    def Export(self, request: Any, context: Any) -> trace_service_pb2.ExportTraceServiceResponse:
-        self.requests.append(request)
-        return trace_service_pb2.ExportTraceServiceResponse()
+    def in_the_actor() -> None:  # as a Ray actor's thread would: no context of its own
+        with continued(carrier), tracing.tracer.start_as_current_span("gateway.ask"):
+            pass
+        with tracing.tracer.start_as_current_span("unrelated"):
+            pass
+
+    worker = threading.Thread(target=in_the_actor)
+    worker.start()
+    worker.join()
+    spans = {span.name: span for span in exporter.get_finished_spans()}
+    asked, unrelated = spans["gateway.ask"], spans["unrelated"]
+    assert asked.context.trace_id == cycle.get_span_context().trace_id
+    assert asked.parent is not None and asked.parent.span_id == cycle.get_span_context().span_id
+    assert unrelated.parent is None  # the context was detached after the call
 
 
 def test_otlp_delivers_the_cycle_to_a_collector_on_loopback() -> None:
-    collector = Collector()
-    server = grpc.server(futures.ThreadPoolExecutor(max_workers=2))
-    trace_service_pb2_grpc.add_TraceServiceServicer_to_server(collector, server)
-    port = server.add_insecure_port("127.0.0.1:0")
-    server.start()
-    try:
-        config = TelemetryConfig(exporter="otlp", otlp_endpoint=f"http://127.0.0.1:{port}")
+    with collector_on_loopback() as collector:
+        config = TelemetryConfig(exporter="otlp", otlp_endpoint=collector.endpoint)
         telemetry = Telemetry.from_config(config, run_id="run-otlp")
         emulator = telemetry.tracing.wrap(LocalHandle("emulator", FakeEmulator()))
         with telemetry.tracing.cycle("battle", decision=1, battle_id="run-otlp-b001"):
             emulator.call.frame()
         telemetry.shutdown()  # flushes the batch
-    finally:
-        server.stop(grace=None)
-    names = sorted(
-        span.name
-        for request in collector.requests
-        for resource_spans in request.resource_spans
-        for scope_spans in resource_spans.scope_spans
-        for span in scope_spans.spans
-    )
-    assert names == [CYCLE_SPAN, "emulator.frame"]
+    assert sorted(span.name for span in collector.spans()) == [CYCLE_SPAN, "emulator.frame"]
 
 
 @pytest.mark.parametrize(
