@@ -90,6 +90,7 @@ def comparable(summary: RunSummary) -> dict[str, Any]:
 def decisions(paths: RunPaths) -> list[dict[str, Any]]:
     entries = [json.loads(line) for line in paths.decisions.read_text(encoding="utf-8").splitlines()]
     for entry in entries:
+        entry.pop("seconds", None)  # the run's wall-clock time at the decision: no two runs agree on it
         if "battle_id" in entry:
             entry["battle_id"] = entry["battle_id"].removeprefix(paths.run_id)
     return entries

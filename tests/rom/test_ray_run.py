@@ -34,6 +34,7 @@ def run(mode: list[str], rom: Path, state: Path, folder: Path) -> tuple[dict[str
     lines = (folder / "data" / "runs" / run_id / "decisions.jsonl").read_text(encoding="utf-8").splitlines()
     decisions = [json.loads(line) for line in lines]
     for entry in decisions:
+        entry.pop("seconds")  # the run's wall-clock time at the decision
         entry["battle_id"] = entry["battle_id"].removeprefix(run_id)
     return summary, decisions
 
