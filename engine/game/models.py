@@ -179,12 +179,16 @@ class Story(Frozen):
 
 
 class Progress(Frozen):
-    badges: int
+    badges: int  # wObtainedBadges as it is: one bit per badge (Boulder is bit 0)
     badge_names: tuple[str, ...]
     money: int
     pokedex_owned: int
     pokedex_seen: int
     play_time: str
+
+    @property
+    def badge_count(self) -> int:
+        return len(self.badge_names)
 
 
 class BagItem(Frozen):

@@ -428,7 +428,7 @@ def _situation(state: GameState) -> str:
 
 def _progress(state: GameState) -> str:
     progress = state.progress
-    badges = f"{progress.badges} badges"
+    badges = f"{progress.badge_count} badges"
     if progress.badge_names:
         badges += f" ({', '.join(progress.badge_names)})"
     return (

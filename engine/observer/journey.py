@@ -114,8 +114,8 @@ class Observer:
             events.append(
                 GameEvent(name=EventName.NEW_MAP, frame=frame, detail=where.map_name or str(where.map_id))
             )
-        if state.progress.badges > self.badges:
-            self.badges = state.progress.badges
+        if state.progress.badge_count > self.badges:
+            self.badges = state.progress.badge_count
             events.append(GameEvent(name=EventName.BADGE, frame=frame, detail=f"{self.badges} badges"))
         return events
 

@@ -278,7 +278,7 @@ class Conductor:
         self.metrics.perception(perception.reused)
         self.metrics.frames(perception.frame)
         state = perception.state
-        self.metrics.party(state.progress.badges, [mon.level for mon in state.party])
+        self.metrics.party(state.progress.badge_count, [mon.level for mon in state.party])
         self._last_state = state
         self._live_frame = perception.frame
         events = [*self._pending, *self.roles.observer.call.observe(perception)]

@@ -46,10 +46,18 @@ def follow(conductor: Any, board: LiveBoard, stop: threading.Event) -> str:
             log.debug("the conductor did not answer in %.0f s: asking again", ANSWER_SECONDS)
             continue
         except RayActorError as exc:
-            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-            return f"the run has ended ({first[:160]})"
+            return _ended(board, exc)
         if feed.view is not None and feed.version != seen:
             seen = feed.version
             board.publish(feed.view, feed.screen or None)
         stop.wait(FETCH_SECONDS)
     return "stopped"
+
+
+def _ended(board: LiveBoard, exc: Exception) -> str:
+    """Why the conductor is gone: the run's own last word when the page saw it stop, else Ray's."""
+    _, view, _ = board.latest()
+    if view is not None and view.phase in ("stopped", "failed"):
+        return f"run {view.run_id} has ended ({view.phase})"
+    first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    return f"the run's conductor is gone ({first[:160]})"

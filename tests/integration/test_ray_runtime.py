@@ -40,6 +40,7 @@ from engine.runtime.local import run_local
 from engine.runtime.options import RunOptions
 from engine.runtime.ray_run import run_on_ray, start_conductor
 from engine.runtime.summary import RunSummary
+from engine.runtime.watch_remote import FETCH_SECONDS
 from tests.conftest import GEN1_FIXTURES
 from tests.support.fake_emulator import WILD_BATTLE, BrokenCartridge, FakeEmulator
 
@@ -351,10 +352,11 @@ def test_engine_watch_serves_the_page_of_a_running_engine(
     engine = Background(config, run_paths(tmp_path, "t-watch"))
     stop, urls = threading.Event(), []
     failures: list[BaseException] = []
+    reasons: list[str] = []
 
     def watch() -> None:
         try:
-            serve_remote("auto", NAMESPACE, None, ("127.0.0.1", 0), stop, urls.append)
+            reasons.append(serve_remote("auto", NAMESPACE, None, ("127.0.0.1", 0), stop, urls.append))
         except BaseException as exc:  # shown by the test, not lost with the thread
             failures.append(exc)
             raise
@@ -382,9 +384,24 @@ def test_engine_watch_serves_the_page_of_a_running_engine(
     # The run is over: the page keeps its last view, which says so.
     wait_for(lambda: state()["view"]["phase"] in ("stopped", "stopping"), seconds=30)
     assert summary.stopped == "interrupted"
+    last_phase = state()["view"]["phase"]
+
+    def conductor_gone() -> bool:
+        try:
+            engine.conductor()
+        except ValueError:
+            return True
+        return False
+
+    wait_for(conductor_gone, seconds=30)
+    time.sleep(8 * FETCH_SECONDS)  # a few fetches: the page's side notices the conductor is gone
     stop.set()
     watcher.join(timeout=30)
-    assert not watcher.is_alive()
+    assert not watcher.is_alive() and len(reasons) == 1
+    if last_phase == "stopped":  # the page saw the run's last view: the run's own word, not Ray's
+        assert reasons[0] == "run t-watch has ended (stopped)"
+    else:
+        assert reasons[0].startswith("the run's conductor is gone")
 
 
 def test_engine_watch_without_a_running_engine_is_one_line(

@@ -80,3 +80,13 @@ def test_strategist_fires_on_triggers_only() -> None:
     assert new_map.objective_id is not None and new_map.objective.startswith(new_map.objective_id)
     assert strategist.consider([], state.state) is None
     assert strategist.report().counters == {"battle_start": 1.0, "new_map": 1.0, "model_directives": 0.0}
+
+
+def test_two_badges_are_two_though_their_bits_read_three() -> None:
+    seen = perception("red_pallet_town_overworld")
+    progress = seen.state.progress.model_copy(update={"badges": 0b11, "badge_names": ("BOULDER", "CASCADE")})
+    with_two = seen.model_copy(update={"state": seen.state.model_copy(update={"progress": progress})})
+    observer = Observer()
+    observer.observe(seen)
+    (badge,) = [event for event in observer.observe(with_two) if event.name is EventName.BADGE]
+    assert badge.detail == "2 badges" and with_two.state.progress.badge_count == 2
