@@ -78,3 +78,20 @@ def close_role(target: object) -> None:
     closer = getattr(target, "close", None) or getattr(target, "stop", None)
     if closer is not None:
         closer()
+
+
+def screen_feed(handle: Any) -> Callable[[], bytes]:
+    """A way to read the emulator's live screen (`EmulatorPort.live_screen`) from another thread while the
+    role is busy: straight from the object in this process, or from the actor's own concurrency group on
+    Ray. Unwraps a traced handle: four reads a second are no spans of a decision."""
+    inner = getattr(handle, "inner", handle)
+    actor = getattr(inner, "actor", None)
+    if actor is None:
+        return lambda: bytes(inner.call.live_screen())
+
+    def from_the_actor() -> bytes:
+        import ray
+
+        return bytes(ray.get(actor.live_screen.remote(), timeout=5.0))
+
+    return from_the_actor

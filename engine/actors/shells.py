@@ -50,9 +50,16 @@ class RoleShell:
 
 # num_cpus=0: the roles take turns (the conductor waits on each call), so reserving a CPU per actor would
 # only stop seven actors from fitting on a small machine.
-@ray.remote(num_cpus=0)
+# One call at a time on the emulator, but `live_screen` answers from its own group while a long verb (a
+# walk, a battle turn) runs: it only reads the PNG a paced session keeps, never PyBoy itself.
+@ray.remote(num_cpus=0, concurrency_groups={"live": 1})  # type: ignore[call-overload]  # not in Ray's stubs
 class EmulatorActor(RoleShell):
-    pass
+    @ray.method(concurrency_group="live")
+    def live_screen(self) -> bytes:
+        if self.failure is not None:
+            return b""
+        screen: bytes = self.role.live_screen()  # type: ignore[attr-defined]  # the role is an EmulatorRole
+        return screen
 
 
 @ray.remote(num_cpus=0)

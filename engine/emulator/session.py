@@ -10,6 +10,7 @@ import hashlib
 import io
 import logging
 import os
+import time
 import warnings
 from collections.abc import Callable
 from pathlib import Path
@@ -21,6 +22,7 @@ import numpy as np
 from engine.config import EmulatorConfig
 from engine.emulator.errors import DisplayError, EmulatorError, FrameBudgetExceeded, SaveStateError
 from engine.emulator.pacing import Pacer
+from engine.emulator.png import encode_png
 from engine.emulator.rom import read_rom_file
 from engine.emulator.state_check import check_state_belongs
 from engine.emulator.state_file import Cartridge, seal, unseal
@@ -39,6 +41,7 @@ with warnings.catch_warnings():
 log = logging.getLogger(__name__)
 
 # What decides the picture on a DMG: tile data and maps, sprite attributes, LCD control/scroll/palettes.
+LIVE_SCREEN_SECONDS = 0.25  # four screens a second on the live page of a paced run
 PICTURE_REGIONS = ((0x8000, 0xA000), (0xFE00, 0xFEA0), (0xFF40, 0xFF4C))
 _PRESS = {
     Button.A: WindowEvent.PRESS_BUTTON_A,
@@ -117,8 +120,12 @@ class EmulatorSession:
         # in-game saves live in save states and checkpoints instead.
         if window and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
             raise DisplayError("--window needs a display (neither DISPLAY nor WAYLAND_DISPLAY is set)")
-        self._render = window  # a window shows only frames that were drawn
+        # A window shows only frames that were drawn; a paced run draws them too, for the live page's
+        # screen (`live_screen`), which costs nothing when the run sleeps between frames anyway.
+        self._render = window or speed > 0
         self._pacer = Pacer(speed) if speed > 0 else None
+        self.live_screen = b""  # paced runs only: the screen as PNG, at most LIVE_SCREEN_SECONDS old
+        self._live_at: float | None = None
         try:
             self._pyboy = PyBoy(
                 str(self.rom_path),
@@ -180,7 +187,17 @@ class EmulatorSession:
         self.pyboy.tick(frames, self._render, False)
         self._frame += frames
         if self._pacer is not None:
-            self._pacer.wait(frames)
+            self._pace(frames)
+
+    def _pace(self, frames: int) -> None:
+        """Sleep until `frames` are due, and keep `live_screen` fresh (read from another thread while a long
+        verb such as a walk is still running)."""
+        assert self._pacer is not None
+        self._pacer.wait(frames)
+        now = time.monotonic()
+        if self._live_at is None or now - self._live_at >= LIVE_SCREEN_SECONDS:
+            self._live_at = now
+            self.live_screen = encode_png(np.array(self.pyboy.screen.ndarray[:, :, :3], copy=True))
 
     def run_until(self, predicate: Predicate, max_frames: int, *, check_every: int | None = None) -> int:
         """Step frames until `predicate(memory)` holds; return the frames stepped.
@@ -192,7 +209,7 @@ class EmulatorSession:
         """
         memory = self.pyboy.memory
         tick, render = self.pyboy.tick, self._render
-        pace = self._pacer.wait if self._pacer is not None else None
+        pace = self._pace if self._pacer is not None else None
         step = max(1, self.check_every if check_every is None else check_every)
         stepped = 0
         try:

@@ -87,6 +87,12 @@ class EmulatorRole:
         game waits for input)."""
         return encode_png(self.session.render_frame())
 
+    def live_screen(self) -> bytes:
+        """The screen of a paced run (`--speed N`) as PNG, at most a quarter of a second old, without
+        touching the emulator: safe to ask from another thread while a walk or a battle turn runs. Empty
+        when the run is not paced."""
+        return self.session.live_screen
+
     def in_battle(self) -> bool:
         return self.driver.in_battle()
 

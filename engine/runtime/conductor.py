@@ -18,6 +18,7 @@ from dataclasses import fields
 from pathlib import Path
 
 from engine.actors.errors import RoleDiedError
+from engine.actors.handles import screen_feed
 from engine.actors.roles import Roles
 from engine.battles.models import BattleLog
 from engine.errors import EngineError, UserInputError
@@ -108,6 +109,8 @@ class Conductor:
         try:
             if self.live is not None:
                 self.live.start()
+                if self.options.paced:
+                    self.live.follow_screens(screen_feed(self.roles.emulator))
             stopped = self._play()
         except UserInputError:
             self.phase = "failed"
@@ -150,7 +153,9 @@ class Conductor:
         if self.live is not None:
             self.live.stop()
 
-    def _publish_live(self, force: bool = False) -> None:
+    def _publish_live(self, force: bool = False, screen: bool = True) -> None:
+        """A view of the run for the live page; `screen=False` before the game starts (a screenshot would
+        step a frame of the intro)."""
         if self.live is None or not (force or self.live.due()):
             return
         progress = self.progress
@@ -166,7 +171,7 @@ class Conductor:
             self.milestones.reached,
             self.play_time.seconds(),
         ).model_copy(update={"llm_calls": self._model_calls, "cost_usd": round(self._model_cost, 6)})
-        self.live.publish(view, self._last_state, self.roles.emulator.call.screenshot())
+        self.live.publish(view, self._last_state, self.roles.emulator.call.screenshot() if screen else None)
 
     def _play(self) -> StopReason:
         self.game = self.roles.emulator.call.game_name()
@@ -174,6 +179,7 @@ class Conductor:
         if resume is not None:
             self._take_back(self.supervisor.resume(None if resume == LATEST else resume))
         else:
+            self._publish_live(force=True, screen=False)  # the page says "starting" during the intro
             self._start_game()
         self.roles.checkpoint.call.start()
         self.phase = "running"

@@ -110,6 +110,7 @@ def _run(config: EngineConfig, request: RunRequest, point: ResumePoint | None) -
             watch=request.watch,
             seed=request.seed,
             screenshots=config.llm.screenshots,
+            paced=config.emulator.speed > 0,
             resume=str(point.path) if point is not None else None,
             resume_skipped=point.skipped if point is not None else (),
             checkpoint_every_decisions=config.checkpoint.every_decisions,

@@ -7,8 +7,10 @@ PUBLISH_SECONDS, between cycles; the page's server runs on its own threads and n
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from pathlib import Path
 
 from engine.combat.judge import win_probability
@@ -69,6 +71,7 @@ class LivePublisher:
         self.rom_unreadable = False
         self._last: tuple[float, int] | None = None  # (monotonic seconds, frame) at the last view
         self._wanted_until: float | None = None  # monotonic seconds; None: nobody asked yet
+        self._stopped = threading.Event()
 
     def start(self) -> None:
         if self.server is not None:
@@ -76,8 +79,30 @@ class LivePublisher:
             log.info("watch the run at %s", self.server.url)
 
     def stop(self) -> None:
+        self._stopped.set()
         if self.server is not None:
             self.server.stop()
+
+    def follow_screens(self, source: Callable[[], bytes]) -> None:
+        """Between views, put the screen `source` gives on the board every PUBLISH_SECONDS while someone
+        watches: a paced run spends seconds in one walk or battle turn, and views are made only between
+        cycles."""
+        thread = threading.Thread(target=self._feed, args=(source,), name="live-screens", daemon=True)
+        thread.start()
+
+    def _feed(self, source: Callable[[], bytes]) -> None:
+        last = b""
+        while not self._stopped.wait(PUBLISH_SECONDS):
+            if not self._watched():
+                continue
+            try:
+                screen = source()
+            except Exception as exc:  # the emulator is busy restarting, say: the next view brings a screen
+                log.debug("no live screen: %s", exc)
+                continue
+            if screen and screen != last:
+                last = screen
+                self.board.refresh_screen(screen)
 
     def wanted(self) -> tuple[int, LiveView | None, bytes]:
         """Someone is watching from elsewhere: keep making views, and here is the newest."""
@@ -92,14 +117,18 @@ class LivePublisher:
         self.recent.append(LiveDecision(seq=seq, kind=kind, action=action, reason=reason, tier=tier,
                                         answer=answer))  # fmt: skip
 
+    def _watched(self) -> bool:
+        if self.server is not None:
+            return True
+        return self._wanted_until is not None and time.monotonic() <= self._wanted_until
+
     def due(self) -> bool:
-        now = time.monotonic()
-        if self.server is None and (self._wanted_until is None or now > self._wanted_until):
+        if not self._watched():
             return False
         # No assumption about what the monotonic clock reads: the first view is always due.
-        return self._last is None or now - self._last[0] >= PUBLISH_SECONDS
+        return self._last is None or time.monotonic() - self._last[0] >= PUBLISH_SECONDS
 
-    def publish(self, view: LiveView, state: GameState | None, screen: bytes) -> None:
+    def publish(self, view: LiveView, state: GameState | None, screen: bytes | None) -> None:
         now = time.monotonic()
         rate = 0.0
         if self._last is not None and now > self._last[0]:

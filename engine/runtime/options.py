@@ -22,6 +22,7 @@ class RunOptions:
     until: str | None = None  # a story objective (objectives.json name): the run stops once it is done
     seed: int = 0
     screenshots: bool = False  # attach the screen to tactical model prompts (llm.screenshots)
+    paced: bool = False  # played at a chosen speed (emulator.speed > 0): the live page follows the screen
     # A checkpoint to carry on from instead of starting: its path, or LATEST (this run's newest that
     # verifies). The run id, logs and summary carry on; the limits count over the whole run.
     resume: str | None = None

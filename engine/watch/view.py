@@ -96,6 +96,13 @@ class LiveBoard:
             self.version += 1
             self._changed.notify_all()
 
+    def refresh_screen(self, screen: bytes) -> None:
+        """A newer screen under the same view (a paced run's screen moves during a walk)."""
+        with self._changed:
+            self.screen = screen
+            self.version += 1
+            self._changed.notify_all()
+
     def latest(self) -> tuple[int, LiveView | None, bytes]:
         with self._changed:
             return self.version, self.view, self.screen

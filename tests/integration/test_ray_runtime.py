@@ -27,6 +27,7 @@ from ray.util.state import list_actors
 
 from engine.actors.errors import RoleDiedError
 from engine.actors.factory import EmulatorFactory, RoleBuild, actor_name, build_roles
+from engine.actors.handles import screen_feed
 from engine.actors.ray_handles import RayHandle, close_all
 from engine.actors.roles import ROLE_NAMES
 from engine.cli import main
@@ -411,3 +412,27 @@ def test_engine_watch_without_a_running_engine_is_one_line(
     assert capsys.readouterr().err.strip() == (
         "engine: error: no engine is running in namespace 'nobody-runs-here' on that cluster"
     )
+
+
+def test_the_emulator_actor_shows_its_screen_while_a_long_verb_runs(
+    ray_instance: Any, config: EngineConfig
+) -> None:
+    roles = build_roles(config, RoleBuild(rom=Path("scripted.gb"), run_id="t-screen"), "ray", fake(delay=3.0))
+    try:
+        roles.emulator.call.start(None)
+        finished = threading.Event()
+
+        def long_verb() -> None:
+            roles.emulator.call.advance()  # three seconds in the emulator's one-at-a-time group
+            finished.set()
+
+        walker = threading.Thread(target=long_verb, daemon=True)
+        walker.start()
+        time.sleep(0.5)  # the verb has started
+        screen = screen_feed(roles.emulator)()
+        assert not finished.is_set()  # answered from the "live" group, not after the verb
+        assert screen[:8] == b"\x89PNG\r\n\x1a\n"
+        walker.join(timeout=30)
+        assert finished.is_set()
+    finally:
+        close_all(roles)

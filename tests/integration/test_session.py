@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import struct
 from pathlib import Path
 
 import numpy as np
@@ -220,3 +221,15 @@ def test_fixture_ram_written_into_pyboy_decodes_like_the_capture(session: Emulat
     assert live.decision_point.value == "battle_move_menu"
     assert live == captured
     assert live.battle is not None and live.battle.move_cursor == 2
+
+
+def test_a_paced_session_keeps_the_live_screen_and_an_unpaced_one_does_not(test_rom: Path) -> None:
+    with EmulatorSession(test_rom, game=Game.RED, speed=50) as paced:
+        paced.tick(30)
+        first = paced.live_screen
+        assert first[:8] == b"\x89PNG\r\n\x1a\n"
+        width, height = struct.unpack(">II", first[16:24])
+        assert (width, height) == (160, 144)
+    with EmulatorSession(test_rom, game=Game.RED) as unpaced:
+        unpaced.tick(30)
+        assert unpaced.live_screen == b""

@@ -9,6 +9,7 @@ import re
 import shutil
 import subprocess
 import threading
+import time
 import urllib.request
 from functools import partial
 from pathlib import Path
@@ -21,8 +22,9 @@ from engine.commands.arguments import watch_address
 from engine.config import EngineConfig
 from engine.layout import RunPaths
 from engine.runtime.conductor import Conductor
-from engine.runtime.live import WatchError, check_can_listen
+from engine.runtime.live import PUBLISH_SECONDS, LivePublisher, WatchError, check_can_listen
 from engine.runtime.options import RunOptions
+from engine.watch.view import LiveView
 from tests.conftest import GEN1_FIXTURES
 from tests.support.chaos import LONG_BATTLE
 from tests.support.fake_emulator import FakeEmulator
@@ -133,3 +135,32 @@ def _text(dom: str, element: str) -> str:
     found = re.search(rf'id="{element}"[^>]*>([^<]*)<', dom)
     assert found is not None, element
     return found.group(1)
+
+
+VIEW = LiveView(run_id="r", game="red", phase="running", frame=0, decisions=0, battles=0, where="")
+
+
+def test_a_paced_runs_screen_moves_on_the_page_between_views() -> None:
+    screens = iter(bytes([n]) * 10 for n in range(1, 1000))
+    served = LivePublisher(Path("scripted.gb"), ("127.0.0.1", 0))
+    served.board.publish(VIEW, b"first")
+    served.start()
+    served.follow_screens(lambda: next(screens))
+    try:
+        version = served.board.version
+        assert served.board.wait_newer(version + 1, timeout=10) >= version + 2  # moved twice, same view
+        _, view, screen = served.board.latest()
+        assert view is not None and view.run_id == "r" and screen != b"first"
+    finally:
+        served.stop()
+
+    unserved = LivePublisher(Path("scripted.gb"))  # on Ray, for `engine watch`: only while someone asks
+    unserved.board.publish(VIEW, b"first")
+    unserved.follow_screens(lambda: next(screens))
+    try:
+        time.sleep(4 * PUBLISH_SECONDS)
+        assert unserved.board.latest()[2] == b"first"  # nobody watched: the source was never read
+        version = unserved.wanted()[0]
+        assert unserved.board.wait_newer(version, timeout=10) > version
+    finally:
+        unserved.stop()
