@@ -85,12 +85,12 @@ def _cost(axes: Any, runs: list[RunStats]) -> None:
 def _milestones(axes: Any, runs: list[RunStats]) -> None:
     reached = [run for run in runs if run.milestones]
     names: dict[int, str] = {}
-    for run in reached:
-        numbers = [split.number for split in run.milestones]
-        axes.plot(numbers, [split.seconds for split in run.milestones], marker="o", label=run.run_id)
-        names |= {split.number: split.name for split in run.milestones}
+    for run in reached:  # on the x axis in the order reached: objectives past Brock have no benchmark number
+        orders = [split.order for split in run.milestones]
+        axes.plot(orders, [split.seconds for split in run.milestones], marker="o", label=run.run_id)
+        names |= {split.order: split.name for split in run.milestones if split.order not in names}
     if names:
-        axes.set_xticks(sorted(names), [names[number] for number in sorted(names)], rotation=45, ha="right",
+        axes.set_xticks(sorted(names), [names[order] for order in sorted(names)], rotation=45, ha="right",
                         fontsize=8)  # fmt: skip
     axes.set(title="Milestone splits", ylabel="seconds from the run's start")
     _legend_or_note(axes, reached, "no milestones reached")

@@ -47,7 +47,8 @@ class CostPoint(Frozen):
 
 
 class MilestoneSplit(Frozen):
-    number: int
+    number: int  # the Orak benchmark's milestone number, 0 for objectives past its twelve
+    order: int  # 1 for the first milestone the run reached, 2 for the next, ...
     name: str
     title: str
     seconds: float
@@ -208,9 +209,10 @@ def _result(outcome: str) -> str:
 
 
 def _milestones(summary: dict[str, Any] | None) -> tuple[MilestoneSplit, ...]:
-    splits = (summary or {}).get("milestones") or ()
-    return tuple(MilestoneSplit(number=s["number"], name=s["name"], title=s["title"], seconds=s["seconds"],
-                                decision=s["decision"]) for s in splits if not s.get("at_start"))  # fmt: skip
+    splits = [split for split in (summary or {}).get("milestones") or () if not split.get("at_start")]
+    return tuple(MilestoneSplit(number=s["number"], order=order, name=s["name"], title=s["title"],
+                                seconds=s["seconds"], decision=s["decision"])
+                 for order, s in enumerate(splits, start=1))  # fmt: skip
 
 
 def _cost_line(run_dir: Path) -> tuple[CostPoint, ...]:

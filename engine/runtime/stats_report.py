@@ -81,14 +81,17 @@ def _sum_counts(counts: list[dict[str, int]]) -> dict[str, int]:
 def _splits(runs: list[RunStats]) -> list[dict[str, Any]]:
     by_name: dict[str, list[float]] = {}
     titles: dict[str, tuple[int, str]] = {}
+    orders: dict[str, list[int]] = {}
     for run in runs:
         for split in run.milestones:
             by_name.setdefault(split.name, []).append(split.seconds)
+            orders.setdefault(split.name, []).append(split.order)
             titles[split.name] = (split.number, split.title)
     rows = [{"number": titles[name][0], "name": name, "title": titles[name][1], "runs": len(seconds),
              "median_seconds": round(statistics.median(seconds), 1), "best_seconds": round(min(seconds), 1)}
             for name, seconds in by_name.items()]  # fmt: skip
-    return sorted(rows, key=lambda row: row["number"])
+    # In the order the runs reach them (objectives past the benchmark's twelve have no number).
+    return sorted(rows, key=lambda row: statistics.median(orders[row["name"]]))
 
 
 def _numbers(run: RunStats) -> dict[str, Any]:
@@ -149,7 +152,7 @@ def _run_lines(run: RunStats) -> list[str]:
         f"velocity {_velocity_words(learning_velocity(run.timeline))}",
     ]
     if run.milestones:
-        splits = (f"{split.number} {split.name} {split.seconds:.1f} s" for split in run.milestones)
+        splits = (f"{split.name} {split.seconds:.1f} s" for split in run.milestones)
         lines.append("  milestones: " + ", ".join(splits))
     return lines
 
@@ -162,7 +165,8 @@ def _overall_lines(total: dict[str, Any]) -> list[str]:
         f"  learning velocity {_velocity_words(total['learning_velocity'])}",
     ]
     for row in total["milestone_splits"]:
-        lines.append(f"  {row['number']:>2} {row['name']:<22} median {row['median_seconds']:>7.1f} s, best "
+        number = str(row["number"]) if row["number"] else "-"
+        lines.append(f"  {number:>2} {row['name']:<22} median {row['median_seconds']:>7.1f} s, best "
                      f"{row['best_seconds']:.1f} s ({row['runs']} runs)")  # fmt: skip
     return lines
 

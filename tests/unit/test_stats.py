@@ -153,3 +153,16 @@ def test_stats_in_words_name_the_run_and_its_battles(
     assert "run 20261124-100000-aaaa (red, until)" in out
     assert "trainer 0 won / 1 lost / 0 other (0% won), wild 1 won / 0 lost / 0 other (100% won)" in out
     assert "3 stored, 7 recalled" in out
+
+
+def test_milestones_past_the_benchmarks_twelve_come_after_them(tmp_path: Path) -> None:
+    run = a_run(tmp_path)
+    summary = json.loads((run / "summary.json").read_text())
+    summary["milestones"] = [
+        {"number": 12, "name": "beat_brock", "title": "beat Brock", "seconds": 9.9, "decision": 90},
+        {"number": 0, "name": "beat_misty", "title": "beat Misty", "seconds": 40.0, "decision": 300},
+    ]  # fmt: skip
+    (run / "summary.json").write_text(json.dumps(summary))
+    splits = as_json(gather(runs_in(tmp_path)))["overall"]["milestone_splits"]
+    assert [row["name"] for row in splits] == ["beat_brock", "beat_misty"]
+    assert [split.order for split in run_stats(run).milestones] == [1, 2]
