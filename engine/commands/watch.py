@@ -61,7 +61,7 @@ def serve_remote(
     from engine.watch.server import LOOPBACK, WatchServer
     from engine.watch.view import LiveBoard
 
-    check_can_listen(*listen)  # before connecting: a taken port is one line, at once
+    check_can_listen(*listen, option="--port")  # before connecting: a taken port is one line, at once
     with ray_connection(address, namespace, log_to_driver=False, probe_actors=False):
         run, conductor = find_conductor(namespace, run_id)
         board = LiveBoard()

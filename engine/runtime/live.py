@@ -36,13 +36,14 @@ class WatchError(UserInputError):
     """The live page cannot be served where asked (the port is taken, the host is not this machine's)."""
 
 
-def check_can_listen(host: str, port: int) -> None:
-    """WatchError (one line) unless a server could listen on (host, port) right now."""
+def check_can_listen(host: str, port: int, option: str = "--watch") -> None:
+    """WatchError (one line, naming the command line `option` that asked) unless a server could listen on
+    (host, port) right now."""
     try:
         WatchServer(LiveBoard(), host, port).stop()
     except OSError as exc:
         raise WatchError(
-            f"--watch: cannot serve the live page on {host}:{port} ({exc.strerror or exc})"
+            f"{option}: cannot serve the live page on {host}:{port} ({exc.strerror or exc})"
         ) from exc
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -405,12 +406,20 @@ def test_engine_watch_serves_the_page_of_a_running_engine(
         assert reasons[0].startswith("the run's conductor is gone")
 
 
-def test_engine_watch_without_a_running_engine_is_one_line(
+def test_engine_watch_without_a_running_engine_or_on_a_taken_port_is_one_line(
     ray_instance: Any, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(["watch", "--namespace", "nobody-runs-here", "--port", "0"]) == 2
     assert capsys.readouterr().err.strip() == (
         "engine: error: no engine is running in namespace 'nobody-runs-here' on that cluster"
+    )
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["watch", "--namespace", "nobody-runs-here", "--port", str(port)]) == 2
+    assert capsys.readouterr().err.startswith(
+        f"engine: error: --port: cannot serve the live page on 127.0.0.1:{port}"
     )
 
 
