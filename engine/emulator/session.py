@@ -40,8 +40,8 @@ with warnings.catch_warnings():
 
 log = logging.getLogger(__name__)
 
-# What decides the picture on a DMG: tile data and maps, sprite attributes, LCD control/scroll/palettes.
 LIVE_SCREEN_SECONDS = 0.25  # four screens a second on the live page of a paced run
+# What decides the picture on a DMG: tile data and maps, sprite attributes, LCD control/scroll/palettes.
 PICTURE_REGIONS = ((0x8000, 0xA000), (0xFE00, 0xFEA0), (0xFF40, 0xFF4C))
 _PRESS = {
     Button.A: WindowEvent.PRESS_BUTTON_A,
