@@ -52,15 +52,24 @@ def speed_factor(value: str) -> float:
     return number
 
 
+def port_number(value: str) -> int:
+    """A TCP port, 0 to 65535 (0: any free one)."""
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {value}") from None
+    if not 0 <= number <= 65535:
+        raise argparse.ArgumentTypeError(f"no such port: {number}")
+    return number
+
+
 def watch_address(value: str) -> tuple[str, int]:
     """[HOST:]PORT for the live page; the host defaults to 127.0.0.1 (this machine only)."""
     host, _, port = value.rpartition(":")
     try:
-        number = int(port)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not [HOST:]PORT: {value}") from None
-    if not 0 <= number <= 65535:
-        raise argparse.ArgumentTypeError(f"no such port: {number}")
+        number = port_number(port)
+    except argparse.ArgumentTypeError as exc:
+        raise argparse.ArgumentTypeError(f"not [HOST:]PORT: {value} ({exc})") from None
     return (host.strip("[]") or "127.0.0.1", number)
 
 

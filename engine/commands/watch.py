@@ -7,7 +7,7 @@ import logging
 import threading
 from collections.abc import Callable
 
-from engine.commands.arguments import Subparsers, add_config
+from engine.commands.arguments import Subparsers, add_config, port_number
 
 log = logging.getLogger("engine.watch")
 DEFAULT_PORT = 8765
@@ -25,7 +25,9 @@ def register(commands: Subparsers) -> None:
         "--address", metavar="ADDR", default="auto",
         help="the Ray cluster the engine runs on (default 'auto': the one running on this machine)",
     )  # fmt: skip
-    watch.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"page port (default {DEFAULT_PORT})")
+    watch.add_argument(
+        "--port", type=port_number, default=DEFAULT_PORT, help=f"page port (default {DEFAULT_PORT})"
+    )
     watch.add_argument(
         "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)"
     )

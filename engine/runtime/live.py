@@ -1,7 +1,8 @@
 """The conductor's side of `--watch`: a live view of the run put on the board a few times a second.
 
-A view costs one screenshot from the Emulator role and a little decoding, so it is made at most every
-PUBLISH_SECONDS, between cycles; the page's server runs on its own threads and never calls a role.
+A view costs one look at the screen from the Emulator role (taken back, so watching never changes the
+game) and a little decoding, so it is made between cycles, at most every PUBLISH_SECONDS and only while
+someone watches; the page's server runs on its own threads and never calls a role.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from engine.world.world import World, load_world
 log = logging.getLogger("engine.run")
 PUBLISH_SECONDS = 0.25  # four views a second: the page's screen moves at least twice a second
 RECENT_KEPT = 20
-WANTED_SECONDS = 5.0  # an unserved board keeps making views this long after `engine watch` last asked
+WANTED_SECONDS = 5.0  # views are made this long after the last request (an open event stream: always)
 
 
 class WatchError(UserInputError):
@@ -42,15 +43,18 @@ def check_can_listen(host: str, port: int, option: str = "--watch") -> None:
     try:
         WatchServer(LiveBoard(), host, port).stop()
     except OSError as exc:
-        raise WatchError(
-            f"{option}: cannot serve the live page on {host}:{port} ({exc.strerror or exc})"
-        ) from exc
+        raise _cannot_listen(option, host, port, exc) from exc
+
+
+def _cannot_listen(option: str, host: str, port: int, exc: OSError) -> WatchError:
+    return WatchError(f"{option}: cannot serve the live page on {host}:{port} ({exc.strerror or exc})")
 
 
 class LivePublisher:
     """Views of the run on a board: served on (host, port) with `--watch`, or, on a Ray cluster, kept for
-    `engine watch` to fetch through the conductor actor. Unserved, views are made only while someone asked
-    in the last WANTED_SECONDS, so a run nobody watches pays nothing."""
+    `engine watch` to fetch through the conductor actor. Views are made only while someone watches (an
+    event stream open, or the view asked for in the last WANTED_SECONDS), so a run nobody watches pays
+    nothing."""
 
     def __init__(self, rom: Path, serve_at: tuple[str, int] | None = None) -> None:
         self.board = LiveBoard()
@@ -60,9 +64,7 @@ class LivePublisher:
             try:
                 self.server = WatchServer(self.board, host, port)
             except OSError as exc:
-                raise WatchError(
-                    f"--watch: cannot serve the live page on {host}:{port} ({exc.strerror or exc})"
-                ) from exc
+                raise _cannot_listen("--watch", host, port, exc) from exc
             if host not in LOOPBACK:
                 log.warning("the live page listens on %s: anyone who can reach this machine can watch", host)
         self.rom = rom
@@ -71,7 +73,6 @@ class LivePublisher:
         self._world: World | None = None
         self.rom_unreadable = False
         self._last: tuple[float, int] | None = None  # (monotonic seconds, frame) at the last view
-        self._wanted_until: float | None = None  # monotonic seconds; None: nobody asked yet
         self._stopped = threading.Event()
 
     def start(self) -> None:
@@ -107,7 +108,7 @@ class LivePublisher:
 
     def wanted(self) -> tuple[int, LiveView | None, bytes]:
         """Someone is watching from elsewhere: keep making views, and here is the newest."""
-        self._wanted_until = time.monotonic() + WANTED_SECONDS
+        self.board.asked()
         return self.board.latest()
 
     def decided(self, seq: int, kind: str, action: str, reason: str, selection: Selection | None,
@@ -119,9 +120,7 @@ class LivePublisher:
                                         answer=answer))  # fmt: skip
 
     def _watched(self) -> bool:
-        if self.server is not None:
-            return True
-        return self._wanted_until is not None and time.monotonic() <= self._wanted_until
+        return self.board.watched(WANTED_SECONDS)
 
     def due(self) -> bool:
         if not self._watched():

@@ -61,8 +61,10 @@ class _Handler(BaseHTTPRequestHandler):
         if path == "/":
             self._send(200, "text/html; charset=utf-8", self.page)
         elif path == "/api/state":
+            self.board.asked()
             self._send(200, "application/json", self._state_json())
         elif path == "/screen.png":
+            self.board.asked()
             _, _, screen = self.board.latest()
             self._send(200 if screen else 404, "image/png", screen)
         elif path == "/events":
@@ -89,6 +91,7 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Cache-Control", "no-store")
         self.end_headers()
         seen = -1
+        self.board.streaming(opened=True)
         try:
             while True:
                 version = self.board.wait_newer(seen, EVENT_WAIT_SECONDS)
@@ -100,6 +103,8 @@ class _Handler(BaseHTTPRequestHandler):
                 self.wfile.flush()
         except (BrokenPipeError, ConnectionResetError):
             return  # the page was closed
+        finally:
+            self.board.streaming(opened=False)
 
     def log_message(self, format: str, *args: object) -> None:
         log.debug("watch: " + format, *args)

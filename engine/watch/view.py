@@ -7,6 +7,7 @@ the latest and a server waits for the next without polling the run (`LiveBoard.w
 from __future__ import annotations
 
 import threading
+import time
 
 from engine.frozen import Frozen
 
@@ -87,6 +88,25 @@ class LiveBoard:
         self.version = 0
         self.view: LiveView | None = None
         self.screen: bytes = b""
+        self._asked_at: float | None = None  # monotonic seconds of the last request for the view
+        self._streams = 0  # event streams open now
+
+    # -- who is watching: the run makes views only for someone -------------------------------------------
+    def asked(self) -> None:
+        """Someone fetched the view or the screen (a page polling, `engine watch`, an overlay)."""
+        with self._changed:
+            self._asked_at = time.monotonic()
+
+    def streaming(self, opened: bool) -> None:
+        with self._changed:
+            self._streams += 1 if opened else -1
+
+    def watched(self, within: float) -> bool:
+        """Whether an event stream is open or the view was asked for in the last `within` seconds."""
+        with self._changed:
+            if self._streams > 0:
+                return True
+            return self._asked_at is not None and time.monotonic() - self._asked_at <= within
 
     def publish(self, view: LiveView, screen: bytes | None = None) -> None:
         with self._changed:

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from engine.actors.factory import build_roles
+from engine.cli import main
 from engine.commands.arguments import watch_address
 from engine.config import EngineConfig
 from engine.layout import RunPaths
@@ -112,6 +113,8 @@ def test_watch_addresses_and_a_taken_port(tmp_path: Path) -> None:
     for bad in ("http", "host:99999"):
         with pytest.raises(Exception, match=r"PORT|port"):
             watch_address(bad)
+    with pytest.raises(SystemExit):  # argparse's one line and exit code 2, no traceback
+        main(["watch", "--port", "99999"])
     # A free port passes the check and is free again afterwards (the check's server is never started, and
     # closing it must not wait for a loop that never ran).
     checked = threading.Thread(target=check_can_listen, args=("127.0.0.1", 0), daemon=True)
@@ -147,6 +150,11 @@ def test_a_paced_runs_screen_moves_on_the_page_between_views() -> None:
     served.start()
     served.follow_screens(lambda: next(screens))
     try:
+        time.sleep(4 * PUBLISH_SECONDS)
+        assert served.board.latest()[2] == b"first"  # served, but nobody has looked: nothing read
+        assert served.server is not None
+        with urllib.request.urlopen(served.server.url + "api/state", timeout=10) as answer:
+            assert json.load(answer)["view"]["run_id"] == "r"  # someone looks
         version = served.board.version
         assert served.board.wait_newer(version + 1, timeout=10) >= version + 2  # moved twice, same view
         _, view, screen = served.board.latest()
