@@ -316,19 +316,6 @@ class EmulatorSession:
         self._frame += 1
         return np.array(self.pyboy.screen.ndarray[:, :, :3], copy=True)
 
-    def peek_frame(self) -> np.ndarray:
-        """The screen as the game shows it now, as `render_frame` gives it, but without moving the game on:
-        the frame drawn for it is taken back (state and routine ages), so looking never changes what
-        happens next. A paced or windowed session draws every frame already and just copies it."""
-        if self._render:
-            return np.array(self.pyboy.screen.ndarray[:, :, :3], copy=True)
-        state, ages = self.save_state(), self.call_ages()
-        self.pyboy.tick(1, True, False)
-        picture = np.array(self.pyboy.screen.ndarray[:, :, :3], copy=True)
-        self._restore(state)
-        self.restore_call_ages(ages)
-        return picture
-
     # -- save states -------------------------------------------------------------------------------
     def save_state(self) -> bytes:
         buffer = io.BytesIO()

@@ -87,11 +87,6 @@ class EmulatorRole:
         game waits for input)."""
         return encode_png(self.session.render_frame())
 
-    def screen_now(self) -> bytes:
-        """The screen as PNG for the live page, without moving the game on: a watched run plays as an
-        unwatched one does, whenever the page happens to look."""
-        return encode_png(self.session.peek_frame())
-
     def live_screen(self) -> bytes:
         """The screen of a paced run (`--speed N`) as PNG, at most a quarter of a second old, without
         touching the emulator: safe to ask from another thread while a walk or a battle turn runs. Empty

@@ -154,7 +154,8 @@ class Conductor:
             self.live.stop()
 
     def _publish_live(self, force: bool = False, screen: bool = True) -> None:
-        """A view of the run for the live page; `screen=False` before the game starts (nothing to show)."""
+        """A view of the run for the live page; `screen=False` before the game starts (a screenshot would
+        step a frame of the intro)."""
         if self.live is None or not (force or self.live.due()):
             return
         progress = self.progress
@@ -170,7 +171,7 @@ class Conductor:
             self.milestones.reached,
             self.play_time.seconds(),
         ).model_copy(update={"llm_calls": self._model_calls, "cost_usd": round(self._model_cost, 6)})
-        self.live.publish(view, self._last_state, self.roles.emulator.call.screen_now() if screen else None)
+        self.live.publish(view, self._last_state, self.roles.emulator.call.screenshot() if screen else None)
 
     def _play(self) -> StopReason:
         self.game = self.roles.emulator.call.game_name()

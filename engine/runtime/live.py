@@ -1,8 +1,9 @@
 """The conductor's side of `--watch`: a live view of the run put on the board a few times a second.
 
-A view costs one look at the screen from the Emulator role (taken back, so watching never changes the
-game) and a little decoding, so it is made between cycles, at most every PUBLISH_SECONDS and only while
-someone watches; the page's server runs on its own threads and never calls a role.
+A view costs one screenshot from the Emulator role and a little decoding, so it is made between cycles, at
+most every PUBLISH_SECONDS and only while someone watches; the page's server runs on its own threads and
+never calls a role. A screenshot draws one more frame, so a run with a page open does not play frame for
+frame as the same run unwatched (with --watch but nobody looking, it does).
 """
 
 from __future__ import annotations

@@ -233,19 +233,3 @@ def test_a_paced_session_keeps_the_live_screen_and_an_unpaced_one_does_not(test_
     with EmulatorSession(test_rom, game=Game.RED) as unpaced:
         unpaced.tick(30)
         assert unpaced.live_screen == b""
-
-
-def test_peeking_at_the_screen_does_not_move_the_game_on(test_rom: Path) -> None:
-    with (
-        EmulatorSession(test_rom, game=Game.RED) as looked,
-        EmulatorSession(test_rom, game=Game.RED) as not_looked,
-    ):
-        looked.tick(120)
-        not_looked.tick(120)
-        seen = looked.peek_frame()
-        assert seen.shape == (144, 160, 3) and looked.frame == 120
-        assert np.array_equal(seen, looked.render_frame())  # the frame it drew is the one that comes next
-        not_looked.render_frame()
-        looked.tick(200)
-        not_looked.tick(200)
-        assert looked.save_state() == not_looked.save_state()

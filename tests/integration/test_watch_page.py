@@ -172,3 +172,14 @@ def test_a_paced_runs_screen_moves_on_the_page_between_views() -> None:
         assert unserved.board.wait_newer(version, timeout=10) > version
     finally:
         unserved.stop()
+
+
+def test_with_nobody_looking_the_run_takes_no_screenshot_but_its_last(tmp_path: Path) -> None:
+    conductor = watched_run(tmp_path)  # --watch on, but no page, poller or stream ever connected
+    try:
+        assert conductor.live is not None
+        version, view, screen = conductor.live.board.latest()
+        # The "starting" view (no screen) and the run's last view (one screenshot): none between.
+        assert version == 2 and view is not None and view.phase == "stopped" and screen[:4] == b"\x89PNG"
+    finally:
+        conductor.stop_watching()

@@ -123,9 +123,6 @@ class FakeEmulator:
 
         return encode_png(np.zeros((144, 160, 3), dtype=np.uint8))
 
-    def screen_now(self) -> bytes:
-        return self.screenshot()
-
     def live_screen(self) -> bytes:
         """What a paced session keeps: here the blank screen with the frame count, so it changes."""
         return self.screenshot() + self.frames.to_bytes(8, "big")
