@@ -33,7 +33,12 @@ def write_charts(runs: list[RunStats], out_dir: Path) -> list[Path]:
             draw(axes, runs)
             figure.tight_layout()
             path = out_dir / name
-            figure.savefig(path, format="png")
+            try:
+                figure.savefig(path, format="png")
+            except OSError as exc:
+                raise UserInputError(
+                    f"--plot {out_dir}: cannot write {name} ({exc.strerror or exc})"
+                ) from exc
             written.append(path)
         finally:
             plt.close(figure)

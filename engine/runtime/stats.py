@@ -209,10 +209,19 @@ def _result(outcome: str) -> str:
 
 
 def _milestones(summary: dict[str, Any] | None) -> tuple[MilestoneSplit, ...]:
-    splits = [split for split in (summary or {}).get("milestones") or () if not split.get("at_start")]
-    return tuple(MilestoneSplit(number=s["number"], order=order, name=s["name"], title=s["title"],
-                                seconds=s["seconds"], decision=s["decision"])
-                 for order, s in enumerate(splits, start=1))  # fmt: skip
+    raw = (summary or {}).get("milestones")
+    splits = (
+        [s for s in raw if isinstance(s, dict) and not s.get("at_start")] if isinstance(raw, list) else []
+    )
+    found: list[MilestoneSplit] = []
+    for split in splits:
+        try:
+            found.append(MilestoneSplit(number=split["number"], order=len(found) + 1, name=split["name"],
+                                        title=split["title"], seconds=split["seconds"],
+                                        decision=split["decision"]))  # fmt: skip
+        except (KeyError, ValueError):  # a split edited by hand: the others still count
+            continue
+    return tuple(found)
 
 
 def _cost_line(run_dir: Path) -> tuple[CostPoint, ...]:

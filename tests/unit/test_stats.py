@@ -12,6 +12,7 @@ import pytest
 from engine.battles.models import BattleLog, BattleSummary
 from engine.cli import main
 from engine.errors import UserInputError
+from engine.runtime.plots import write_charts
 from engine.runtime.stats import BattlePoint, StatsError, learning_velocity, rolling_win_rate, run_stats
 from engine.runtime.stats_report import as_json, gather, runs_in
 
@@ -166,3 +167,14 @@ def test_milestones_past_the_benchmarks_twelve_come_after_them(tmp_path: Path) -
     splits = as_json(gather(runs_in(tmp_path)))["overall"]["milestone_splits"]
     assert [row["name"] for row in splits] == ["beat_brock", "beat_misty"]
     assert [split.order for split in run_stats(run).milestones] == [1, 2]
+
+
+def test_a_split_edited_by_hand_is_skipped_and_an_unwritable_plot_folder_is_one_line(tmp_path: Path) -> None:
+    run = a_run(tmp_path)
+    summary = json.loads((run / "summary.json").read_text())
+    summary["milestones"].insert(0, {"name": "half a split"})
+    (run / "summary.json").write_text(json.dumps(summary))
+    assert [split.name for split in run_stats(run).milestones] == ["leave_house"]
+    (tmp_path / "taken").write_text("a file, not a folder")
+    with pytest.raises(UserInputError, match="--plot"):
+        write_charts([run_stats(run)], tmp_path / "taken")
