@@ -10,7 +10,7 @@ the battle struct holds after stages, badge boosts and the burn and paralysis pe
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 from engine.game.assessment import likely_moves
 from engine.game.damage import MAX_STAT_VALUE, apply_stage, stat_at_level
@@ -21,6 +21,7 @@ ATTACK, DEFENSE, SPEED, SPECIAL, ACCURACY, EVASION = range(6)
 # pret engine/battle/core.asm ApplyBadgeStatBoosts: each of the four badges raises one stat by 1/8.
 BADGE_BOOSTS = {"BOULDER": ATTACK, "THUNDER": DEFENSE, "SOUL": SPEED, "VOLCANO": SPECIAL}
 Stats4 = tuple[int, int, int, int]
+_T = TypeVar("_T", bound=tuple[object, ...])
 
 
 class Fighter(NamedTuple):
@@ -64,7 +65,11 @@ class Fighter(NamedTuple):
         return self.hp <= 0
 
     def hurt(self, damage: int) -> Fighter:
-        return self._replace(hp=max(0, self.hp - damage))
+        return self.with_hp(max(0, self.hp - damage))
+
+    def with_hp(self, hp: int) -> Fighter:
+        """`_replace(hp=hp)`, the search's most frequent change, without naming fields."""
+        return tuple.__new__(Fighter, (*self[:2], hp, *self[3:]))
 
     def healed(self, amount: int) -> Fighter:
         return self._replace(hp=min(self.max_hp, self.hp + amount))
@@ -84,8 +89,8 @@ class Side(NamedTuple):
         return self.members[self.active]
 
     def with_fighter(self, fighter: Fighter) -> Side:
-        members = (*self.members[: self.active], fighter, *self.members[self.active + 1 :])
-        return self._replace(members=members)
+        members, active = self[0], self[1]
+        return tuple.__new__(Side, ((*members[:active], fighter, *members[active + 1 :]), *self[1:]))
 
     def able(self) -> list[int]:
         """Members that can still fight, other than the active one."""
@@ -110,6 +115,27 @@ class Duel(NamedTuple):
     @property
     def over(self) -> bool:
         return self.us.defeated or self.them.defeated
+
+
+def _fast_replace(self: _T, **changes: object) -> _T:
+    """`_replace` by field position: the standard one pops every field name from a dict, which made it a
+    fifth of the battle search's time (the search replaces a field of a 30-field Fighter millions of
+    times a run). Same result, same error for a name that is not a field."""
+    values = list(self)
+    index = _FIELD_INDEX[type(self)]
+    for name, value in changes.items():
+        at = index.get(name)
+        if at is None:
+            raise ValueError(f"Got unexpected field names: {[name]!r}")
+        values[at] = value
+    return tuple.__new__(type(self), values)
+
+
+_FIELD_INDEX: dict[type, dict[str, int]] = {}
+for _cls in (Fighter, Side, Duel):
+    _FIELD_INDEX[_cls] = {name: i for i, name in enumerate(_cls._fields)}
+    # Assigned after the class is made: typing.NamedTuple refuses a `_replace` in the class body.
+    setattr(_cls, "_replace", _fast_replace)  # noqa: B010
 
 
 class Attack(NamedTuple):

@@ -79,10 +79,11 @@ def _kept(side: Side) -> float:
 def _leave(duel: Duel, ours_lost: bool, winner_hp: int, heals_used: int = 0) -> Duel:
     """After a duel: the loser is down; the winner keeps `winner_hp` and its state; the healing items the
     duel counted on are spent."""
-    duel = duel._replace(us=duel.us._replace(heals=duel.us.heals[heals_used:]))
-    loser, winner = (duel.us, duel.them) if ours_lost else (duel.them, duel.us)
-    loser = loser.with_fighter(loser.fighter._replace(hp=0))
-    winner = winner.with_fighter(winner.fighter._replace(hp=min(winner.fighter.hp, winner_hp)))
+    us = duel.us._replace(heals=duel.us.heals[heals_used:]) if heals_used else duel.us
+    loser, winner = (us, duel.them) if ours_lost else (duel.them, us)
+    loser = loser.with_fighter(loser.fighter.with_hp(0))
+    winner_fighter = winner.fighter
+    winner = winner.with_fighter(winner_fighter.with_hp(min(winner_fighter.hp, winner_hp)))
     return (
         Duel(us=loser, them=winner, wild=duel.wild)
         if ours_lost

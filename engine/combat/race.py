@@ -370,14 +370,15 @@ def _race_once(
 ) -> DuelOdds:
     me, foe = duel.us.fighter, duel.them.fighter
     ours, theirs = pace or best_pace(me, foe), enemy_pace(duel, answers)
-    ours = ours._replace(lost=ours.lost + delay, acts=ours.acts * (1 - _pressure(duel, answers)) * shares[0])
-    theirs = theirs._replace(acts=theirs.acts * shares[1])
+    ours = Pace(ours.mean, ours.variance, ours.acts * (1 - _pressure(duel, answers)) * shares[0],
+                ours.lost + delay, ours.slot)  # fmt: skip
+    theirs = Pace(theirs.mean, theirs.variance, theirs.acts * shares[1], theirs.lost, theirs.slot)
     # A biding enemy hands back twice what it takes; its stored damage is already owed. With a move that
     # deals no damage we wait out its storing turns instead of feeding it; without one we feed it.
     owed = 2.0 * foe.bide_damage
     if foe.bide > 1:
         if _status_moves(me):
-            ours = ours._replace(lost=ours.lost + foe.bide - 1)
+            ours = Pace(ours.mean, ours.variance, ours.acts, ours.lost + foe.bide - 1, ours.slot)
         else:
             owed += 2 * ours.mean * (foe.bide - 1)
     we_ko = _ko_by(ours, foe.hp, _drain(foe), 0.0)

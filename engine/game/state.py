@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from engine.game import decoders
 from engine.game.decision import IN_BATTLE, MENU_POINTS, detect_decision_point, screen_kind
+from engine.game.decoders import IN_BATTLE_KINDS
 from engine.game.memory import MemoryImage
 from engine.game.models import DecisionPoint, GameState, ScreenView
 from engine.game.ram import RamMap
@@ -23,9 +24,15 @@ def read_screen(image: MemoryImage, ram: RamMap) -> tuple[DecisionPoint, ScreenV
     return point, view
 
 
-def decode_state(image: MemoryImage, ram: RamMap, data: GameData | None = None) -> GameState:
+def decode_state(
+    image: MemoryImage,
+    ram: RamMap,
+    data: GameData | None = None,
+    screen: tuple[DecisionPoint, ScreenView] | None = None,
+) -> GameState:
+    """`screen`: what `read_screen` already gave for this image, if the caller has it."""
     data = data or game_data()
-    point, view = read_screen(image, ram)
+    point, view = screen if screen is not None else read_screen(image, ram)
     menu_active = point in MENU_POINTS
     battle = decoders.decode_battle(
         image,
@@ -48,3 +55,22 @@ def decode_state(image: MemoryImage, ram: RamMap, data: GameData | None = None) 
         bag=decoders.decode_bag(image, ram, data),
         story=decoders.decode_story(image, ram, data),
     )
+
+
+class Look:
+    """One look at the game: the memory image, the decision point and the screen at once, the whole
+    `GameState` on first use (decoding everything costs several times the screen alone)."""
+
+    __slots__ = ("_state", "image", "in_battle", "point", "ram", "screen")
+
+    def __init__(self, image: MemoryImage, ram: RamMap) -> None:
+        self.image, self.ram = image, ram
+        self.point, self.screen = read_screen(image, ram)
+        self.in_battle = image.u8(ram.wIsInBattle) in IN_BATTLE_KINDS
+        self._state: GameState | None = None
+
+    @property
+    def state(self) -> GameState:
+        if self._state is None:
+            self._state = decode_state(self.image, self.ram, screen=(self.point, self.screen))
+        return self._state

@@ -35,7 +35,7 @@ from engine.game.navigation import (
     next_scrolling_list_press,
 )
 from engine.game.screen import CONTINUE_ARROW, SCREEN_COLUMNS, row_text
-from engine.game.state import decode_state
+from engine.game.state import Look
 from engine.game.tables import game_data
 from engine.mechanics.errors import ExecutionError
 
@@ -150,8 +150,9 @@ class BattleExecutor:
         self.session = session
         self.max_wait_frames = max_wait_frames
         self.inputs: deque[str] = deque(maxlen=12)
-        self.looks = 0  # full decodes of the game state: the executor's main cost next to emulation
-        self.last_in_battle: GameState | None = None
+        self.looks = 0  # looks at the game state: the executor's main cost next to emulation
+        self._last_in_battle: GameState | None = None
+        self._last_battle_look: Look | None = None
         # The species caught with a ball (wCapturedMonSpecies, set from "All right!" until the
         # nickname question is answered); cleared by whoever starts following a new battle.
         self.caught_species: str | None = None
@@ -171,20 +172,36 @@ class BattleExecutor:
         return since is not None and since <= INPUT_POLL_FRAMES
 
     # -- observing and waiting ---------------------------------------------------------------------
+    @property
+    def last_in_battle(self) -> GameState | None:
+        """The final look inside a battle, for its outcome: decoded only when asked for."""
+        if self._last_in_battle is None and self._last_battle_look is not None:
+            self._last_in_battle = self._last_battle_look.state
+        return self._last_in_battle
+
+    @last_in_battle.setter
+    def last_in_battle(self, state: GameState | None) -> None:
+        self._last_in_battle, self._last_battle_look = state, None
+
     def state(self, *, read_text: bool = False) -> GameState:
         """One look at the game; with `read_text`, a battle message in the text box is kept for
         `take_battle_text` (from the image already copied for the look: no extra reads)."""
+        return self._look(read_text=read_text).state
+
+    def _look(self, *, read_text: bool = False) -> Look:
+        """A look whose whole state is decoded only when someone needs more than the screen: waiting
+        for text and animations reads the decision point and the text alone, most looks."""
         self.looks += 1
-        image = self.session.memory_image()
-        state = decode_state(image, self.session.ram_map)
-        if state.battle is not None:
-            self.last_in_battle = state  # the final look at both sides, for the battle's outcome
-            if read_text and state.decision_point in MESSAGE_POINTS:
-                self.battle_text.see(message_lines(image, self.session.ram_map.wTileMap))
-            captured = image.u8(self.session.ram_map.wCapturedMonSpecies)
+        ram = self.session.ram_map
+        look = Look(self.session.memory_image(), ram)
+        if look.in_battle:
+            self._last_in_battle, self._last_battle_look = None, look
+            if read_text and look.point in MESSAGE_POINTS:
+                self.battle_text.see(message_lines(look.image, ram.wTileMap))
+            captured = look.image.u8(ram.wCapturedMonSpecies)
             if captured:
                 self.caught_species = game_data().species_name(captured) or f"species {captured}"
-        return state
+        return look
 
     def resume_at(self, last_in_battle: GameState | None) -> None:
         """The game was put back to a checkpoint: forget what was seen since, and take the checkpoint's
@@ -237,18 +254,19 @@ class BattleExecutor:
         spent = 0
         read: tuple[str, ...] = ()
         while spent <= self.max_wait_frames:
-            state = self.state(read_text=advance_text)
-            if state.decision_point in targets or (stop_at_choices and state.decision_point in CHOICE_POINTS):
-                return state
-            if advance_text and self.input_wanted() and state.decision_point in TEXT_POINTS:
-                if state.screen.text != read:
+            look = self._look(read_text=advance_text)
+            point = look.point
+            if point in targets or (stop_at_choices and point in CHOICE_POINTS):
+                return look.state
+            if advance_text and self.input_wanted() and point in TEXT_POINTS:
+                if look.screen.text != read:
                     # New text: the battle goes on by itself (RAGE, a recharge, a multi-turn move play
                     # turn after turn without a menu), so the wait's budget starts again.
-                    read, spent = state.screen.text, 0
+                    read, spent = look.screen.text, 0
                 self._press(Button.A)
                 spent += self.session.hold_frames + self.session.release_frames
                 continue
-            if advance_text and self.input_wanted() and state.decision_point is D.YES_NO_PROMPT:
+            if advance_text and self.input_wanted() and point is D.YES_NO_PROMPT:
                 # B answers NO: "Will RED change POKéMON?" between trainer members keeps the active
                 # one; "Do you want to give a nickname to X?" after a catch keeps the species name.
                 self._press(Button.B)
@@ -257,7 +275,7 @@ class BattleExecutor:
             # While text prints or an animation plays, nothing needs doing until the game asks for a
             # button (or lets the player walk again): waiting for that, rather than for every letter,
             # saves most of the looks. Budget-bound, so a text that never asks is looked at again.
-            quiet = advance_text and state.decision_point in QUIET_POINTS
+            quiet = advance_text and point in QUIET_POINTS
             spent += self._wait_for_change(STILL_TEXT_FRAMES, watch_polls=quiet, watch_text=not quiet)
         raise self._fail(f"never reached {sorted(t.value for t in targets)}")
 

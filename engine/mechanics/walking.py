@@ -9,8 +9,8 @@ from collections.abc import Callable
 from engine.emulator.session import EmulatorSession
 from engine.game.buttons import Button
 from engine.game.models import DecisionPoint as D
-from engine.game.models import GameState
-from engine.game.state import decode_state
+from engine.game.models import GameState, ScreenView
+from engine.game.state import Look, decode_state
 from engine.mechanics.errors import OverworldError
 
 FREE_LOOKS_AFTER_WAITING = 2
@@ -53,19 +53,19 @@ class OverworldDriver:
         last: tuple[str, ...] = ()
         waited = free_looks = 0
         for _ in range(SETTLE_STEPS):
-            state = self.state()
-            point = state.decision_point
-            if state.battle is not None or self.in_battle():
-                return state
+            look = Look(self.session.memory_image(), self.ram)
+            point = look.point
+            if look.in_battle or self.in_battle():
+                return look.state
             free_looks = free_looks + 1 if point is D.OVERWORLD_FREE else 0
             if free_looks >= (FREE_LOOKS_AFTER_WAITING if waited else 1):
-                return state
+                return look.state
             waited += 1
             if point is D.OVERWORLD_FREE:
                 self.session.tick(BUSY_WAIT_FRAMES)
                 continue
-            text = tuple(state.screen.text)
-            printed = _printed(state, point, text == last)
+            text = tuple(look.screen.text)
+            printed = _printed(look.screen, point, text == last)
             last = text
             if read is not None and text and printed:
                 read(text)
@@ -91,8 +91,8 @@ class OverworldDriver:
         return None  # busy: wait
 
 
-def _printed(state: GameState, point: D, unchanged: bool) -> bool:
+def _printed(screen: ScreenView, point: D, unchanged: bool) -> bool:
     """A screen of text printed to its end: it waits with its arrow, asks YES/NO, or stood still."""
     if point is D.YES_NO_PROMPT:
         return True
-    return point is D.DIALOG_WAIT and (state.screen.continue_arrow_visible or unchanged)
+    return point is D.DIALOG_WAIT and (screen.continue_arrow_visible or unchanged)
