@@ -22,7 +22,7 @@ from engine.errors import UserInputError
 from engine.files import StorageError
 from engine.memory.clock import PlayClock
 from engine.memory.errors import MemoryStoreError
-from engine.memory.lessons import Lesson, LessonContext, LessonKind, decayed_confidence
+from engine.memory.lessons import Lesson, LessonContext, LessonKind, decayed_confidence, equivalence_key
 from engine.memory.store import LessonStore
 from engine.messages import RoleReport
 from engine.telemetry.metrics import RunMetrics
@@ -127,14 +127,19 @@ class LessonMemory:
         """Store lessons at the current play time, each merged into an equivalent stored one if any."""
         if self.store is None:
             return []
-        stored: list[Lesson] = []
         with self._mutex:
             now = self.clock.hours()
-            for lesson in lessons:
-                stamped = lesson.model_copy(update={"created_play_hours": now, "updated_play_hours": now})
-                kept = self.store.add(stamped, now)
+            stamped = [
+                lesson.model_copy(update={"created_play_hours": now, "updated_play_hours": now})
+                for lesson in lessons
+            ]
+            # One lookup and one write for the whole list (each Chroma call is tens of milliseconds,
+            # under the mutex the decisions' recalls wait for); each lesson answers with the record
+            # its equivalence key ended as.
+            written = {equivalence_key(kept): kept for kept in self.store.add_many(stamped, now)}
+            stored = [written[equivalence_key(lesson)] for lesson in stamped]
+            for lesson, kept in zip(lessons, stored, strict=True):
                 self.counts["merged" if kept.lesson_id != lesson.lesson_id else "learned"] += 1
-                stored.append(kept)
         if self.metrics is not None:
             self.metrics.lessons("stored", len(stored))
         return stored

@@ -196,49 +196,54 @@ class Planner:
         order = itertools.count()
         queue: list[tuple[float, int, Square]] = [(target.estimate(start), next(order), start)]
         done: set[Square] = set()
+        # The loop runs hundreds of thousands of times a run: its lookups are bound to locals.
+        pop, push, edges, step_cost = heapq.heappop, heapq.heappush, self._edges, self._cost
+        reached, estimate, unknown = target.reached, target.estimate, float("inf")
         while queue and len(done) < max_nodes:
-            _, _, square = heapq.heappop(queue)
+            _, _, square = pop(queue)
             if square in done:
                 continue
             done.add(square)
             cost = costs[square]
-            if square != start and target.reached(square, parents[square][1]):
+            if square != start and reached(square, parents[square][1]):
                 return self._plan(parents, start, square, cost, target)
-            for edge, to in self._edges(square):
-                total = cost + self._cost(edge, to)
-                if total < costs.get(to, float("inf")):
+            for edge, to in edges(square):
+                total = cost + step_cost(edge, to)
+                if total < costs.get(to, unknown):
                     costs[to] = total
                     parents[to] = (square, edge)
-                    heapq.heappush(queue, (total + target.estimate(to), next(order), to))
+                    push(queue, (total + estimate(to), next(order), to))
         return None
 
     def _edges(self, square: Square) -> Iterable[tuple[Edge, Square]]:
-        around = self.around
+        around, avoid = self.around, self.avoid
+        blocked, gated = around.blocked, around.gated
         for edge in self.world.edges(square):
-            if (square, edge.direction) in self.avoid:
+            if avoid and (square, edge.direction) in avoid:
                 continue
+            kind = edge.kind
             stepped_on = edge.via if edge.via is not None else edge.to
-            if edge.kind != "push" and (stepped_on in around.blocked or stepped_on in around.gated):
+            if kind != "push" and (stepped_on in blocked or stepped_on in gated):
                 continue
-            to = self._destination(square, edge)
-            if to is None or (edge.kind in ("walk", "cross", "hop") and to in around.blocked):
+            if edge.last_map and edge.warp is not None and square[0] in around.indoor_group:
+                to = self.world.warp_destination(edge.warp, around.came_from, from_map=square[0])
+            else:
+                to = edge.to
+            if to is None or (kind in ("walk", "cross", "hop") and to in blocked):
                 continue
             yield edge, to
-
-    def _destination(self, square: Square, edge: Edge) -> Square | None:
-        if edge.last_map and edge.warp is not None and square[0] in self.around.indoor_group:
-            return self.world.warp_destination(edge.warp, self.around.came_from, from_map=square[0])
-        return edge.to
 
     def _cost(self, edge: Edge, to: Square) -> float:
         cost = BASE_COST[edge.kind]
         if edge.grass:
             cost += self._grass_cost
-        stepped_on = edge.via if edge.via is not None else to
-        if stepped_on in self.around.watched:
-            cost += self._watched_cost
-        if stepped_on in self.around.costly:
-            cost += self._costly_cost
+        around = self.around
+        if around.watched or around.costly:
+            stepped_on = edge.via if edge.via is not None else to
+            if stepped_on in around.watched:
+                cost += self._watched_cost
+            if stepped_on in around.costly:
+                cost += self._costly_cost
         return cost
 
     def _plan(
