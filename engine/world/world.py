@@ -9,6 +9,7 @@ gates are not terrain: the planner adds them from the live state.
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -380,8 +381,10 @@ def world_of(rom_bytes: bytes | None) -> World | None:
         return None
 
 
+@functools.lru_cache(maxsize=2)
 def load_world(rom_bytes: bytes, tables: RomTables = RED_BLUE_TABLES) -> World:
-    """Every map of the cartridge (about 50 ms for all 248)."""
+    """Every map of the cartridge (about 50 ms for all 248). One per cartridge and process: the roles of
+    a --local run share it (its caches only grow, and each role's copy grew its own)."""
     rom = Rom(rom_bytes)
     tilesets = read_tilesets(rom, tables)
     toggles = read_toggles(rom, tables)
