@@ -26,6 +26,7 @@ from engine.commands import (
 )
 from engine.errors import EngineError, UserInputError
 from engine.runtime.logs import terminal_handler
+from engine.runtime.signals import STOP_WORDS, TRAP, signal_exit_code, signal_of
 
 log = logging.getLogger("engine")
 SUBCOMMANDS = (
@@ -62,6 +63,13 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     logging.basicConfig(level=logging.INFO, handlers=[terminal_handler()])
+    # SIGTERM and SIGHUP end every command as Ctrl-C does (and Ctrl-C works even where the shell that
+    # started us ignored it); `engine run` stops cleanly on them (engine.runtime.signals).
+    with TRAP.installed():
+        return _handle(args)
+
+
+def _handle(args: argparse.Namespace) -> int:
     try:
         code: int = args.handler(args)
         return code
@@ -77,9 +85,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The reader went away (e.g. `engine inspect ... | head`): not an error of ours.
         sys.stderr.close()
         return 0
-    except KeyboardInterrupt:
-        print("engine: interrupted", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as exc:
+        signal = signal_of(exc)
+        print(f"engine: {STOP_WORDS[signal]}", file=sys.stderr)
+        return signal_exit_code(signal)
 
 
 if __name__ == "__main__":

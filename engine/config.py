@@ -32,6 +32,9 @@ class EmulatorConfig(Section):
     max_wait_frames: int = Field(3600, ge=60, le=216000)
     speed: float = Field(0.0, ge=0.0, le=100.0)  # times the Game Boy's speed; 0: as fast as it goes
     window: bool = False  # PyBoy's own window (needs a display)
+    # A game crashed inside PyBoy stops making frames (or runs code from outside ROM and RAM): after this
+    # long the session's watchdog takes the CPU back and the session raises GameFrozenError.
+    freeze_seconds: float = Field(10.0, ge=0.5, le=3600.0)
 
 
 class PlayerConfig(Section):
@@ -53,6 +56,11 @@ class RuntimeConfig(Section):
     max_restarts: int = Field(3, ge=0, le=100)
     max_recoveries: int = Field(10, ge=0, le=1000)
     recovery_timeout_seconds: float = Field(60.0, ge=1.0, le=3600.0)
+    # After a stop signal the cycle in progress may finish for this long, then it is abandoned: docker and
+    # systemd send SIGKILL ~10 s after SIGTERM, and the checkpoint and summary must be written before.
+    stop_grace_seconds: float = Field(5.0, ge=0.0, le=600.0)
+    # On Ray, the longest any role call may take before its actor is killed and re-created (a rollback).
+    call_timeout_seconds: float = Field(300.0, ge=1.0, le=86400.0)
 
 
 class StoryConfig(Section):

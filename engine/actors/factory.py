@@ -181,6 +181,14 @@ def _memory(config: EngineConfig, directory: Path | None, run_id: str) -> Lesson
     return LessonMemory(config.memory, directory, metrics=RunMetrics(run_id))
 
 
+def call_timeout(config: EngineConfig, role: str) -> float:
+    """How long one call to `role` may take on Ray. A paced run's emulator gets as much again per 1/speed:
+    at speed 1 a walk or the intro takes the game's own time (a minute of walking is 3,600 frames)."""
+    base = config.runtime.call_timeout_seconds
+    speed = config.emulator.speed
+    return base + base / speed if role == "emulator" and speed > 0 else base
+
+
 def build_roles(
     config: EngineConfig, build: RoleBuild, mode: Mode, emulator_factory: EmulatorFactory = EmulatorRole
 ) -> Roles:
@@ -215,7 +223,7 @@ def _ray_roles(config: EngineConfig, build: RoleBuild, make_emulator: Callable[[
             name=actor_name(build.run_id, role), namespace=config.runtime.namespace,
             max_restarts=config.runtime.max_restarts, max_task_retries=0, **placement,
         )  # fmt: skip
-        return RayHandle(role, shell.remote(make))
+        return RayHandle(role, shell.remote(make), call_timeout(config, role))
 
     # The emulator opens the ROM by the path the user gave on this machine, the gateway writes the call
     # log and memory the lessons under the data directory here: keep them on this node.

@@ -2,7 +2,9 @@
 
 Errors keep their class across the boundary: a role raising an `EngineError` subclass reaches the caller
 as that very class (not Ray's wrapper), so the conductor decides what to do exactly as it does in-process;
-a role whose actor is gone raises `RoleDiedError` naming the role.
+a role whose actor is gone raises `RoleDiedError` naming the role. A call that does not answer within the
+handle's timeout kills the actor (Ray re-creates it) and raises `RoleDiedError` too: a hung role is then
+rolled back like a dead one, rather than hanging the run.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from typing import Any, Generic, TypeVar, cast
 
 import ray
 from ray.actor import ActorHandle
-from ray.exceptions import RayActorError, RayTaskError
+from ray.exceptions import GetTimeoutError, RayActorError, RayTaskError
 
 from engine.actors.errors import RoleDiedError
 from engine.actors.handles import VerbProxy
@@ -48,9 +50,10 @@ def resolve(ref: ray.ObjectRef[Any], role: str, timeout: float | None = None) ->
 
 
 class RayHandle(Generic[Port]):
-    def __init__(self, role: str, actor: ActorHandle[Any]) -> None:
+    def __init__(self, role: str, actor: ActorHandle[Any], timeout: float | None = None) -> None:
         self.role = role
         self.actor = actor
+        self.timeout = timeout  # seconds a call may take (runtime.call_timeout_seconds); None: no bound
         self._pending: list[tuple[str, ray.ObjectRef[Any]]] = []  # notifications sent, results not yet seen
         self._methods: dict[str, Any] = {}
         self._lock = threading.Lock()  # the conductor's status() calls from another thread
@@ -59,10 +62,10 @@ class RayHandle(Generic[Port]):
 
     def __getstate__(self) -> dict[str, Any]:
         # A copy sent to another actor (the conductor's) starts with its own bookkeeping.
-        return {"role": self.role, "actor": self.actor}
+        return {"role": self.role, "actor": self.actor, "timeout": self.timeout}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        self.role, self.actor = state["role"], state["actor"]
+        self.role, self.actor, self.timeout = state["role"], state["actor"], state.get("timeout")
         self._pending, self._methods, self._lock = [], {}, threading.Lock()
         self.kept = ()
 
@@ -84,7 +87,16 @@ class RayHandle(Generic[Port]):
 
     def _call(self, method: str, args: tuple[Any, ...]) -> Any:
         self._reap()
-        return resolve(self._remote(method).remote(method, *args, trace=trace_carrier()), self.role)
+        ref = self._remote(method).remote(method, *args, trace=trace_carrier())
+        try:
+            return resolve(ref, self.role, self.timeout)
+        except GetTimeoutError:
+            # Hung (a game frozen past the emulator's own watchdog, a deadlock): its state cannot be trusted
+            # and its thread cannot be stopped, so the process goes; Ray re-creates the actor.
+            ray.kill(self.actor, no_restart=False)
+            detail = f"no answer to {method} within {self.timeout:.0f} s: killed, so that Ray re-creates it"
+            log.error("the %s actor: %s", self.role, detail)
+            raise RoleDiedError(self.role, detail) from None
 
     def incarnation(self) -> str:
         remote: Any = self.actor.incarnation.options(name=f"{self.role}.incarnation")
@@ -137,14 +149,14 @@ def drain_notifications(roles: Roles) -> None:
             handle.drain()
 
 
-def close_all(roles: Roles) -> None:
+def close_all(roles: Roles, timeout: float = SHUTDOWN_SECONDS) -> None:
     """`close` for every role at once: the shutdowns run in parallel under one deadline, then the kills."""
     handles: list[RayHandle[Any]] = [handle for handle in roles.all() if isinstance(handle, RayHandle)]
     for handle in handles:
-        handle.drain()
+        handle.drain(min(timeout, DRAIN_SECONDS))
     refs: list[ray.ObjectRef[Any]] = [handle.actor.shutdown.remote() for handle in handles]
-    done, _ = ray.wait(refs, num_returns=len(refs), timeout=SHUTDOWN_SECONDS)
+    done, _ = ray.wait(refs, num_returns=len(refs), timeout=timeout)
     for handle, ref in zip(handles, refs, strict=True):
         if ref not in done:
-            log.debug("%s did not shut down within %.0f s: killing it", handle.role, SHUTDOWN_SECONDS)
+            log.debug("%s did not shut down within %.0f s: killing it", handle.role, timeout)
         ray.kill(handle.actor, no_restart=True)

@@ -22,3 +22,14 @@ class FrameBudgetExceeded(EmulatorError):
         super().__init__(f"condition not met within {max_frames} frames (stopped at frame {frame})")
         self.max_frames = max_frames
         self.frame = frame
+
+
+class GameFrozenError(EmulatorError):
+    """The game crashed inside the emulator: no new frame (or the CPU running outside ROM and RAM) for the
+    watchdog's whole limit. The game's state is lost; the session plays on only once a state is loaded."""
+
+    def __init__(self, frame: int, pc: int, why: str) -> None:
+        super().__init__(f"the game froze inside the emulator at frame {frame}, PC=${pc:04X} ({why})")
+        self.frame = frame
+        self.pc = pc
+        self.why = why

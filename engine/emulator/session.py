@@ -12,20 +12,28 @@ import logging
 import os
 import time
 import warnings
+import weakref
 from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
-from typing import Protocol, overload
+from typing import NoReturn, Protocol, overload
 
 import numpy as np
 
 from engine.config import EmulatorConfig
-from engine.emulator.errors import DisplayError, EmulatorError, FrameBudgetExceeded, SaveStateError
+from engine.emulator.errors import (
+    DisplayError,
+    EmulatorError,
+    FrameBudgetExceeded,
+    GameFrozenError,
+    SaveStateError,
+)
 from engine.emulator.pacing import Pacer
 from engine.emulator.png import encode_png
 from engine.emulator.rom import read_rom_file
 from engine.emulator.state_check import check_state_belongs
 from engine.emulator.state_file import Cartridge, seal, unseal
+from engine.emulator.watchdog import Watchdog
 from engine.game.buttons import Button
 from engine.game.cartridge import Game, identify, read_header
 from engine.game.errors import RomError
@@ -41,6 +49,7 @@ with warnings.catch_warnings():
 log = logging.getLogger(__name__)
 
 LIVE_SCREEN_SECONDS = 0.25  # four screens a second on the live page of a paced run
+TICK_SLICE = 600  # the most frames one pyboy.tick runs for `tick` (~50 ms unpaced)
 # What decides the picture on a DMG: tile data and maps, sprite attributes, LCD control/scroll/palettes.
 PICTURE_REGIONS = ((0x8000, 0xA000), (0xFE00, 0xFEA0), (0xFF40, 0xFF4C))
 _PRESS = {
@@ -98,9 +107,11 @@ class EmulatorSession:
         game: Game | None = None,
         speed: float = 0.0,
         window: bool = False,
+        freeze_seconds: float = 10.0,
     ) -> None:
         """Open a cartridge. `game` skips identification by title and assumes that game's RAM layout,
-        for ROM hacks that keep Red/Blue's layout and for generated test cartridges."""
+        for ROM hacks that keep Red/Blue's layout and for generated test cartridges. A game that crashed
+        inside PyBoy raises GameFrozenError after `freeze_seconds` (engine.emulator.watchdog)."""
         self.rom_path = Path(rom_path)
         rom_bytes = read_rom_file(self.rom_path)
         header = read_header(rom_bytes)  # refuses anything that is not a Game Boy ROM
@@ -137,9 +148,13 @@ class EmulatorSession:
         except PyBoyException as exc:
             raise RomError(f"the emulator cannot load {self.rom_path}: {exc}") from exc
         self._pyboy.set_emulation_speed(0)
+        self._watchdog = Watchdog(self._pyboy, freeze_seconds)
+        self._frozen_at: int | None = None  # this session's frame where the game froze, until a state loads
+        weakref.finalize(self, self._watchdog.close)  # a session dropped unclosed stops its thread too
 
     # -- lifecycle -----------------------------------------------------------------------------
     def close(self) -> None:
+        self._watchdog.close()
         if self._pyboy is not None:
             self._pyboy.stop(save=False)
             self._pyboy = None
@@ -182,12 +197,46 @@ class EmulatorSession:
         self._frame = frames
 
     def tick(self, frames: int = 1) -> None:
-        if frames <= 0:
-            return
-        self.pyboy.tick(frames, self._render, False)
+        while frames > 0:  # in slices: a signal is only seen between two pyboy.tick calls
+            count = min(frames, TICK_SLICE)
+            frames -= count
+            self._tick(count, self._render)
+            if self._pacer is not None:
+                self._pace(count)
+
+    def _tick(self, frames: int, render: bool) -> None:
+        """`pyboy.tick` under the watchdog (engine.emulator.watchdog)."""
+        watch = self._watchdog
+        if watch.alarm:
+            self._alarm(self._frame)
+        watch.ticking = True
+        try:
+            self.pyboy.tick(frames, render, False)
+        finally:
+            watch.ticking = False
         self._frame += frames
-        if self._pacer is not None:
-            self._pace(frames)
+        if watch.alarm:
+            self._alarm(self._frame)
+
+    def _alarm(self, frame_now: int) -> NoReturn:
+        """Raise what the watchdog has for the session: an interrupt a signal handler handed over during
+        the tick, or the freeze (again at every tick until a state is loaded)."""
+        watch = self._watchdog
+        interrupt, watch.interrupt = watch.interrupt, None
+        watch.alarm = watch.freeze is not None
+        if interrupt is not None:
+            raise interrupt
+        raise self.frozen(frame_now)
+
+    def frozen(self, frame_now: int) -> GameFrozenError:
+        """The error for a game the watchdog found frozen during a tick: raised at the end of that tick and
+        by every tick after it until a state is loaded (the game is gone). `frame_now`: this session's
+        frame as the tick ended; the frames PyBoy made after the watchdog took it back are not the game's."""
+        freeze = self._watchdog.freeze
+        assert freeze is not None
+        if self._frozen_at is None:
+            self._frozen_at = frame_now - (self.pyboy.frame_count - freeze.frame_count)
+        return GameFrozenError(self._frozen_at, freeze.pc, freeze.why)
 
     def _pace(self, frames: int) -> None:
         """Sleep until `frames` are due, and keep `live_screen` fresh (read from another thread while a long
@@ -212,16 +261,24 @@ class EmulatorSession:
         pace = self._pace if self._pacer is not None else None
         step = max(1, self.check_every if check_every is None else check_every)
         stepped = 0
+        watch = self._watchdog  # `ticking` around each tick, its alarm looked at after it (see _tick)
+        if watch.alarm:
+            self._alarm(self._frame)
         try:
             while not predicate(memory):
                 if stepped >= max_frames:
                     raise FrameBudgetExceeded(max_frames, self._frame + stepped)
                 count = step if stepped + step <= max_frames else max_frames - stepped
+                watch.ticking = True
                 tick(count, render, False)
+                watch.ticking = False
                 stepped += count
+                if watch.alarm:
+                    self._alarm(self._frame + stepped)
                 if pace is not None:
                     pace(count)
         finally:
+            watch.ticking = False
             self._frame += stepped
         return stepped
 
@@ -312,8 +369,7 @@ class EmulatorSession:
         Frames are not rendered while fast-forwarding; look at the screen where the game waits for
         input, where one more frame changes nothing.
         """
-        self.pyboy.tick(1, True, False)
-        self._frame += 1
+        self._tick(1, True)
         return np.array(self.pyboy.screen.ndarray[:, :, :3], copy=True)
 
     # -- save states -------------------------------------------------------------------------------
@@ -338,6 +394,8 @@ class EmulatorSession:
             self._restore(before)
             raise
         self.forget_calls()
+        self._frozen_at = self._watchdog.freeze = None  # a frozen game is left behind: play on
+        self._watchdog.alarm = self._watchdog.interrupt is not None
 
     def forget_calls(self) -> None:
         """Forget when the tracked routines last ran. Those records are frame numbers of this session's
@@ -396,6 +454,7 @@ def open_session(rom_path: Path, config: EmulatorConfig, *, game: Game | None = 
         game=game,
         speed=config.speed,
         window=config.window,
+        freeze_seconds=config.freeze_seconds,
     )
 
 

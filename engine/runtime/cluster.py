@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from engine.actors.errors import ClusterUnavailableError
+from engine.runtime.signals import handlers_kept
 
 log = logging.getLogger("engine.run")
 PROBE_SECONDS = 3.0
@@ -77,21 +78,23 @@ def connect(
         )
         # include_dashboard=False: a private instance lives as long as one run; the dashboard would cost
         # seconds of start-up and a few hundred MB for nobody to look at.
-        ray.init(
-            address="local",
-            namespace=namespace,
-            include_dashboard=False,
-            logging_level=logging.ERROR,  # Ray's notices (e.g. that it made an auth token) are not ours
-            log_to_driver=log_to_driver,
-        )
+        with handlers_kept():  # ray.init would set SIGTERM's handler to exit at once
+            ray.init(
+                address="local",
+                namespace=namespace,
+                include_dashboard=False,
+                logging_level=logging.ERROR,  # Ray's notices (e.g. that it made an auth token) are not ours
+                log_to_driver=log_to_driver,
+            )
         return
     target = address if address == AUTO else _local_cluster_alias(address)
     if target != AUTO:
         _probe(target)
     try:
-        ray.init(
-            address=target, namespace=namespace, logging_level=logging.ERROR, log_to_driver=log_to_driver
-        )
+        with handlers_kept():
+            ray.init(
+                address=target, namespace=namespace, logging_level=logging.ERROR, log_to_driver=log_to_driver
+            )
     except ConnectionError as exc:
         if target == AUTO:
             raise ClusterUnavailableError(

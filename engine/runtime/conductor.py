@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import logging
-import threading
 import time
 from dataclasses import fields
 from pathlib import Path
@@ -21,6 +20,7 @@ from engine.actors.errors import RoleDiedError
 from engine.actors.handles import screen_feed
 from engine.actors.roles import Roles
 from engine.battles.models import BattleLog
+from engine.emulator.errors import GameFrozenError
 from engine.errors import EngineError, UserInputError
 from engine.files import StorageError, append_json_line, write_bytes_atomic, write_json_atomic
 from engine.game.models import GameState
@@ -41,7 +41,8 @@ from engine.runtime.live import LivePublisher, base_view
 from engine.runtime.milestones import Milestones
 from engine.runtime.options import LATEST, RunOptions
 from engine.runtime.progress import PlayTime, RunProgress
-from engine.runtime.summary import RunSummary, StopReason
+from engine.runtime.signals import SignalName, Stage, StopRequest, signal_of
+from engine.runtime.summary import SIGNAL_STOPS, RunSummary, StopReason
 from engine.runtime.supervisor import Supervisor
 from engine.story.graph import story_graph
 from engine.telemetry import Telemetry
@@ -51,11 +52,22 @@ from engine.world.goals import Leg
 log = logging.getLogger("engine.run")
 HEARTBEAT_STEPS = 200
 REFLECTION_SETTLE_SECONDS = 120.0  # a thinking model answering the last battle's reflection
+# A run stopped by a signal has seconds before a SIGKILL (docker and systemd wait ~10 s): the last battle's
+# reflection is not waited for long (its report is then missing; the battle log stays).
+SIGNAL_SETTLE_SECONDS = 2.0
+# What a signal does in each phase of the run (engine.runtime.signals): nothing to finish while starting.
+_STAGES: dict[Phase, Stage] = {"starting": "starting", "running": "running", "stopping": "stopping",
+                               "stopped": "stopping", "failed": "stopping"}  # fmt: skip
 
 
 class Conductor:
     def __init__(
-        self, roles: Roles, options: RunOptions, paths: RunPaths, telemetry: Telemetry | None = None
+        self,
+        roles: Roles,
+        options: RunOptions,
+        paths: RunPaths,
+        telemetry: Telemetry | None = None,
+        stop: StopRequest | None = None,
     ) -> None:
         self.telemetry = telemetry or Telemetry.disabled()
         wrap = self.telemetry.tracing.wrap
@@ -67,7 +79,11 @@ class Conductor:
         self.play_time = PlayTime()
         self.battle: BattleStep | None = None  # the battle in progress
         self.supervisor = Supervisor(self.roles, options, paths, self.metrics, self._progress_now)
+        # Signals (in this process, or the Ray driver's passed on by `request_stop`): the run stops at the
+        # next cycle boundary; the trap abandons a cycle that runs past the grace (engine.runtime.signals).
+        self.stop = stop or StopRequest()
         self.phase: Phase = "starting"
+        self._enter("starting")
         self.frames = 0
         self.game = "?"
         self.usage = UsageReport()
@@ -79,12 +95,15 @@ class Conductor:
         self._pending: list[GameEvent] = []  # events seen between looks (a battle's end), for the strategist
         self._battle_ended = False  # a checkpoint is due at the next cycle boundary
         self._storage_failed: StorageError | None = None  # why the run stopped, if a file failed to write
-        # Set from another thread (the Ray driver's Ctrl-C reaches the conductor actor as a request):
-        # the run stops at the next cycle boundary, like a KeyboardInterrupt in-process.
-        self._stop_requested = threading.Event()
 
-    def request_stop(self) -> None:
-        self._stop_requested.set()
+    def request_stop(self, signal: SignalName = "SIGINT") -> None:
+        """From another thread (the Ray driver's signal reaches the conductor actor as a request): the run
+        stops at the next cycle boundary."""
+        self.stop.ask(signal)
+
+    def _enter(self, phase: Phase) -> None:
+        self.phase = phase
+        self.stop.stage = _STAGES[phase]
 
     def _progress_now(self) -> RunProgress:
         battle = self.battle.tracker.state() if self.battle is not None else None
@@ -113,14 +132,19 @@ class Conductor:
                     self.live.follow_screens(screen_feed(self.roles.emulator))
             stopped = self._play()
         except UserInputError:
-            self.phase = "failed"
+            self._enter("failed")
             raise  # a bad save state or similar: nothing was played, the CLI explains it
-        except KeyboardInterrupt:
-            stopped = "interrupted"
-            log.info("interrupted: stopping after writing the summary")
+        except KeyboardInterrupt as exc:  # Ctrl-C in-process, or a signal's cycle abandoned by the trap
+            self._enter("stopping")
+            self.stop.ask(signal_of(exc))
+            stopped = self._stopped_by_signal(abandoned=True)
             self.supervisor.exit_checkpoint("interrupted")
         except StorageError as exc:
             error = self._stop_for_storage(exc)
+        except GameFrozenError as exc:
+            error = str(exc)
+            log.error("run failed: %s", exc)
+            self._after_freeze(exc)
         except EngineError as exc:
             error = str(exc)
             log.error("run failed: %s", exc)
@@ -132,11 +156,11 @@ class Conductor:
             log.exception("run failed with an internal error")
             self.supervisor.exit_checkpoint("crash")
         finally:
-            self.phase = "stopping"
+            self._enter("stopping")
             self._final_bookkeeping()
         summary = self._summary(stopped, error)
         self._write_summary(summary)
-        self.phase = "failed" if error else "stopped"
+        self._enter("failed" if error else "stopped")
         self._last_live_view()
         return summary
 
@@ -182,7 +206,7 @@ class Conductor:
             self._publish_live(force=True, screen=False)  # the page says "starting" during the intro
             self._start_game()
         self.roles.checkpoint.call.start()
-        self.phase = "running"
+        self._enter("running")
         self.supervisor.watch()
         self.supervisor.mark_boundary()
         if resume is None:
@@ -194,12 +218,33 @@ class Conductor:
             except RoleDiedError as died:
                 self._take_back(self.supervisor.recover(died))
             self.supervisor.mark_boundary()
-        self.supervisor.checkpoint("stop")
-        if reason == "interrupted":
-            log.info("interrupted: stopping after writing the summary")
+        self._enter("stopping")
+        if self.stop.signal is not None and reason in SIGNAL_STOPS.values():
+            reason = self._stopped_by_signal(abandoned=False)
         else:
             log.info("stopping: %s reached", reason.replace("_", " "))
+        self.supervisor.checkpoint("stop")
         return reason
+
+    def _stopped_by_signal(self, *, abandoned: bool) -> StopReason:
+        signal = self.stop.signal or "SIGINT"
+        reason = SIGNAL_STOPS[signal]
+        where = "at once, abandoning what was under way" if abandoned else "at a cycle boundary"
+        log.info("%s (%s): stopping %s; final checkpoint and summary follow", reason, signal, where)
+        return reason
+
+    def _after_freeze(self, frozen: GameFrozenError) -> None:
+        """The game is lost (it crashed inside the emulator, which the session's watchdog took back): every
+        role goes back to the newest checkpoint, the last good state, kept again as a `frozen` checkpoint
+        so that `--resume latest` starts from there. None yet (it froze in the intro, or right after
+        loading --state): nothing to keep. Never raises: the summary must still be written."""
+        try:
+            progress = self.supervisor.roll_back_to_newest(str(frozen))
+            if progress is not None:
+                self._take_back(progress)
+                self.supervisor.checkpoint("frozen")
+        except Exception as exc:
+            log.warning("no frozen checkpoint: %s (the newest checkpoint stays the one to resume)", exc)
 
     def _until_reached(self) -> bool:
         until = self.options.until
@@ -233,8 +278,8 @@ class Conductor:
         self.progress.in_battle = emulator.in_battle()
 
     def _limit_reached(self) -> StopReason | None:
-        if self._stop_requested.is_set():
-            return "interrupted"
+        if self.stop.signal is not None:
+            return SIGNAL_STOPS[self.stop.signal]
         options, progress = self.options, self.progress
         if options.max_battles is not None and len(progress.battles) >= options.max_battles:
             return "max_battles"
@@ -435,8 +480,9 @@ class Conductor:
     # -- stopping ----------------------------------------------------------------------------------
     def _summary(self, stopped: StopReason, error: str | None) -> RunSummary:
         progress = self.progress
+        signal = self.stop.signal if stopped in SIGNAL_STOPS.values() else None
         return RunSummary(
-            run_id=self.paths.run_id, game=self.game, stopped=stopped, error=error,
+            run_id=self.paths.run_id, game=self.game, stopped=stopped, error=error, signal=signal,
             battles=tuple(progress.battles), decisions=progress.decisions, overworld_steps=progress.steps,
             llm_calls=self.usage.calls, cost_usd=self.usage.cost_usd, frames=self.frames,
             wall_seconds=round(self.play_time.seconds(), 3), llm=self.usage,
@@ -479,9 +525,10 @@ class Conductor:
             log.warning("checkpoint timer did not stop cleanly: %s", exc)
 
     def _settle_reflection(self) -> None:
-        if not self.roles.reflection.call.settle(REFLECTION_SETTLE_SECONDS):
+        seconds = REFLECTION_SETTLE_SECONDS if self.stop.signal is None else SIGNAL_SETTLE_SECONDS
+        if not self.roles.reflection.call.settle(seconds):
             log.warning("reflection still busy after %.0f s: its last model calls may be missing from the "
-                        "summary (they are in llm.jsonl)", REFLECTION_SETTLE_SECONDS)  # fmt: skip
+                        "summary (they are in llm.jsonl)", seconds)  # fmt: skip
 
     def _add_up_usage(self) -> None:
         self.usage = self.roles.gateway.call.usage()

@@ -11,17 +11,19 @@ from engine.actors.ray_handles import drain_notifications
 from engine.actors.roles import Roles
 from engine.config import LoggingConfig, TelemetryConfig
 from engine.layout import RunPaths
-from engine.messages import RunStatus
+from engine.messages import Phase, RunStatus
 from engine.runtime.conductor import Conductor
 from engine.runtime.live import LivePublisher
 from engine.runtime.logs import attach_run_logs
 from engine.runtime.options import LATEST, RunOptions
+from engine.runtime.signals import SignalName
 from engine.runtime.summary import RunSummary
 from engine.telemetry import Telemetry
 from engine.watch.view import LiveFeed
 
 
-# Threaded (max_concurrency): `status` and `request_stop` answer from other threads while `run` is busy.
+# Threaded (max_concurrency): `status`, `phase` and `request_stop` answer from other threads while `run` is
+# busy.
 @ray.remote(num_cpus=0, max_concurrency=4)  # type: ignore[call-overload]  # not in Ray's stubs
 class ConductorActor:
     def __init__(
@@ -59,5 +61,11 @@ class ConductorActor:
         version, view, screen = self.conductor.live.wanted()
         return LiveFeed(version=version, view=view, screen=screen)
 
-    def request_stop(self) -> None:
-        self.conductor.request_stop()
+    def request_stop(self, signal: SignalName = "SIGINT") -> None:
+        """The driver was sent `signal`: stop at the next cycle boundary."""
+        self.conductor.request_stop(signal)
+
+    def phase(self) -> Phase:
+        """Where the run is (the driver's grace stops running once it is past its last cycle); answered
+        from another thread without asking any role, however busy they are."""
+        return self.conductor.phase

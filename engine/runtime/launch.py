@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import os
+import time
 from pathlib import Path
 
 from engine.config import EngineConfig
@@ -22,7 +23,8 @@ from engine.llm.gateway import describe_tiers, secrets_from
 from engine.runtime.logs import attach_run_logs, detach_run_logs
 from engine.runtime.options import RunOptions
 from engine.runtime.resume import ResumePoint, find_resume_point
-from engine.runtime.summary import RunSummary
+from engine.runtime.signals import TRAP, StopRequest, signal_exit_code, signal_of
+from engine.runtime.summary import SIGNAL_STOPS, RunSummary, summary_from_files
 
 log = logging.getLogger("engine.run")
 
@@ -67,27 +69,42 @@ def _check_inputs(request: RunRequest, config: EngineConfig) -> None:
 
 
 def exit_code(summary: RunSummary) -> int:
+    """0 stopped as asked, 1 failed, 128 + the signal's number when a signal stopped it (130 Ctrl-C)."""
     if summary.stopped == "error":
         return EXIT_FAILED
+    if summary.signal is not None:
+        return signal_exit_code(summary.signal)
     if summary.stopped == "interrupted":
         return EXIT_INTERRUPTED
     return EXIT_OK
 
 
-def _play(config: EngineConfig, options: RunOptions, paths: RunPaths, local: bool) -> RunSummary:
+def _play(
+    config: EngineConfig, options: RunOptions, paths: RunPaths, local: bool, stop: StopRequest
+) -> RunSummary:
     # API keys come only from this process's environment, by the names the model tiers configure.
     secrets = secrets_from(config.models, os.environ)
     log.info("%s", describe_tiers(config.models, secrets))
     if local:
         from engine.runtime.local import run_local
 
-        return run_local(config, options, paths, secrets=secrets)
+        return run_local(config, options, paths, secrets=secrets, stop=stop)
     from engine.runtime.ray_run import run_on_ray
 
-    return run_on_ray(config, options, paths, secrets=secrets)
+    return run_on_ray(config, options, paths, secrets=secrets, stop=stop)
 
 
-def _run(config: EngineConfig, request: RunRequest, point: ResumePoint | None) -> int:
+def _stopped_before_playing(paths: RunPaths, stop: StopRequest, started: float) -> RunSummary:
+    """A signal while the run started (Ray coming up, the actors or the emulator being made): nothing was
+    played in this process, so the summary is what the run's files say (a resumed run's earlier part)."""
+    signal = stop.signal or TRAP.raised or "SIGINT"
+    log.info("%s (%s) before the run began playing", SIGNAL_STOPS[signal], signal)
+    summary = summary_from_files(paths, SIGNAL_STOPS[signal], None, started, signal)
+    write_json_atomic(paths.summary, summary.model_dump(mode="json"))
+    return summary
+
+
+def _run(config: EngineConfig, request: RunRequest, point: ResumePoint | None, stop: StopRequest) -> int:
     if point is not None:
         paths = RunPaths(data_dir=point.data_dir, run_id=point.run_id)
     else:
@@ -117,13 +134,23 @@ def _run(config: EngineConfig, request: RunRequest, point: ResumePoint | None) -
             max_recoveries=config.runtime.max_recoveries,
             recovery_timeout=config.runtime.recovery_timeout_seconds,
         )
-        summary = _play(config, options, paths, request.local)
+        started = time.monotonic()
+        stop.stage = "starting"
+        try:
+            # A signal while connecting to Ray was only noted: the run stops before it begins.
+            summary = None if stop.signal is not None else _play(config, options, paths, request.local, stop)
+        except KeyboardInterrupt as exc:  # stopped while starting (Ray may re-raise it as a plain one)
+            stop.ask(signal_of(exc))
+            summary = None
+        if summary is None:
+            summary = _stopped_before_playing(paths, stop, started)
+        stop.stage = "stopping"
         if request.summary is not None:
             write_json_atomic(request.summary, summary.model_dump(mode="json"))
         log.info(
             "run %s %s: %d battles, %d decisions, %d frames, %.1f s",
             summary.run_id,
-            "failed" if summary.error else "done",
+            _ending(summary),
             len(summary.battles),
             summary.decisions,
             summary.frames,
@@ -134,16 +161,25 @@ def _run(config: EngineConfig, request: RunRequest, point: ResumePoint | None) -
         detach_run_logs(handlers)
 
 
+def _ending(summary: RunSummary) -> str:
+    if summary.error:
+        return "failed"
+    return f"stopped by {summary.signal}" if summary.signal is not None else "done"
+
+
 def run_engine(config: EngineConfig, request: RunRequest) -> int:
     _check_inputs(request, config)
     # Chosen and checked before Ray starts: a wrong cartridge or a broken checkpoint costs one line.
     point = None
     if request.resume is not None:
         point = find_resume_point(request.resume, request.data_dir, request.rom, config)
-    if request.local:
-        return _run(config, request, point)
-    from engine.runtime.cluster import ray_connection
+    # From here a signal stops the run cleanly (engine.runtime.signals); before, it is one line.
+    with TRAP.running(StopRequest(), config.runtime.stop_grace_seconds) as stop:
+        if request.local:
+            return _run(config, request, point, stop)
+        from engine.runtime.cluster import ray_connection
 
-    # Connected before the run's folder exists: a wrong --address leaves nothing behind.
-    with ray_connection(request.address, config.runtime.namespace):
-        return _run(config, request, point)
+        stop.stage = "connecting"
+        # Connected before the run's folder exists: a wrong --address leaves nothing behind.
+        with ray_connection(request.address, config.runtime.namespace):
+            return _run(config, request, point, stop)

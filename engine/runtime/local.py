@@ -10,6 +10,7 @@ from engine.layout import RunPaths
 from engine.mechanics.role import EmulatorRole
 from engine.runtime.conductor import Conductor
 from engine.runtime.options import RunOptions
+from engine.runtime.signals import StopRequest
 from engine.runtime.summary import RunSummary
 from engine.telemetry import Telemetry
 
@@ -22,10 +23,12 @@ def run_local(
     *,
     emulator_factory: EmulatorFactory = EmulatorRole,
     secrets: Mapping[str, str] | None = None,
+    stop: StopRequest | None = None,
 ) -> RunSummary:
+    """`stop`: the run's stop request, which the signal trap fills (engine.runtime.signals)."""
     roles = build_roles(config, options.role_build(paths, secrets), "local", emulator_factory)
     telemetry = telemetry or Telemetry.from_config(config.telemetry, paths.run_id)
-    conductor = Conductor(roles, options, paths, telemetry)
+    conductor = Conductor(roles, options, paths, telemetry, stop)
     try:
         return conductor.run()
     finally:

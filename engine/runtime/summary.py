@@ -2,16 +2,31 @@
 
 from __future__ import annotations
 
+import logging
+import time
 from typing import Any, Literal
 
 from pydantic import model_validator
 
+from engine.battles.errors import BattleLogError
+from engine.battles.files import read_battle_log
 from engine.battles.models import BattleSummary
 from engine.frozen import Frozen
+from engine.layout import RunPaths
 from engine.llm.ledger import UsageReport
+from engine.runtime.decision_log import read_decisions
 from engine.runtime.milestones import Split
+from engine.runtime.signals import SignalName
 
-StopReason = Literal["max_battles", "max_decisions", "until", "interrupted", "error"]
+log = logging.getLogger("engine.run")
+
+StopReason = Literal["max_battles", "max_decisions", "until", "interrupted", "terminated", "hangup", "error"]
+# A run stopped by a signal: Ctrl-C (SIGINT), `kill`/docker/systemd (SIGTERM), a closed terminal (SIGHUP).
+SIGNAL_STOPS: dict[SignalName, StopReason] = {
+    "SIGINT": "interrupted",
+    "SIGTERM": "terminated",
+    "SIGHUP": "hangup",
+}
 
 
 class RunSummary(Frozen):
@@ -19,6 +34,7 @@ class RunSummary(Frozen):
     game: str
     stopped: StopReason
     error: str | None = None
+    signal: SignalName | None = None  # the signal that stopped it (stopped: interrupted, terminated, hangup)
     battle_ids: tuple[str, ...] = ()  # the battles' ids in order: battles/<id>.json and <id>.state
     battles: tuple[BattleSummary, ...]
     decisions: int  # every choice a policy made: battle decisions plus overworld steps
@@ -49,3 +65,37 @@ class RunSummary(Frozen):
         if self.battle_ids != tuple(battle.battle_id for battle in self.battles):
             raise ValueError("battle_ids must list the battles' ids in order")
         return self
+
+
+def summary_from_files(
+    paths: RunPaths, stopped: StopReason, error: str | None, started: float, signal: SignalName | None = None
+) -> RunSummary:
+    """Best effort when the conductor cannot write the summary (it was given up on, or never started):
+    what the run's files say was played."""
+    battles: list[BattleSummary] = []
+    for path in sorted(paths.battles.glob("*.json")):
+        if ".rolled-back-" in path.name:
+            continue  # the first playing of a battle played again after a rollback
+        try:
+            battles.append(read_battle_log(path).summary)
+        except BattleLogError as exc:  # a log cut short by the crash being summed up: skip it
+            log.warning(
+                "battle log %s unreadable, left out of the summary (%s)", path.name, exc.__class__.__name__
+            )
+    entries = [entry for entry in read_decisions(paths.decisions) if not entry.get("rolled_back")]
+    kinds = [entry.get("kind") for entry in entries if entry.get("kind") in ("battle", "overworld")]
+    steps = sum(int(entry.get("steps", 0)) for entry in entries if entry.get("kind") == "overworld")
+    return RunSummary(
+        run_id=paths.run_id,
+        game="?",
+        stopped=stopped,
+        error=error,
+        signal=signal,
+        battles=tuple(battles),
+        decisions=len(kinds),
+        overworld_steps=steps,
+        llm_calls=0,
+        cost_usd=0.0,
+        frames=0,
+        wall_seconds=round(time.monotonic() - started, 3),
+    )

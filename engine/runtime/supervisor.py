@@ -150,6 +150,14 @@ class Supervisor:
             except RoleDiedError as again:
                 died = again
 
+    def roll_back_to_newest(self, why: str) -> RunProgress | None:
+        """Every role back to the newest intact checkpoint, as after a death but counted as no recovery (the
+        run ends: a frozen game); None when there is no checkpoint yet."""
+        if self.roles.checkpoint.call.newest_intact() is None:
+            log.info("no checkpoint yet: nothing to roll back to")
+            return None
+        return self._roll_back(why)
+
     def _roll_back(self, why: str) -> RunProgress:
         self._await_roles()
         before, self._lives = self._lives, self._incarnations()

@@ -13,10 +13,11 @@ import hashlib
 import json
 import time
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from engine.config import EmulatorConfig, PlayerConfig
-from engine.emulator.errors import SaveStateError
+from engine.emulator.errors import GameFrozenError, SaveStateError
 from engine.game.actions import BattleAction
 from engine.game.capture import load_capture
 from engine.game.errors import RomError
@@ -42,6 +43,18 @@ from engine.world.goals import Leg
 WILD_BATTLE = ("red_wild_main_menu", "red_learn_move_prompt", "red_wild_post_battle_overworld")
 ADVANCE_FRAMES, EXECUTE_FRAMES, WALK_FRAMES = 120, 60, 16
 FAKE_CARTRIDGE_SHA256 = hashlib.sha256(b"fake cartridge").hexdigest()
+FROZEN_PC = 0xFF47  # where the tiny cartridge that jumps into video RAM ends up
+
+
+@dataclass(frozen=True)
+class Stall:
+    """The `after`+1-th call of `verb` sleeps `seconds` (a hung role), once across the actor's lives: the
+    file `once` is created as it starts sleeping, and no stall happens while it exists."""
+
+    verb: str
+    after: int
+    seconds: float
+    once: Path
 
 
 class FakeEmulator:
@@ -56,13 +69,18 @@ class FakeEmulator:
         delay: float = 0.0,
         fail_on: str | None = None,
         fail_after: Mapping[str, int] | None = None,
+        freeze_after: Mapping[str, int] | None = None,
+        stall: Stall | None = None,
     ) -> None:
         self.images = [load_capture(fixtures / name) for name in script]
         self.states = [decode_state(image, RED_BLUE) for image in self.images]
         self.delay = delay  # seconds per verb that runs frames: a slow game, for status tests
         self.fail_on = fail_on  # the verb that raises a typed engine error
         self.fail_after = dict(fail_after or {})  # verb -> calls that succeed before it starts failing
-        self.calls: dict[str, int] = {}
+        self.freeze_after = dict(freeze_after or {})  # verb -> calls before the game freezes in it
+        self.stall = stall
+        self.calls: dict[str, int] = {"init": 1}
+        self._stall("init")  # the emulator opening slowly: the actors are still starting
         self.index = 0
         self.acted = False
         self.frames = 0
@@ -84,11 +102,25 @@ class FakeEmulator:
             raise ExecutionError(
                 f"the scripted game refused {verb}", self.state.decision_point, ["a"], "fake-frame"
             )
+        self._freeze(verb, frames)
+        self._stall(verb)
         if self.delay:
             time.sleep(self.delay)
         self.frames += frames
         if self.state.battle is not None:
             self.last_battle_look = self.state
+
+    def _freeze(self, verb: str, frames: int) -> None:
+        if self.calls[verb] > self.freeze_after.get(verb, self.calls[verb]):
+            raise GameFrozenError(self.frames + frames // 2, FROZEN_PC, "no new frame for 10 s")
+
+    def _stall(self, verb: str) -> None:
+        stall = self.stall
+        if stall is None or stall.verb != verb or self.calls.get(verb, 0) <= stall.after:
+            return
+        if not stall.once.exists():
+            stall.once.touch()
+            time.sleep(stall.seconds)
 
     # -- the EmulatorRole verbs --------------------------------------------------------------------
     def game_name(self) -> str:
@@ -98,6 +130,9 @@ class FakeEmulator:
         return []
 
     def start(self, state: bytes | None) -> IntroReport | None:
+        self.calls["start"] = self.calls.get("start", 0) + 1
+        self._freeze("start", 0)
+        self._stall("start")  # the intro, in the real role: minutes when paced
         if self.state.battle is not None:
             return None
         options = decode_options(0)

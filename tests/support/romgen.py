@@ -3,11 +3,17 @@
 The program: turn the LCD on, then once per VBlank (halt + interrupt) store the joypad's action buttons
 (bit 0 = A ... bit 3 = START, 1 = pressed) at JOYPAD_AT and increment the byte at FRAME_COUNTER_AT.
 No Nintendo logo or boot code is included; PyBoy runs its own boot sequence without checking it.
+
+Two other programs crash the way a broken save state crashes Red/Blue, for the emulator's watchdog:
+`frozen` jumps into video RAM with the screen on (the CPU runs away into the IO registers and stops on an
+illegal opcode: PyBoy's tick never returns), `runaway` turns the screen off and loops in video RAM (frames
+go on, the program counter stays outside ROM and RAM).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 from engine.game.cartridge import header_checksum
 from engine.game.ram import RED_BLUE
@@ -19,6 +25,31 @@ MAP_TILESET = 2  # the map header's first byte names its tileset
 MAP_HEADER = bytes([MAP_TILESET, *range(0x22, 0x2B)])  # ten distinctive bytes, like wCurMapHeader
 TILESET_ENTRY = 12  # pret data/tilesets/tileset_headers.asm: one Tilesets entry
 TILESET_HEADER = bytes(range(0x61, 0x6C))  # the eleven bytes WRAM keeps from wTilesetBank on
+
+
+Program = Literal["counter", "frozen", "runaway"]
+FROZEN = bytes([0xF3, 0xC3, 0x00, 0x80])  # di ; jp $8000
+RUNAWAY = bytes(
+    [
+        0xF3,  # di
+        0xAF,
+        0xE0,
+        0x40,  # xor a ; ldh [rLCDC], a  (screen off: video RAM can be written and run)
+        0x3E,
+        0x18,
+        0xEA,
+        0x00,
+        0x80,  # ld a, $18 ; ld [$8000], a
+        0x3E,
+        0xFE,
+        0xEA,
+        0x01,
+        0x80,  # ld a, $FE ; ld [$8001], a  ($8000: jr -2)
+        0xC3,
+        0x00,
+        0x80,  # jp $8000
+    ]
+)
 
 
 def _program() -> bytes:
@@ -77,6 +108,7 @@ def build_rom(
     banks: int = 4,
     cartridge_type: int = 0x03,
     ram_size_code: int = 0x03,
+    program: Program = "counter",
 ) -> bytes:
     """An MBC1+RAM+BATTERY cartridge by default: the same shape as Red/Blue (only smaller)."""
     rom = bytearray(0x4000 * banks)
@@ -87,8 +119,8 @@ def build_rom(
     rom[0x148] = {2: 0, 4: 1, 8: 2}.get(banks, 0)
     rom[0x149] = ram_size_code
     rom[0x14A] = destination
-    program = _program()
-    rom[0x150 : 0x150 + len(program)] = program
+    code = {"counter": _program(), "frozen": FROZEN, "runaway": RUNAWAY}[program]
+    rom[0x150 : 0x150 + len(code)] = code
     if banks > 3:
         _add_map_header_tables(rom)
     rom[0x14D] = header_checksum(bytes(rom))

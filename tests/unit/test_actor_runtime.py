@@ -29,7 +29,7 @@ from engine.mechanics.errors import ExecutionError
 from engine.messages import RoleReport, RunStatus
 from engine.runtime.local import run_local
 from engine.runtime.options import RunOptions
-from engine.runtime.ray_run import _summary_from_files
+from engine.runtime.summary import summary_from_files
 from tests.conftest import GEN1_FIXTURES
 from tests.support.fake_emulator import FakeEmulator
 from tests.support.romgen import write_rom
@@ -196,7 +196,7 @@ def test_a_summary_rebuilt_from_the_run_files(tmp_path: Path) -> None:
         append_json_line(paths.decisions, {"kind": kind})
     for steps in (4, 7):  # overworld decisions are legs of several steps
         append_json_line(paths.decisions, {"kind": "overworld", "steps": steps})
-    summary = _summary_from_files(paths, "interrupted", None, time.monotonic())
+    summary = summary_from_files(paths, "interrupted", None, time.monotonic())
     assert (summary.stopped, summary.decisions, summary.overworld_steps) == ("interrupted", 5, 11)
     assert summary.battles == (battle,)
 
