@@ -9,9 +9,13 @@ a killed run loses.
    the conductor, so every role holds a battle in progress. Then `--rounds` checkpoints are written as the
    conductor writes them (its state, its part, the Checkpoint role's `save`), with every role in this
    process and then as actors on a private Ray instance (this process plays the conductor). Columns:
-   *call* is the conductor's side (on Ray: every actor round trip included); *write* is the Checkpoint
-   role's own clock (pulling the snapshots, encoding, writing and fsyncing each file, the rename, pruning
-   to `keep`); *total* is the checkpoint's bytes on disk and *state* the emulator's save-state part of it.
+   *call* is the conductor's side: the Checkpoint role's `save`, which returns once it has pulled the
+   snapshots from every role (on Ray: every actor round trip included); *write* is the role's writer
+   thread, which meanwhile packs the emulator's state, encodes the JSON parts, writes and fsyncs each
+   file, renames the folder and prunes to `keep`; *flush* is the conductor asking for that write right
+   after `save` (as it does before recording its next decision, `Supervisor.settle`): what it waits for
+   if the next decision comes at once, an upper bound, since in a run the write overlaps the next cycle.
+   *total* is the checkpoint's bytes on disk and *state* the emulator's save-state part of it.
    Then `Checkpointer.restore(None)` (the run's newest checkpoint that verifies, pushed into every role):
    into the live roles (`--rounds` times) and into roles built afresh, as after a crash (`--restores`
    times; building them is not timed).
@@ -213,6 +217,7 @@ def only_run_dir(data: Path) -> Path:
 @dataclass(frozen=True)
 class Write:
     call_s: float
+    flush_s: float
     role_s: float
     total_bytes: int
     state_bytes: int
@@ -237,12 +242,16 @@ def state_part_bytes(checkpoint: Path) -> int:
 
 
 def write_once(conductor: Conductor) -> Write:
-    """One checkpoint as the supervisor writes it: the progress, the part, the role's `save`."""
+    """One checkpoint as the supervisor takes it (the progress, the part, the role's `save`), then its
+    write, waited for."""
     started = time.perf_counter()
-    saved = conductor.supervisor.checkpoint("decisions")
+    taken = conductor.supervisor.checkpoint("decisions")
     call_s = time.perf_counter() - started
-    assert saved is not None
-    return Write(call_s, saved.write_seconds, saved.bytes, state_part_bytes(Path(saved.path)))
+    assert taken is not None
+    started = time.perf_counter()
+    (saved,) = conductor.roles.checkpoint.call.flush().saved
+    flush_s = time.perf_counter() - started
+    return Write(call_s, flush_s, saved.write_seconds, saved.bytes, state_part_bytes(Path(saved.path)))
 
 
 def wait_for_names_free(run_id: str, namespace: str) -> None:
@@ -529,16 +538,17 @@ def report_in_process(results: dict[str, InProcess], rounds: int) -> None:
     config = EngineConfig().checkpoint
     print(f"\ncheckpoint writes: {rounds} per mode, {PLAYED_DECISIONS} decisions into the {SCENARIO} battle, "
           f"keep {config.keep}; ms p50 / p95 / max, sizes median")  # fmt: skip
-    print(f"{'mode':<7}{'call ms':>22}{'write ms':>22}{'total KB':>10}{'state KB':>10}")
+    print(f"{'mode':<7}{'call ms':>22}{'flush ms':>22}{'write ms':>22}{'total KB':>10}{'state KB':>10}")
     for mode, result in results.items():
         writes = result.writes
         total = statistics.median(w.total_bytes for w in writes) / 1024
         state = statistics.median(w.state_bytes for w in writes) / 1024
-        call, role = (
+        call, flush, role = (
             p50_p95_max([w.call_s for w in writes], 1000),
+            p50_p95_max([w.flush_s for w in writes], 1000),
             p50_p95_max([w.role_s for w in writes], 1000),
         )
-        print(f"{mode:<7}{call:>22}{role:>22}{total:>10,.0f}{state:>10,.0f}")
+        print(f"{mode:<7}{call:>22}{flush:>22}{role:>22}{total:>10,.0f}{state:>10,.0f}")
     worst = max(percentile([w.call_s for w in r.writes], 0.5) for r in results.values()) * 1000
     print(f"target: write p50 <= {WRITE_TARGET_MS:.0f} ms: {verdict(worst <= WRITE_TARGET_MS)} "
           f"(slowest p50 {worst:.0f} ms, conductor's side)")  # fmt: skip

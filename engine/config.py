@@ -43,12 +43,17 @@ class PlayerConfig(Section):
     fast_options: bool = True
 
 
+# Which battles keep their start state (runs/<run id>/battles/<battle id>.state) once they are over.
+KeepBattleStates = Literal["all", "trainer_and_losses", "none"]
+
+
 class CheckpointConfig(Section):
     interval_seconds: float = Field(300.0, ge=1.0, le=86400.0)
     every_decisions: int = Field(100, ge=1, le=1_000_000)
     at_battles: bool = True
     # At least two: a newest checkpoint that fails verification must leave a readable one behind.
     keep: int = Field(5, ge=2, le=1000)
+    keep_battle_states: KeepBattleStates = "all"
 
 
 class RuntimeConfig(Section):

@@ -89,7 +89,7 @@ class BattleLog(Frozen):
     start_frame: int
     decisions: tuple[DecisionRecord, ...]
     turns: tuple[TurnOutcome, ...] = ()
-    start_state: str | None = None
+    start_state: str | None = None  # None: the run did not keep it (checkpoint.keep_battle_states)
 
 
 class TrackerState(Frozen):

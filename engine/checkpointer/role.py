@@ -6,24 +6,34 @@ snapshots of one checkpoint describe one moment: at the start, at battle start a
 `every_decisions` decisions (it counts them itself), when `due` says the interval has passed since the
 last checkpoint, at a clean stop, and (`crash`) when the run fails. Lesson memory is never part of a
 checkpoint: what was learned stays learned.
+
+`save` takes the snapshots and returns; the role's writer thread (engine.checkpointer.writer) packs,
+encodes and writes them while the conductor plays on. What the writes came to is told by the next `save`
+or `flush` (which the conductor asks before it records its next decision), and `save(..., wait=True)`
+(the run's last checkpoint) returns only once everything is on disk. Restoring, and naming the newest
+intact checkpoint, wait for the writer first.
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
 from pydantic import ValidationError
 
 from engine.checkpointer.clock import CheckpointClock
+from engine.checkpointer.writer import Job, Writer
 from engine.checkpoints.compat import check_compatible
-from engine.checkpoints.errors import CheckpointCorruptError, NoCheckpointError
-from engine.checkpoints.models import CheckpointHeader, LoadedCheckpoint, Manifest
+from engine.checkpoints.errors import CheckpointCorruptError, CheckpointError, NoCheckpointError
+from engine.checkpoints.models import CheckpointHeader, LoadedCheckpoint, Manifest, StoredCheckpoint
 from engine.checkpoints.store import CheckpointStore
 from engine.config import CheckpointConfig
+from engine.emulator.errors import SaveStateError
+from engine.emulator.state_file import pack, unpack
 from engine.frozen import Frozen
 from engine.llm.gateway import GatewaySnapshot
 from engine.llm.port import GatewayPort
@@ -58,7 +68,24 @@ class CheckpointSaved(Frozen):
     path: str
     reason: str
     bytes: int
-    write_seconds: float
+    write_seconds: float  # the writer's clock: packing, encoding, files written and fsynced, rename, pruning
+    take_seconds: float = 0.0  # the caller's: the snapshots pulled from every role
+
+
+@dataclass(frozen=True)
+class Written:
+    """Checkpoint writes finished since the role was last asked, and the ones that failed (each error's
+    `reason` names its checkpoint; a full disk is a CheckpointWriteError whose `code` says so)."""
+
+    saved: tuple[CheckpointSaved, ...] = ()
+    failed: tuple[CheckpointError, ...] = ()
+
+
+@dataclass(frozen=True)
+class CheckpointTaken:
+    reason: str
+    seconds: float  # what the caller waited: the snapshots, and with `wait` the writes too
+    written: Written = field(default_factory=Written)
 
 
 class CheckpointRestored(Frozen):
@@ -100,6 +127,14 @@ class CheckpointSources:
         self.gateway.restore(_parsed(GatewaySnapshot, parts, "gateway"))
 
 
+def _machine(loaded: LoadedCheckpoint) -> bytes:
+    """The emulator's state as PyBoy wrote it: packed since schema v4, plain in v3 checkpoints."""
+    try:
+        return unpack(loaded.blobs[EMULATOR_STATE])
+    except SaveStateError as exc:  # it passed its sha256, so it was written this way
+        raise CheckpointCorruptError(loaded.path, (f"{EMULATOR_STATE}: {exc}",)) from exc
+
+
 def _parsed(model: type[Snapshot], parts: dict[str, Any], name: str) -> Snapshot:
     try:
         return model.model_validate(parts[name])
@@ -128,42 +163,52 @@ class Checkpointer:
         self.counts = {"written": 0, "failed": 0, "restored": 0}
         self.last: CheckpointSaved | None = None
         self._cartridge: tuple[str, str] | None = None  # (game, ROM sha256), asked once
+        self.writer: Writer[CheckpointSaved] = Writer()
+        self._counting = threading.Lock()  # counts and `last` change on the writer's thread too
 
     # -- the timer -----------------------------------------------------------------------------------
     def start(self) -> None:
         self.clock.start()
 
     def stop(self) -> None:
+        """The end of the run (or of the role): the timer stops, and every checkpoint taken is written."""
         self.clock.stop()
+        self.writer.close()
 
     def due(self) -> bool:
         """Has the interval passed since the last checkpoint?"""
         return self.clock.due()
 
     # -- writing -------------------------------------------------------------------------------------
-    def save(self, reason: str, conductor: ConductorPart) -> CheckpointSaved | None:
-        """Write one checkpoint; None when battle checkpoints are off. A failed write (a full disk) raises
-        the store's CheckpointWriteError after counting it; the previous checkpoint is untouched."""
+    def save(self, reason: str, conductor: ConductorPart, wait: bool = False) -> CheckpointTaken | None:
+        """Take one checkpoint (None when battle checkpoints are off) and hand it to the writer; with `wait`,
+        return once it and every one before it is on disk. The result tells the writes that finished
+        since the last call, failures included: a failed write (a full disk) leaves the previous
+        checkpoints as they were, and after a full disk nothing more is written until someone hears."""
         if self.store is None or (reason in BATTLE_REASONS and not self.config.at_battles):
             return None
         started = time.perf_counter()
         self.clock.written()  # also after a failure: a full disk is not retried every cycle
-        try:
-            stored = self._write(reason, conductor)
-        except Exception:
-            self.counts["failed"] += 1
-            if self.metrics is not None:
-                self.metrics.checkpoint(reason, None)
-            raise
-        seconds = time.perf_counter() - started
-        self.counts["written"] += 1
-        if self.metrics is not None:
-            self.metrics.checkpoint(reason, seconds)
-        self.last = CheckpointSaved(name=stored.name, path=str(stored.path), reason=reason,
-                                    bytes=stored.bytes, write_seconds=round(seconds, 4))  # fmt: skip
-        return self.last
+        if not self.writer.disk_full():
+            try:
+                job = self._take(reason, conductor, started)
+            except Exception:
+                self._count_failure(reason)
+                raise
+            self.writer.submit(job)
+        if wait:
+            self.writer.drain()
+        return CheckpointTaken(reason=reason, seconds=round(time.perf_counter() - started, 4),
+                               written=self._written())  # fmt: skip
 
-    def _write(self, reason: str, conductor: ConductorPart) -> Any:
+    def flush(self) -> Written:
+        """Wait until every checkpoint taken is on disk; what the writes came to since the last call."""
+        self.writer.drain()
+        return self._written()
+
+    def _take(self, reason: str, conductor: ConductorPart, started: float) -> Job[CheckpointSaved]:
+        """The snapshots of this moment, pulled from every role now; the job that writes them later. The
+        JSON parts are plain data by now (model_dump copies), so the roles may change meanwhile."""
         emulator = self.sources.emulator.snapshot()
         parts: dict[str, Any] = {
             name: snapshot.model_dump(mode="json") for name, snapshot in self.sources.snapshots().items()
@@ -177,7 +222,39 @@ class Checkpointer:
             decisions_offset=conductor.decisions_offset, battles=conductor.battles,
             play_frames=self._play_frames(),
         )  # fmt: skip
-        return self._store().write(header, parts, {EMULATOR_STATE: emulator.state})
+        store, state, taken = self._store(), emulator.state, time.perf_counter() - started
+
+        def write() -> CheckpointSaved:
+            began = time.perf_counter()
+            try:
+                stored = store.write(header, parts, {EMULATOR_STATE: pack(state)})
+            except CheckpointError:
+                self._count_failure(reason)
+                raise
+            return self._count_written(stored, time.perf_counter() - began, taken)
+
+        return Job(reason, write)
+
+    def _count_written(self, stored: StoredCheckpoint, seconds: float, taken: float) -> CheckpointSaved:
+        saved = CheckpointSaved(name=stored.name, path=str(stored.path), reason=stored.manifest.reason,
+                                bytes=stored.bytes, write_seconds=round(seconds, 4),
+                                take_seconds=round(taken, 4))  # fmt: skip
+        with self._counting:
+            self.counts["written"] += 1
+            self.last = saved
+        if self.metrics is not None:
+            self.metrics.checkpoint(saved.reason, taken + seconds)
+        return saved
+
+    def _count_failure(self, reason: str) -> None:
+        with self._counting:
+            self.counts["failed"] += 1
+        if self.metrics is not None:
+            self.metrics.checkpoint(reason, None)
+
+    def _written(self) -> Written:
+        results = self.writer.take()
+        return Written(saved=results.done, failed=results.failed)
 
     def _identify(self) -> tuple[str, str]:
         if self._cartridge is None:
@@ -194,20 +271,26 @@ class Checkpointer:
             return 0
 
     def newest_intact(self) -> str | None:
-        """The run's newest checkpoint that verifies (what `--resume latest` would take), or None."""
-        return self.store.newest_intact(self.run_id) if self.store is not None else None
+        """The run's newest checkpoint that verifies (what `--resume latest` would take), or None; once the
+        checkpoints taken are written."""
+        if self.store is None:
+            return None
+        self.writer.drain()
+        return self.store.newest_intact(self.run_id)
 
     # -- restoring -----------------------------------------------------------------------------------
     def restore(self, path: str | None = None) -> CheckpointRestored:
         """Load the checkpoint at `path` (None: this run's newest that verifies, skipping broken ones with
         a warning), check it belongs to this cartridge, and push every role's snapshot back."""
+        self.writer.drain()  # the newest checkpoint may still be on its way to the disk
         loaded = self._load(path)
         # The store warned here about newer broken ones it skipped; the conductor repeats it in run.log.
         skipped = self._store().broken_newer(loaded.path, self.run_id) if path is None else ()
-        emulator = EmulatorSnapshot.from_parts(loaded.json_parts["emulator"], loaded.blobs[EMULATOR_STATE])
+        emulator = EmulatorSnapshot.from_parts(loaded.json_parts["emulator"], _machine(loaded))
         self.sources.emulator.restore(emulator)
         self.sources.restore(loaded.json_parts)
-        self.counts["restored"] += 1
+        with self._counting:
+            self.counts["restored"] += 1
         self.clock.written()
         return CheckpointRestored(name=loaded.name, path=str(loaded.path), manifest=loaded.manifest,
                                   conductor=loaded.json_parts["conductor"],
@@ -233,7 +316,9 @@ class Checkpointer:
 
     def report(self) -> RoleReport:
         since = self.clock.seconds_since_written()
-        counters = {key: float(value) for key, value in self.counts.items()}
+        with self._counting:
+            counters = {key: float(value) for key, value in self.counts.items()}
+            last = self.last
         counters["seconds_since_checkpoint"] = since if since is not None else -1.0
-        detail = f"last: {self.last.name} ({self.last.reason})" if self.last is not None else "none yet"
+        detail = f"last: {last.name} ({last.reason})" if last is not None else "none yet"
         return RoleReport(role="checkpoint", healthy=True, counters=counters, detail=detail)

@@ -6,21 +6,20 @@ import os
 from pathlib import Path
 
 from engine.checkpoints.errors import CheckpointIncompatibleError, CheckpointPathError
-from engine.checkpoints.models import SCHEMA_VERSION, Manifest
+from engine.checkpoints.models import READ_SCHEMAS, Manifest, schemas_read
 
 SHA_SHOWN = 12  # enough to tell two cartridges apart in a message
 
 
 def schema_refusal(name: str, version: int) -> CheckpointIncompatibleError:
     return CheckpointIncompatibleError(
-        f"checkpoint {name} was written with checkpoint schema v{version}; "
-        f"this engine reads v{SCHEMA_VERSION}"
+        f"checkpoint {name} was written with checkpoint schema v{version}; this engine reads {schemas_read()}"
     )
 
 
 def check_compatible(manifest: Manifest, game: str, rom_sha256: str) -> None:
     """Raise CheckpointIncompatibleError unless this engine can resume `manifest` with this cartridge."""
-    if manifest.schema_version != SCHEMA_VERSION:
+    if manifest.schema_version not in READ_SCHEMAS:
         raise schema_refusal(manifest.name, manifest.schema_version)
     if manifest.rom_sha256.lower() != rom_sha256.lower():
         # The save state would load into another game's memory map: refuse before the emulator sees it.

@@ -11,6 +11,10 @@ from engine.errors import EngineError, UserInputError
 class CheckpointError(EngineError):
     """Root of every error raised by `engine.checkpoints`."""
 
+    # The reason of the checkpoint that failed, when it is told later than it happened (a write that ran
+    # in the background is reported at the next checkpoint).
+    reason: str | None = None
+
 
 class CheckpointWriteError(CheckpointError):
     """A checkpoint could not be written (disk full, no permission...); the previous ones are untouched."""

@@ -11,10 +11,19 @@ from engine.frozen import Frozen
 # Bump when the layout or the manifest changes meaning; older engines then refuse instead of misreading.
 # v2: the manifest is sealed (SEAL); a v1 checkpoint has no seal, so it could not be told from a tampered one.
 # v3: the tactician's part holds the map explorer (squares seen, gates tried) instead of the random walk.
-SCHEMA_VERSION = 3
+# v4: emulator.state is packed (zlib behind a marker). Its other parts are v3's, and a v3 emulator.state
+# reads as the plain state it is, so v3 checkpoints are still read: no earlier run is stranded.
+SCHEMA_VERSION = 4
+READ_SCHEMAS = (3, 4)
 MANIFEST = "manifest.json"
 # The manifest's sha256, written after it, in the form `sha256sum -c manifest.sha256` checks.
 SEAL = "manifest.sha256"
+
+
+def schemas_read() -> str:
+    """The schemas this engine reads, in words: "v3 and v4"."""
+    *earlier, last = (f"v{version}" for version in READ_SCHEMAS)
+    return f"{', '.join(earlier)} and {last}" if earlier else last
 
 
 class PartDigest(Frozen):

@@ -17,7 +17,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from engine.checkpoints.layout import is_simple_name
-from engine.checkpoints.models import MANIFEST, SCHEMA_VERSION, SEAL, Manifest
+from engine.checkpoints.models import MANIFEST, READ_SCHEMAS, SEAL, Manifest, schemas_read
 
 
 @dataclass(frozen=True)
@@ -29,7 +29,7 @@ class Inspection:
 
     @property
     def other_schema(self) -> bool:
-        return self.schema_version is not None and self.schema_version != SCHEMA_VERSION
+        return self.schema_version is not None and self.schema_version not in READ_SCHEMAS
 
 
 def seal_for(manifest: bytes) -> bytes:
@@ -83,8 +83,8 @@ def read_manifest(path: Path) -> tuple[Manifest | None, int | None, str | None]:
     if problem is not None:
         return None, None, problem
     version = data.get("schema_version") if isinstance(data, dict) else None
-    if isinstance(version, int) and version != SCHEMA_VERSION:
-        return None, version, f"schema v{version}, this engine reads v{SCHEMA_VERSION}"
+    if isinstance(version, int) and version not in READ_SCHEMAS:
+        return None, version, f"schema v{version}, this engine reads {schemas_read()}"
     problem = _seal_problem(path, raw)
     if problem is not None:
         return None, version, problem

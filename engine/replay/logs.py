@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine.battles.errors import BattleLogError
-from engine.battles.files import battle_log_path, read_battle_log
+from engine.battles.files import battle_log_path, not_kept, read_battle_log
 from engine.battles.models import BattleLog
 
 
@@ -19,7 +19,7 @@ class LoggedBattle:
 
 def _read_state(log_path: Path, log: BattleLog) -> bytes:
     if log.start_state is None:
-        raise BattleLogError(f"{log_path} names no start state: the battle cannot be replayed")
+        raise BattleLogError(not_kept(log))
     path = log_path.parent / log.start_state
     try:
         data = path.read_bytes()

@@ -19,6 +19,7 @@ from pathlib import Path
 from engine.actors.errors import RoleDiedError
 from engine.actors.handles import screen_feed
 from engine.actors.roles import Roles
+from engine.battles.files import keeps_start_state
 from engine.battles.models import BattleLog
 from engine.emulator.errors import GameFrozenError
 from engine.errors import EngineError, UserInputError
@@ -379,8 +380,9 @@ class Conductor:
         number = len(self.progress.battles) + 1
         battle_id = f"{self.paths.run_id}-b{number:03d}"
         # Its start is kept with the log: the battle can be replayed from there (engine replay, --state).
+        keep = self.options.keep_battle_states != "none"
         battle = BattleStep.begin(
-            self.roles.emulator.call, battle_id, self.paths.run_id, state, keep_state=True
+            self.roles.emulator.call, battle_id, self.paths.run_id, state, keep_state=keep
         )
         if battle.start is not None and battle.start.state is not None:
             write_bytes_atomic(self.paths.battle_start_state(battle_id), battle.start.state)
@@ -419,7 +421,13 @@ class Conductor:
     def _keep_battle_log(self, battle: BattleLog) -> Path:
         log_path = self.paths.battle_log(battle.summary.battle_id)
         _keep_rolled_back(log_path)
+        kept = keeps_start_state(self.options.keep_battle_states, battle.summary)
+        if not kept:  # the log says so, and a replay asked for it says so in one line
+            battle = battle.model_copy(update={"start_state": None})
         write_json_atomic(log_path, battle.model_dump(mode="json"))
+        if not kept:
+            # After the log: a crash in between leaves a state nobody needs, never a log naming no file.
+            _remove(self.paths.battle_start_state(battle.summary.battle_id))
         return log_path
 
     # -- the overworld -----------------------------------------------------------------------------
@@ -459,6 +467,7 @@ class Conductor:
         answer: str = "",
         lessons: tuple[str, ...] = (),
     ) -> None:
+        self.supervisor.settle()  # the last checkpoint is on disk before a decision after it is recorded
         self.progress.decisions += 1
         # `frame` and `seconds` (the run's play time) let `engine stats` put decisions on a time line.
         entry: dict[str, object] = {"seq": self.progress.decisions, "kind": kind, "point": point,
@@ -569,6 +578,13 @@ class Conductor:
             seconds_since_checkpoint=since if since is not None and since >= 0 else None,
             roles=tuple(reports),
         )  # fmt: skip
+
+
+def _remove(path: Path) -> None:
+    try:
+        path.unlink(missing_ok=True)
+    except OSError as exc:  # a state left behind only takes room
+        log.warning("could not remove %s: %s", path, exc.strerror or exc)
 
 
 def _keep_rolled_back(log_path: Path) -> None:

@@ -131,6 +131,7 @@ def _run(config: EngineConfig, request: RunRequest, point: ResumePoint | None, s
             resume=str(point.path) if point is not None else None,
             resume_skipped=point.skipped if point is not None else (),
             checkpoint_every_decisions=config.checkpoint.every_decisions,
+            keep_battle_states=config.checkpoint.keep_battle_states,
             max_recoveries=config.runtime.max_recoveries,
             recovery_timeout=config.runtime.recovery_timeout_seconds,
         )

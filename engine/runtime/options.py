@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine.actors.factory import RoleBuild
+from engine.config import KeepBattleStates
 from engine.layout import RunPaths
 
 LATEST = "latest"
@@ -29,6 +30,7 @@ class RunOptions:
     resume_reason: str = "engine run --resume"
     resume_skipped: tuple[str, ...] = ()  # newer checkpoints `engine run --resume latest` found broken
     checkpoint_every_decisions: int = 100
+    keep_battle_states: KeepBattleStates = "all"  # which battles' start states stay once they are over
     max_recoveries: int = 10
     recovery_timeout: float = 60.0
 

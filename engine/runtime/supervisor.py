@@ -15,9 +15,10 @@ from collections.abc import Callable
 
 from engine.actors.errors import RecoveryError, RoleDiedError
 from engine.actors.roles import Roles
-from engine.checkpointer.role import CheckpointRestored, CheckpointSaved, ConductorPart
+from engine.checkpointer.role import CheckpointRestored, CheckpointTaken, ConductorPart, Written
+from engine.checkpointer.writer import is_disk_full
 from engine.checkpoints.errors import CheckpointError, CheckpointWriteError
-from engine.files import DISK_FULL, StorageError, append_json_line
+from engine.files import StorageError, append_json_line
 from engine.layout import RunPaths
 from engine.messages import BattleRecord
 from engine.runtime.decision_log import close_torn_line, lines_after, log_size
@@ -28,6 +29,8 @@ from engine.telemetry.metrics import RunMetrics
 log = logging.getLogger("engine.run")
 DUE_POLL_SECONDS = 1.0  # how often the Checkpoint role's clock and the actors' lives are asked
 AWAIT_POLL_SECONDS = 0.25
+# The run ends after these: they, and every checkpoint before them, are on disk before `checkpoint` returns.
+FINAL_REASONS = frozenset({"stop", "interrupted", "crash", "frozen"})
 
 Boundary = tuple[RunProgress, int]  # the run's progress between two cycles, and decisions.jsonl's size
 
@@ -51,6 +54,7 @@ class Supervisor:
         self._due_asked = time.monotonic()
         self._boundary: Boundary | None = None
         self._lives: dict[str, str] = {}  # each role's incarnation when last looked at
+        self._writing = False  # a checkpoint was taken and its write not yet heard of
 
     def watch(self) -> None:
         """From here on, an actor re-created by Ray is noticed."""
@@ -62,9 +66,11 @@ class Supervisor:
         self._boundary = (self.progress_now(), log_size(self.paths.decisions))
 
     # -- writing -----------------------------------------------------------------------------------------
-    def checkpoint(self, reason: str, at: Boundary | None = None) -> CheckpointSaved | None:
-        """A checkpoint of `at` (default: now); None when none was written. A full disk raises
-        StorageError: the run stops, nothing lost; any other failed write is one line and the run goes on."""
+    def checkpoint(self, reason: str, at: Boundary | None = None) -> CheckpointTaken | None:
+        """A checkpoint of `at` (default: now); None when none was taken. The Checkpoint role writes it in
+        the background, and `settle` hears how that went (the run's last checkpoint is waited for here): a
+        full disk raises StorageError, the run stops and nothing is lost; any other failed write is one
+        line and the run goes on."""
         progress, offset = at if at is not None else (self.progress_now(), log_size(self.paths.decisions))
         # Counted as done even if the write fails: a failure is told once per checkpoint due, not retried
         # at every decision.
@@ -72,19 +78,39 @@ class Supervisor:
         part = ConductorPart(state=progress.model_dump(mode="json"), decisions=progress.decisions,
                              decisions_offset=offset, battles=len(progress.battles))  # fmt: skip
         try:
-            saved = self.roles.checkpoint.call.save(reason, part)
+            taken = self.roles.checkpoint.call.save(reason, part, reason in FINAL_REASONS)
         except CheckpointWriteError as exc:
-            if exc.code in DISK_FULL:  # the run's other files will not fit either: stop, nothing lost
-                raise StorageError(exc.directory, exc.cause, exc.code) from exc
-            log.error("checkpoint (%s) not written: %s", reason, exc)
+            exc.reason = exc.reason or reason
+            self._tell(Written(failed=(exc,)))
             return None
         except CheckpointError as exc:
             log.error("checkpoint (%s) not written: %s", reason, exc)
             return None
-        if saved is not None:
-            log.info("checkpoint %s (%s): %.0f KB in %.0f ms", saved.name, reason, saved.bytes / 1024,
+        if taken is not None:
+            self._writing = reason not in FINAL_REASONS
+            self._tell(taken.written)
+        return taken
+
+    def settle(self) -> None:
+        """Before the next decision is recorded: the checkpoint taken last is on disk, and how its write
+        went is told (a full disk stops the run here). Its write ran in the background while the cycle
+        played, so this seldom waits; and so a killed process never loses more than `every_decisions`
+        decisions, as when checkpoints were written while the conductor waited."""
+        if self._writing:
+            self._writing = False
+            self._tell(self.roles.checkpoint.call.flush())
+
+    def _tell(self, written: Written) -> None:
+        """One line per checkpoint written or failed since the last call; StorageError for a full disk."""
+        for saved in written.saved:
+            log.info("checkpoint %s (%s): %.0f KB, %.0f ms to take, %.0f ms to write", saved.name,
+                     saved.reason, saved.bytes / 1024, saved.take_seconds * 1000,
                      saved.write_seconds * 1000)  # fmt: skip
-        return saved
+        for failure in written.failed:
+            if is_disk_full(failure):  # the run's other files will not fit either: stop, nothing lost
+                raise StorageError(failure.directory, failure.cause, failure.code) from failure
+        for failure in written.failed:
+            log.error("checkpoint (%s) not written: %s", failure.reason, failure)
 
     def checkpoint_if_due(self, *, battle_ended: bool, battle_started: bool, decisions: int) -> None:
         reason = self._due_reason(battle_ended, battle_started, decisions)

@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 import ray
+from ray.util.state import list_actors
 
 from engine.actors.factory import actor_name
 from engine.actors.roles import ROLE_NAMES
@@ -174,7 +175,7 @@ def test_a_killed_driver_loses_only_the_work_since_the_last_checkpoint(
     finally:
         if driver.poll() is None:
             driver.kill()
-    wait_for_actors_gone(paths.run_id)
+    wait_for_actors_gone(ray_instance, paths.run_id)
     killed_at = len(paths.decisions.read_text(encoding="utf-8").splitlines())
     thread, result = run_in_background(paths, options(resume=LATEST))
     summary = finish(thread, result)
@@ -184,18 +185,23 @@ def test_a_killed_driver_loses_only_the_work_since_the_last_checkpoint(
     assert resume["decisions"] + resume["decisions_rolled_back"] == killed_at
 
 
-def wait_for_actors_gone(run_id: str, timeout: float = 60.0) -> None:
-    """Ray ends a killed driver's actors on its own; their names are free once they are gone."""
+def wait_for_actors_gone(context: Any, run_id: str, timeout: float = 60.0) -> None:
+    """Ray ends a killed driver's actors on its own; their names are free once the state API says DEAD
+    (the GCS frees a name as it marks the actor dead). Asked through the state API, not `ray.get_actor`:
+    while an actor is being removed, get_actor can fail inside Ray (its class name already gone) with an
+    error that is neither "found" nor "not found"."""
+    names = {actor_name(run_id, role) for role in (*ROLE_NAMES, "conductor")}
     deadline = time.monotonic() + timeout
-    for role in (*ROLE_NAMES, "conductor"):
-        while time.monotonic() < deadline:
-            try:
-                ray.get_actor(actor_name(run_id, role), namespace=NAMESPACE)
-            except ValueError:
-                break
-            time.sleep(0.2)
-        else:
-            raise AssertionError(f"{role} outlived its driver")
+    while alive := _alive(context, names):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{', '.join(sorted(alive))} outlived the driver")
+        time.sleep(0.2)
+
+
+def _alive(context: Any, names: set[str]) -> set[str]:
+    address = f"http://{context.dashboard_url}"
+    found = list_actors(address=address, filters=[("ray_namespace", "=", NAMESPACE)], limit=10_000)
+    return {actor.name for actor in found if actor.name in names and actor.state != "DEAD"}
 
 
 @pytest.mark.parametrize("damage", ["truncate a part", "flip a byte in the manifest"])

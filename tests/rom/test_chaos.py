@@ -398,8 +398,8 @@ def test_a_full_disk_stops_the_run_in_one_line_and_the_resume_plays_the_same_bat
     run_options = options(rom_path, long_battle.state)
     roles = build_roles(config, run_options.role_build(paths), "local")
     built = roles.checkpoint
-    # Room for two checkpoints of this battle (about 200 KB each), not three.
-    disk = FillingDisk(free=500_000)
+    # Room for two checkpoints of this battle, not three.
+    disk = FillingDisk(checkpoints=2)
     store = CheckpointStore(paths.checkpoints, keep=config.checkpoint.keep, write_file=disk)
     sources = checkpoint_sources({handle.role: handle for handle in roles.all()})
     checkpointer = Checkpointer(config.checkpoint, paths.run_id, config_hash(config), store, sources)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 from typing import Any
@@ -10,6 +11,7 @@ import pytest
 
 from engine.cli import main
 from engine.emulator.session import EmulatorSession
+from engine.emulator.state_file import read_state
 from engine.game.models import DecisionPoint
 from tests.support.scenarios import advance_to, set_party, set_party_hp, start_battle
 
@@ -64,7 +66,8 @@ def test_a_battle_from_a_save_state(game: EmulatorSession, rom_path: Path, tmp_p
     dealt = [t["enemy_hp_lost_percent"] for t in log["turns"] if t["enemy_hp_lost_percent"] is not None]
     assert sum(dealt) == first["enemy"]["hp_percent"] == 100 and log["turns"][-1]["enemy_fainted"]
     start = run_dir / "battles" / log["start_state"]
-    assert start.is_file() and start.stat().st_size > 100_000  # a PyBoy state, loadable with --state
+    kept = read_state(start.read_bytes())  # packed, and naming its cartridge: loadable with --state
+    assert start.stat().st_size < 20_000 < 100_000 < len(kept.machine) and kept.made_with is not None
     assert json.loads((run_dir / "summary.json").read_text(encoding="utf-8")) == summary
     assert summary["battle_ids"] == [battle["battle_id"]]
     # What the game said each turn: our BUBBLE, its PP, and RATTATA's moves.
@@ -197,3 +200,39 @@ def test_a_broken_state_is_refused_without_a_run(flag: str, rom_path: Path, tmp_
         ]
     )
     assert code == 2
+
+
+def test_a_run_keeping_trainer_and_lost_battles_drops_the_won_wild_ones(
+    rom_path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`checkpoint.keep_battle_states: trainer_and_losses` on a new game's first two battles: the rival's
+    start state stays (compressed, loadable by plain PyBoy once `engine plain-state` unpacks it), the wild
+    battle won loses its own, and whatever asks for it gets one line."""
+    config = tmp_path / "keep.yaml"
+    config.write_text("checkpoint:\n  keep_battle_states: trainer_and_losses\n", encoding="utf-8")
+    args = ["--rom", str(rom_path), "--max-battles", "2", "--max-decisions", "8000", "--config", str(config)]
+    code, summary, run_dir = run(args, tmp_path)
+    assert code == 0
+    rival, wild = summary["battles"]
+    assert (rival["battle_type"], wild["battle_type"], wild["outcome"]) == ("trainer", "wild", "victory")
+    battles = run_dir / "battles"
+    assert [path.name for path in battles.glob("*.state")] == [f"{rival['battle_id']}.state"]
+    wild_log = json.loads((battles / f"{wild['battle_id']}.json").read_text(encoding="utf-8"))
+    assert wild_log["start_state"] is None and len(wild_log["decisions"]) == wild["decisions"]
+    capsys.readouterr()
+    data = tmp_path / "data"
+    replay = ["replay", "--local", "--no-learn", "--battle", wild["battle_id"], "--rom", str(rom_path)]
+    assert main([*replay, "--data-dir", str(data)]) == 2
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert f"battle {wild['battle_id']} (wild, victory) has no start state" in line
+    gone = battles / f"{wild['battle_id']}.state"
+    again = ["run", "--local", "--rom", str(rom_path), "--state", str(gone), "--data-dir", str(data)]
+    assert main(again) == 2
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert line.startswith(f"engine: error: save state not found: {gone} (battle ")
+    assert "keep_battle_states" in line
+    plain = tmp_path / "rival.state"
+    assert main(["plain-state", str(battles / f"{rival['battle_id']}.state"), "--out", str(plain)]) == 0
+    with EmulatorSession(rom_path) as session:
+        session.pyboy.load_state(io.BytesIO(plain.read_bytes()))  # PyBoy itself, no engine in between
+        assert session.read_u8(session.ram_map.wIsInBattle) == 2  # a trainer battle, at its first decision

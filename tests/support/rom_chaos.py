@@ -18,6 +18,7 @@ import yaml
 
 from engine.battles.models import BattleLog
 from engine.checkpoints.disk import write_synced
+from engine.checkpoints.models import SEAL
 from engine.emulator.session import EmulatorSession
 from engine.layout import RunPaths
 from engine.runtime.decision_log import read_decisions
@@ -111,18 +112,23 @@ def log_time(line: str) -> datetime:
 
 # -- a disk that fills up -----------------------------------------------------------------------------
 class FillingDisk:
-    """`write_file` for a CheckpointStore on a disk with `free` bytes left: the write that does not fit
+    """`write_file` for a CheckpointStore on a disk with `free` bytes left, or (`checkpoints`) with room
+    for that many whole checkpoints and not a byte more, whatever their size: the write that does not fit
     puts what fits on the disk, then fails with ENOSPC, as write(2) does on a full file system; so does
     every write after it."""
 
-    def __init__(self, free: int) -> None:
+    def __init__(self, free: int = 1 << 62, checkpoints: int | None = None) -> None:
         self.free = free
+        self.room = checkpoints
         self.failures = 0
 
     def __call__(self, path: Path, data: bytes) -> None:
         if len(data) <= self.free:
             write_synced(path, data)
             self.free -= len(data)
+            if path.name == SEAL and self.room is not None:  # a checkpoint's last file
+                self.room -= 1
+                self.free = self.free if self.room > 0 else 0
             return
         write_synced(path, data[: self.free])
         self.free = 0

@@ -114,7 +114,7 @@ def test_round_trip_keeps_json_parts_and_the_save_state(store: CheckpointStore) 
     manifest = json.loads(manifest_bytes.decode("utf-8"))
     assert set(manifest["parts"]) == {"conductor.json", "observer.json", "emulator.state"}
     assert manifest["parts"]["emulator.state"]["bytes"] == len(STATE)
-    assert manifest["schema_version"] == SCHEMA_VERSION == 3 and manifest["seq"] == 1
+    assert manifest["schema_version"] == SCHEMA_VERSION == 4 and manifest["seq"] == 1
     # The seal: the manifest's sha256, as `sha256sum -c manifest.sha256` reads it.
     assert (stored.path / SEAL).read_bytes() == seal_of(manifest_bytes)
     assert folders(stored.path) == sorted([*manifest["parts"], "manifest.json", SEAL])
@@ -303,17 +303,14 @@ def test_another_schema_is_refused_not_skipped(store: CheckpointStore) -> None:
     write(store)
     newer = write(store)
     _set_schema(newer.path / "manifest.json", NEWER)
-    assert store.verify(newer.path) == (f"schema v{NEWER}, this engine reads v{SCHEMA_VERSION}",)
+    assert store.verify(newer.path) == (f"schema v{NEWER}, this engine reads v3 and v4",)
     refusal = (
-        f"checkpoint {newer.name} was written with checkpoint schema v{NEWER}; "
-        f"this engine reads v{SCHEMA_VERSION}"
+        f"checkpoint {newer.name} was written with checkpoint schema v{NEWER}; this engine reads v3 and v4"
     )
     with pytest.raises(CheckpointIncompatibleError) as caught:
         store.latest()
     assert str(caught.value) == refusal
-    with pytest.raises(
-        CheckpointIncompatibleError, match=f"schema v{NEWER}; this engine reads v{SCHEMA_VERSION}"
-    ):
+    with pytest.raises(CheckpointIncompatibleError, match=f"schema v{NEWER}; this engine reads v3 and v4"):
         store.load(newer.path)
     assert store.entries()[0].manifest is None
     with pytest.raises(CheckpointIncompatibleError) as direct:
@@ -325,8 +322,8 @@ def test_an_unsealed_checkpoint_of_an_older_engine_is_refused_by_its_schema(stor
     older = write(store)
     _set_schema(older.path / "manifest.json", 1)
     (older.path / SEAL).unlink()  # schema v1 had no seal
-    assert store.verify(older.path) == (f"schema v1, this engine reads v{SCHEMA_VERSION}",)
-    with pytest.raises(CheckpointIncompatibleError, match=f"schema v1; this engine reads v{SCHEMA_VERSION}"):
+    assert store.verify(older.path) == ("schema v1, this engine reads v3 and v4",)
+    with pytest.raises(CheckpointIncompatibleError, match="schema v1; this engine reads v3 and v4"):
         store.latest()
 
 

@@ -125,10 +125,14 @@ def test_a_missing_start_state_is_named(tmp_path: Path) -> None:
     assert str(folder) in str(caught.value)
 
 
-def test_a_log_that_names_no_start_state_cannot_be_replayed(tmp_path: Path) -> None:
+def test_a_battle_whose_start_state_was_not_kept_says_so_in_one_line(tmp_path: Path) -> None:
     write_battle(tmp_path, battle_log(TRAJECTORY).model_copy(update={"start_state": None}))
-    with pytest.raises(BattleLogError, match="names no start state"):
+    with pytest.raises(BattleLogError) as caught:
         find_battle_log(tmp_path, "run-b001")
+    assert str(caught.value) == (
+        "battle run-b001 (trainer, defeat) has no start state: its run did not keep one for such a battle "
+        "(checkpoint.keep_battle_states), so it cannot be replayed or played from"
+    )
 
 
 def test_an_empty_start_state_or_a_broken_log_is_refused(tmp_path: Path) -> None:
