@@ -137,6 +137,9 @@ class EmulatorSession:
         self._pacer = Pacer(speed) if speed > 0 else None
         self.live_screen = b""  # paced runs only: the screen as PNG, at most LIVE_SCREEN_SECONDS old
         self._live_at: float | None = None
+        # (PyBoy frame, WindowEvent) of every input, when a benchmark asks for it: plain PyBoy can then
+        # play the very same game, for a side-by-side speed figure (benchmarks/speed.py).
+        self.input_log: list[tuple[int, int]] | None = None
         try:
             self._pyboy = PyBoy(
                 str(self.rom_path),
@@ -295,10 +298,15 @@ class EmulatorSession:
         self.tick(release)
 
     def hold(self, button: Button) -> None:
-        self.pyboy.send_input(_PRESS[Button(button)])
+        self._send(_PRESS[Button(button)])
 
     def release(self, button: Button) -> None:
-        self.pyboy.send_input(_RELEASE[Button(button)])
+        self._send(_RELEASE[Button(button)])
+
+    def _send(self, event: int) -> None:
+        if self.input_log is not None:
+            self.input_log.append((self.pyboy.frame_count, event))
+        self.pyboy.send_input(event)
 
     # -- code hooks --------------------------------------------------------------------------------
     def track_calls(self, bank: int, address: int) -> None:
