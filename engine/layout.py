@@ -2,8 +2,8 @@
 
 DATA_DIR/checkpoints/           checkpoints of every run
 DATA_DIR/memory/                lessons learned (shared by runs)
-DATA_DIR/runs/<run id>/         summary.json, run.log, decisions.jsonl, llm.jsonl, journey.json,
-                                battles/<battle id>.json (+ .state: the battle's start),
+DATA_DIR/runs/<run id>/         summary.json, run.log, decisions.jsonl, battles.jsonl, llm.jsonl,
+                                journey.json, battles/<battle id>.json (+ .state: the battle's start),
                                 reflections/<battle id>.json
 """
 
@@ -55,6 +55,11 @@ class RunPaths:
     @property
     def decisions(self) -> Path:
         return self.run_dir / "decisions.jsonl"
+
+    @property
+    def battle_journal(self) -> Path:
+        """Every battle that ended, its summary a line (engine.runtime.battle_journal)."""
+        return self.run_dir / "battles.jsonl"
 
     @property
     def llm_log(self) -> Path:

@@ -38,6 +38,7 @@ from engine.messages import (
     RunStatus,
     Selection,
 )
+from engine.runtime.battle_journal import BattleJournal
 from engine.runtime.live import LivePublisher, base_view
 from engine.runtime.milestones import Milestones
 from engine.runtime.options import LATEST, RunOptions
@@ -77,6 +78,7 @@ class Conductor:
         self.options = options
         self.paths = paths
         self.progress = RunProgress()
+        self.journal = BattleJournal(paths.battle_journal)
         self.play_time = PlayTime()
         self.battle: BattleStep | None = None  # the battle in progress
         self.supervisor = Supervisor(self.roles, options, paths, self.metrics, self._progress_now)
@@ -111,8 +113,10 @@ class Conductor:
         return self.progress.at_boundary(battle, self.play_time.seconds())
 
     def _take_back(self, progress: RunProgress) -> None:
-        """Carry on from `progress` (a checkpoint's): counters, the battle in progress, the play time."""
+        """Carry on from `progress` (a checkpoint's): counters, the battle in progress, the play time; the
+        battles journal cut back to the battles that ended before it."""
         self.progress = progress
+        self.journal.keep(progress.battles_ended, progress.listed_battles)
         battle, progress.battle = progress.battle, None
         emulator = self.roles.emulator.call
         self.battle = BattleStep.resumed(emulator, self.paths.run_id, battle) if battle is not None else None
@@ -190,7 +194,7 @@ class Conductor:
             self.phase,
             self._live_frame,
             progress.decisions,
-            len(progress.battles),
+            progress.battles_ended,
             progress.where,
             progress.directive,
             self.milestones.reached,
@@ -282,7 +286,7 @@ class Conductor:
         if self.stop.signal is not None:
             return SIGNAL_STOPS[self.stop.signal]
         options, progress = self.options, self.progress
-        if options.max_battles is not None and len(progress.battles) >= options.max_battles:
+        if options.max_battles is not None and progress.battles_ended >= options.max_battles:
             return "max_battles"
         if options.max_decisions is not None and progress.decisions >= options.max_decisions:
             return "max_decisions"
@@ -377,7 +381,7 @@ class Conductor:
         battle.play(record, choice.action)
 
     def _start_battle(self, state: GameState) -> BattleStep:
-        number = len(self.progress.battles) + 1
+        number = self.progress.battles_ended + 1
         battle_id = f"{self.paths.run_id}-b{number:03d}"
         # Its start is kept with the log: the battle can be replayed from there (engine replay, --state).
         keep = self.options.keep_battle_states != "none"
@@ -401,7 +405,8 @@ class Conductor:
         self.battle = None
         summary = battle.summary
         self._advance_play_clock(battle.start_frame + summary.frames)
-        self.progress.battles.append(summary)
+        self.journal.append(summary)  # before the count: a crash in between costs a line cut on resume
+        self.progress.battle_ended(summary)
         self.metrics.battle_ended(summary.outcome, summary.battle_type, summary.wall_seconds)
         log_path = self._keep_battle_log(battle)
         self._battle_ended = True
@@ -415,7 +420,7 @@ class Conductor:
         self.roles.reflection.tell.receive(record)
         self._save_journey()
         log.info("battle %d: %s vs %s in %d turns (%d decisions, %d frames, %.1f s)",
-                 len(self.progress.battles), summary.outcome, summary.opponent, summary.turns,
+                 self.progress.battles_ended, summary.outcome, summary.opponent, summary.turns,
                  summary.decisions, summary.frames, summary.wall_seconds)  # fmt: skip
 
     def _keep_battle_log(self, battle: BattleLog) -> Path:
@@ -492,7 +497,8 @@ class Conductor:
         signal = self.stop.signal if stopped in SIGNAL_STOPS.values() else None
         return RunSummary(
             run_id=self.paths.run_id, game=self.game, stopped=stopped, error=error, signal=signal,
-            battles=tuple(progress.battles), decisions=progress.decisions, overworld_steps=progress.steps,
+            battles=tuple(self.journal.read(progress.battles_ended)), decisions=progress.decisions,
+            overworld_steps=progress.steps,
             llm_calls=self.usage.calls, cost_usd=self.usage.cost_usd, frames=self.frames,
             wall_seconds=round(self.play_time.seconds(), 3), llm=self.usage,
             recoveries=self.supervisor.recoveries, milestones=tuple(self.milestones.reached),
@@ -574,7 +580,7 @@ class Conductor:
         frames = emulator.counters.get("frames", self.frames) if emulator is not None else self.frames
         return RunStatus(
             run_id=self.paths.run_id, state=self.phase, game=self.game, where=self.progress.where,
-            battles=len(self.progress.battles), decisions=self.progress.decisions, frames=int(frames),
+            battles=self.progress.battles_ended, decisions=self.progress.decisions, frames=int(frames),
             seconds_since_checkpoint=since if since is not None and since >= 0 else None,
             roles=tuple(reports),
         )  # fmt: skip

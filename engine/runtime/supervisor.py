@@ -76,7 +76,7 @@ class Supervisor:
         # at every decision.
         self.decisions_at_checkpoint = progress.decisions
         part = ConductorPart(state=progress.model_dump(mode="json"), decisions=progress.decisions,
-                             decisions_offset=offset, battles=len(progress.battles))  # fmt: skip
+                             decisions_offset=offset, battles=progress.battles_ended)  # fmt: skip
         try:
             taken = self.roles.checkpoint.call.save(reason, part, reason in FINAL_REASONS)
         except CheckpointWriteError as exc:
@@ -197,8 +197,9 @@ class Supervisor:
         return progress
 
     def _reflect_again(self, progress: RunProgress) -> None:
-        """A re-created Reflection lost its queue: hand it the battles that have no report yet."""
-        for battle in progress.battles:
+        """A re-created Reflection lost its queue: hand it the battles that have no report yet (of the last
+        few: reflection keeps up with the battles, and only its queue was lost)."""
+        for battle in progress.recent_battles:
             if not self.paths.reflection(battle.battle_id).exists():
                 log_path = self.paths.battle_log(battle.battle_id)
                 self.roles.reflection.tell.receive(BattleRecord(
@@ -226,7 +227,7 @@ class Supervisor:
         )
         log.info("resumed run %s (%s) from checkpoint %s (%s): %d battles, %d decisions, frame %d",
                  self.paths.run_id, self.options.resume_reason, restored.name, restored.manifest.reason,
-                 len(progress.battles), progress.decisions, restored.manifest.frames)  # fmt: skip
+                 progress.battles_ended, progress.decisions, restored.manifest.frames)  # fmt: skip
         return progress
 
     def _rolled_back(self, restored: CheckpointRestored, kind: str, why: str) -> RunProgress:

@@ -73,7 +73,7 @@ def test_the_page_in_a_browser_shows_the_runs_state(tmp_path: Path) -> None:
     assert view["decisions"] == progress.decisions > 0 and view["phase"] == "stopped"
     assert f'data-version="{state["version"]}"' in dom  # the page shows the newest view
     assert _text(dom, "decisions") == str(progress.decisions)
-    assert _text(dom, "battles") == str(len(progress.battles)) == "1"
+    assert _text(dom, "battles") == str(progress.battles_ended) == "1"
     assert progress.directive is not None and _text(dom, "objective") == progress.directive.objective
     recent = re.search(r'<table id="recent">(.*?)</table>', dom, re.S)
     assert recent is not None and recent.group(1).count("<tr>") == min(20, progress.decisions)

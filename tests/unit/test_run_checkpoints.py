@@ -4,6 +4,7 @@ and a full disk leave behind, and a resume that carries the same run on."""
 from __future__ import annotations
 
 import errno
+import json
 import logging
 import os
 from dataclasses import replace
@@ -20,6 +21,7 @@ from engine.checkpointer.role import Checkpointer
 from engine.checkpoints.store import CheckpointStore, write_synced
 from engine.config import EngineConfig, config_from_mapping, config_hash
 from engine.layout import RunPaths
+from engine.runtime.battle_journal import BattleJournal
 from engine.runtime.conductor import Conductor
 from engine.runtime.decision_log import read_decisions
 from engine.runtime.local import run_local
@@ -249,3 +251,31 @@ def test_a_death_with_no_checkpoint_to_go_back_to_ends_the_run_saying_so(paths: 
     assert summary.stopped == "error"
     assert "the tactician actor died" in (summary.error or "")
     assert "no checkpoint to roll back to" in (summary.error or "")
+
+
+def test_a_battle_played_again_after_a_rollback_is_in_the_battles_journal_once(paths: RunPaths) -> None:
+    # The observer dies as the battle ends (after its summary went to battles.jsonl, before the battle_end
+    # checkpoint): the rollback goes back into the battle, which ends a second time.
+    config = EngineConfig()
+    options = RunOptions(rom=Path("scripted.gb"), max_battles=1, checkpoint_every_decisions=2,
+                         recovery_timeout=5.0)  # fmt: skip
+    roles = build_roles(config, options.role_build(paths), "local", fake())
+    roles = replace(roles, observer=DyingHandle(roles.observer, {"battle_ended": (1,)}))  # type: ignore[arg-type]
+    try:
+        summary = Conductor(roles, options, paths).run()
+    finally:
+        for handle in roles.all():
+            handle.close()
+    assert (summary.stopped, summary.recoveries) == ("max_battles", 1)
+    journal = BattleJournal(paths.battle_journal).read()
+    assert [battle.battle_id for battle in journal] == [battle.battle_id for battle in summary.battles]
+    assert len(journal) == 1 and journal[0].decisions == LONG_BATTLE_DECISIONS
+
+
+def test_a_checkpoint_keeps_the_count_of_battles_not_their_summaries(paths: RunPaths) -> None:
+    summary = play(paths)
+    (battle,) = summary.battles
+    newest = CheckpointStore(paths.checkpoints).latest("r1")
+    conductor = json.loads((newest.path / "conductor.json").read_text())
+    assert conductor["battles_ended"] == 1 and "battles" not in conductor
+    assert [item["battle_id"] for item in conductor["recent_battles"]] == [battle.battle_id]
