@@ -160,16 +160,17 @@ def _drain(fighter: Fighter) -> float:
 
 
 @lru_cache(maxsize=1 << 14)
-def _ko_by(pace: Pace, hp: int, drain: float, extra: float) -> tuple[float, ...]:
-    """Chance that a target with `hp` is down after each of turns 1..HORIZON."""
+def _ko_by(pace: Pace, hp: int, drain: float, extra: float, extra_at: int = 1) -> tuple[float, ...]:
+    """Chance that a target with `hp` is down after each of turns 1..HORIZON; `extra` damage lands in
+    turn `extra_at` (a Bide's release comes when its storing turns are over, not at once)."""
     if hp <= 0:
         return (1.0,) * HORIZON
     per_mean = pace.acts * pace.mean
     per_var = pace.acts * (pace.variance + pace.mean**2) - per_mean**2
     out: list[float] = []
-    need = hp - 0.5 - extra
     for t in range(1, HORIZON + 1):
         acting = t - pace.lost if t > pace.lost else 0.0
+        need = hp - 0.5 - (extra if t >= extra_at else 0.0)
         gap = need - acting * per_mean - t * drain
         var = acting * per_var
         p = (1.0 if gap < 0 else 0.0) if var <= _NO_SPREAD else 0.5 * math.erfc(gap / math.sqrt(2 * var))
@@ -373,17 +374,30 @@ def _race_once(
     ours = Pace(ours.mean, ours.variance, ours.acts * (1 - _pressure(duel, answers)) * shares[0],
                 ours.lost + delay, ours.slot)  # fmt: skip
     theirs = Pace(theirs.mean, theirs.variance, theirs.acts * shares[1], theirs.lost, theirs.slot)
-    # A biding enemy hands back twice what it takes; its stored damage is already owed. With a move that
-    # deals no damage we wait out its storing turns instead of feeding it; without one we feed it.
+    # A biding enemy hands back twice what it took, its stored damage already owed, when its storing
+    # turns are over (Bide's counter: the turns left, the last one the release); knocked out before then,
+    # it hands back nothing. We either attack on (what we deal while it stores is owed too) or, with a
+    # move that deals no damage, wait its storing turns out: whichever wins more often.
     owed = 2.0 * foe.bide_damage
-    if foe.bide > 1:
-        if _status_moves(me):
-            ours = Pace(ours.mean, ours.variance, ours.acts, ours.lost + foe.bide - 1, ours.slot)
-        else:
-            owed += 2 * ours.mean * (foe.bide - 1)
+    if foe.bide <= 1:
+        return _race_with(duel, plan, ours, theirs, owed, max(1, foe.bide))
+    fed = _race_with(duel, plan, ours, theirs, owed + 2 * ours.mean * (foe.bide - 1), foe.bide)
+    if not _status_moves(me):
+        return fed
+    waiting = Pace(ours.mean, ours.variance, ours.acts, ours.lost + foe.bide - 1, ours.slot)
+    waited = _race_with(duel, plan, waiting, theirs, owed, foe.bide)
+    return max((fed, waited), key=lambda odds: (odds.win, odds.our_hp_left))
+
+
+def _race_with(duel: Duel, plan: str, ours: Pace, theirs: Pace, owed: float, release: int) -> DuelOdds:
+    """The race itself: who knocks the other out first, turn by turn, with `owed` damage landing on us in
+    turn `release` unless the enemy is down before then."""
+    me, foe = duel.us.fighter, duel.them.fighter
     we_ko = _ko_by(ours, foe.hp, _drain(foe), 0.0)
     share = _heal_share(duel)
-    they_ko = _ko_by(theirs, me.hp + _healing(share, me, theirs), _drain(me) - _seeded_gain(foe), owed)
+    they_ko = _ko_by(
+        theirs, me.hp + _healing(share, me, theirs), _drain(me) - _seeded_gain(foe), owed, release
+    )
     first = _first_chance(me, foe)
     win, when, prev_us, prev_them = 0.0, 0.0, 0.0, 0.0
     for t in range(HORIZON):
@@ -398,7 +412,8 @@ def _race_once(
     win = min(1.0, win + 0.5 * undecided)
     turns = _median_turn(we_ko)
     lasts = min(when / win if win > 0 else turns, HORIZON)
-    taken = theirs.acts * theirs.mean * max(0.0, lasts - theirs.lost) + owed
+    released = 1.0 - (we_ko[release - 2] if release >= 2 else 0.0)  # the chance it lives to release
+    taken = theirs.acts * theirs.mean * max(0.0, lasts - theirs.lost) + owed * released
     dealt = ours.acts * ours.mean * max(0.0, min(turns, HORIZON) - ours.lost)
     attack = move_of(me, ours.slot).name if ours.mean > 0 else ""
     return DuelOdds(

@@ -183,3 +183,23 @@ def test_a_forecast_before_a_gym_reads_the_party_and_the_leaders_roster() -> Non
     )
     later = forecast(stronger, "BROCK", 1)
     assert later is not None and later > now
+
+
+def test_a_four_times_effective_move_beats_a_weak_one_against_a_bide_user() -> None:
+    # SQUIRTLE L13 against BROCK's ONIX after GEODUDE fell. ONIX may start BIDE, but BUBBLE knocks it out
+    # before the release; TACKLE (resisted) only lets it store and SCREECH more.
+    squirtle = mon("SQUIRTLE", 13, "TACKLE", "TAIL_WHIP", "BUBBLE")
+    onix = mon("ONIX", 14, "TACKLE", "SCREECH", "BIDE")
+    geodude = mon("GEODUDE", 12, hp=0)
+    position = Duel(us=Side(members=(squirtle,)), them=trainer("BROCK", geodude, onix)._replace(active=1))
+    verdict = search(position, [Attack(0), Attack(1), Attack(2)])
+    assert verdict.index == 2, verdict.reason
+    assert verdict.best.turns_to_ko < min(s.turns_to_ko for s in verdict.scored[:2])
+
+
+def test_a_storing_enemy_knocked_out_before_its_release_hands_nothing_back() -> None:
+    # ONIX has stored 30 damage with two turns to go; SQUIRTLE's BUBBLE finishes it first.
+    squirtle = mon("SQUIRTLE", 13, "BUBBLE")
+    onix = mon("ONIX", 14, "TACKLE", "BIDE", hp=6, bide=2, bide_damage=30)
+    position = Duel(us=Side(members=(squirtle,)), them=trainer("BROCK", onix))
+    assert win_probability(position) > 0.95
