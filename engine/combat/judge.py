@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from engine.combat.fighter import Duel, Side, fresh
-from engine.combat.race import DuelOdds, duel_odds
+from engine.combat.race import DuelOdds, duel_odds, race_key
 
 
 class Judge:
@@ -22,13 +22,14 @@ class Judge:
 
     def __init__(self, status_plans: bool = False) -> None:
         self.status_plans = status_plans
-        self._duels: dict[Duel, DuelOdds] = {}
+        self._duels: dict[tuple[object, ...], DuelOdds] = {}
         self._battles: dict[Duel, Outlook] = {}
 
     def duel(self, duel: Duel) -> DuelOdds:
-        found = self._duels.get(duel)
+        key = race_key(duel)
+        found = self._duels.get(key)
         if found is None:
-            found = self._duels[duel] = duel_odds(duel, self.status_plans)
+            found = self._duels[key] = duel_odds(duel, self.status_plans)
         return found
 
     def battle(self, duel: Duel) -> float:

@@ -180,6 +180,15 @@ def _ko_by(pace: Pace, hp: int, drain: float, extra: float, extra_at: int = 1) -
     return tuple(out)
 
 
+def race_key(duel: Duel) -> tuple[object, ...]:
+    """Everything `duel_odds` reads: the two members in front and a few facts of their sides, not the
+    benches. Positions of one search that differ only behind the lines race alike (a third of them)."""
+    us, them = duel.us, duel.them
+    behind = len(them.able()) if us.heals and not duel.wild else 0  # _heal_share's divisor
+    return (us.fighter, them.fighter, us.badges, them.badges, us.heals, behind, them.trainer_class,
+            them.turns_out == 1, them.ai_uses > 0, duel.wild)  # fmt: skip
+
+
 def duel_odds(duel: Duel, status_plans: bool = False) -> DuelOdds:
     """The active members' race: attacking now, or after one to three uses of a stat move first, and
     (with `status_plans`) after seeding, paralysing, poisoning or putting the enemy to sleep first, alone
