@@ -155,6 +155,8 @@ class UseItem(NamedTuple):
 
 Action = Attack | Switch | UseItem
 FULL_HEAL_HP = 999  # what a MAX_POTION or FULL_RESTORE counts as in `Side.heals`
+ACTIVE_MEMBER = -1  # an item's member: the one in front (X items have no target to choose)
+REVIVES = {"REVIVE": 2, "MAX_REVIVE": 1}  # a fainted member comes back with max HP divided by this
 STRUGGLE_SLOT = -1
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from engine.combat.enemy import special_move, trainer_ai
 from engine.combat.fighter import (
+    ACTIVE_MEMBER,
     FULL_HEAL_HP,
     STRUGGLE_SLOT,
     Action,
@@ -252,10 +253,14 @@ def model_action(action: BattleAction) -> Action | None:
         return Attack(STRUGGLE_SLOT)
     if isinstance(action, SwitchTo):
         return Switch(action.slot)
-    if isinstance(action, UseItemAction) and action.target is not None:
-        item = BATTLE_ITEMS.get(action.item)
-        if item is None or item.kind not in (ItemKind.HEAL_HP, ItemKind.CURE_STATUS):
-            return None
-        heal = item.heal if item.kind is ItemKind.HEAL_HP else 0
-        return UseItem(item=item.name, heal=heal, cures=frozenset(item.cures), member=action.target)
-    return None
+    if not isinstance(action, UseItemAction):
+        return None
+    item = BATTLE_ITEMS.get(action.item)
+    if item is None:
+        return None
+    if item.kind is ItemKind.STAT_BOOST:
+        return UseItem(item=item.name, heal=0, cures=frozenset(), member=ACTIVE_MEMBER)
+    if action.target is None or item.kind not in (ItemKind.HEAL_HP, ItemKind.CURE_STATUS, ItemKind.REVIVE):
+        return None
+    heal = item.heal if item.kind is ItemKind.HEAL_HP else 0
+    return UseItem(item=item.name, heal=heal, cures=frozenset(item.cures), member=action.target)

@@ -21,6 +21,7 @@ from engine.combat.fighter import (
     ATTACK,
     DEFENSE,
     FULL_HEAL_HP,
+    REVIVES,
     SPEED,
     STRUGGLE_SLOT,
     Action,
@@ -79,10 +80,16 @@ def _non_moves(duel: Duel, ours: bool, action: Action) -> Duel:
 
 
 def _use_item(side: Side, item: UseItem) -> Side:
-    member = side.members[item.member]
     if item.item in effects.X_ITEMS or item.item == "GUARD_SPEC":
         raised = side.with_fighter(effects.stat_item(side.fighter, item.item))
-        return raised._replace(ai_uses=side.ai_uses - 1)
+        return raised._replace(ai_uses=max(0, side.ai_uses - 1))
+    member = side.members[item.member]
+    if item.item in REVIVES:
+        if not member.fainted:
+            return side
+        revived = member._replace(hp=max(1, member.max_hp // REVIVES[item.item]), status="OK", sleep_turns=0)
+        members = (*side.members[: item.member], revived, *side.members[item.member + 1 :])
+        return side._replace(members=members)
     healed = member.max_hp if item.heal is None else min(member.max_hp, member.hp + item.heal)
     cured = member.status in item.cures
     member = member._replace(

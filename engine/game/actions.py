@@ -12,8 +12,8 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, field_validator
 
 from engine.frozen import Frozen
-from engine.game.items import BATTLE_ITEMS, ItemKind, has_effect
-from engine.game.models import DecisionPoint, GameState, Mon, PartyMon
+from engine.game.items import BATTLE_ITEMS, MAX_STAGE, X_ITEM_STAGE, ItemKind, has_effect
+from engine.game.models import BattleState, DecisionPoint, GameState, Mon, PartyMon
 from engine.game.tables import game_data
 
 BATTLE_TYPE_NORMAL = 0  # wBattleType: the old man's demonstration and the Safari Zone have other menus
@@ -145,6 +145,11 @@ def as_battle_sees_it(state: GameState, mon: PartyMon) -> Mon:
     return mon
 
 
+def _can_raise(battle: BattleState, item: str) -> bool:
+    stages = battle.player_side.stages
+    return stages[X_ITEM_STAGE[item]] < MAX_STAGE if len(stages) > X_ITEM_STAGE[item] else True
+
+
 def item_actions(state: GameState) -> list[UseItem]:
     """Items from the bag that would do something now: healers on members they would help, balls in
     wild battles. One entry per item and target, in bag order."""
@@ -160,6 +165,10 @@ def item_actions(state: GameState) -> list[UseItem]:
         seen.add(item.name)
         if item.kind is ItemKind.BALL:
             if battle.kind == "wild":
+                actions.append(UseItem(item=item.name))
+            continue
+        if item.kind is ItemKind.STAT_BOOST:
+            if battle.player is not None and battle.player.hp > 0 and _can_raise(battle, item.name):
                 actions.append(UseItem(item=item.name))
             continue
         actions += [

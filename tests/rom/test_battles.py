@@ -11,7 +11,7 @@ import pytest
 from engine.battles.models import BattleLog
 from engine.config import config_from_mapping
 from engine.emulator.session import EmulatorSession
-from engine.game.actions import UseItem, UseMove
+from engine.game.actions import UseItem, UseMove, legal_actions
 from engine.game.models import DecisionPoint
 from engine.layout import RunPaths
 from engine.mechanics.battle_driver import DriveOptions, by_policy, drive_battle
@@ -28,7 +28,7 @@ from tests.support.battle_scenarios import (
     ScenarioRun,
     run_scenario,
 )
-from tests.support.scenarios import enemy_party_hp, set_bag, set_party, start_battle, state_of
+from tests.support.scenarios import enemy_party_hp, set_bag, set_party, set_party_hp, start_battle, state_of
 
 pytestmark = pytest.mark.rom
 
@@ -145,6 +145,31 @@ def test_an_item_the_game_refuses_brings_back_the_battle_menu(game: EmulatorSess
     state = executor.execute(UseItem(item="POTION", target=0))
     assert state.decision_point is DecisionPoint.BATTLE_MAIN_MENU
     assert bag_count(game, "POTION") == 2
+
+
+def test_an_x_item_raises_the_stage_of_the_member_in_front(game: EmulatorSession) -> None:
+    set_party(game, [("ALAKAZAM", 30)])
+    set_bag(game, [("X_SPECIAL", 2)])
+    start_battle(game, "RATTATA", 3)
+    executor = BattleExecutor(game)
+    state = executor.advance()
+    assert UseItem(item="X_SPECIAL") in legal_actions(state)
+    after = executor.execute(UseItem(item="X_SPECIAL"))
+    assert after.battle is not None and after.battle.player_side.stages[3] == 1  # special +1
+    assert bag_count(game, "X_SPECIAL") == 1
+
+
+def test_a_revive_brings_a_fainted_member_back_at_half_its_hp(game: EmulatorSession) -> None:
+    set_party(game, [("RATTATA", 20), ("PIKACHU", 20)])
+    set_party_hp(game, 1, 0)
+    set_bag(game, [("REVIVE", 1)])
+    start_battle(game, "PIDGEY", 3)
+    executor = BattleExecutor(game)
+    state = executor.advance()
+    assert UseItem(item="REVIVE", target=1) in legal_actions(state)
+    executor.execute(UseItem(item="REVIVE", target=1))
+    pikachu = state_of(game).party[1]
+    assert pikachu.hp == pikachu.max_hp // 2 and bag_count(game, "REVIVE") == 0
 
 
 SLEEP_TURNS = 3  # the status byte's sleep counter

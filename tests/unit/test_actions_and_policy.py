@@ -189,6 +189,16 @@ def test_balls_only_in_wild_battles_and_only_normal_battles() -> None:
     assert not [a for a in legal_actions(safari) if isinstance(a, UseItem)]
 
 
+def test_x_items_are_offered_for_the_member_in_front_until_its_stage_is_at_six() -> None:
+    state = with_bag(fixture_state("red_brock_active_slot1"), ("X_SPECIAL", 2), ("X_ATTACK", 1))
+    assert items_offered(state) == ["use X_SPECIAL", "use X_ATTACK"]
+    battle = state.battle
+    assert battle is not None
+    maxed = battle.player_side.model_copy(update={"stages": (6, 0, 0, 0, 0, 0)})  # attack at +6
+    at_six = state.model_copy(update={"battle": battle.model_copy(update={"player_side": maxed})})
+    assert items_offered(at_six) == ["use X_SPECIAL"]
+
+
 def test_items_are_offered_only_at_the_battle_menu() -> None:
     state = hurt(with_bag(fixture_state("red_wild_use_next_mon_prompt"), ("POTION", 1), ("REVIVE", 1)), 1, 9)
     assert not [a for a in legal_actions(state) if isinstance(a, UseItem)]

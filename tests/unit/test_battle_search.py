@@ -6,10 +6,11 @@ from __future__ import annotations
 import pytest
 
 from engine.combat import enemy
-from engine.combat.fighter import Attack, Duel, Fighter, Side, Switch, UseItem, fighter_of
+from engine.combat.fighter import ACTIVE_MEMBER, Attack, Duel, Fighter, Side, Switch, UseItem, fighter_of
 from engine.combat.judge import win_probability
 from engine.combat.rollout import sampled_win_rate
 from engine.combat.search import search
+from engine.combat.turn import resolve_turn
 from engine.game.tables import game_data
 
 
@@ -203,3 +204,30 @@ def test_a_storing_enemy_knocked_out_before_its_release_hands_nothing_back() -> 
     onix = mon("ONIX", 14, "TACKLE", "BIDE", hp=6, bide=2, bide_damage=30)
     position = Duel(us=Side(members=(squirtle,)), them=trainer("BROCK", onix))
     assert win_probability(position) > 0.95
+
+
+def test_a_revive_brings_a_fainted_member_back_at_half_its_hp() -> None:
+    gengar = mon("GENGAR", 40, hp=0)
+    us = Side(members=(mon("ALAKAZAM", 40), gengar))
+    position = Duel(us=us, them=trainer("LASS", mon("PIDGEY", 5)))
+    revive = UseItem(item="REVIVE", heal=0, cures=frozenset(), member=1)
+    outcomes = resolve_turn(position, revive, Attack(0), detail=1)
+    after = outcomes[0][1]
+    assert after.us.members[1].hp == gengar.max_hp // 2 and after.us.active == 0
+
+
+def test_an_x_item_raises_the_stage_of_the_member_in_front() -> None:
+    position = Duel(us=Side(members=(mon("ALAKAZAM", 40),)), them=trainer("LASS", mon("PIDGEY", 5)))
+    x_special = UseItem(item="X_SPECIAL", heal=0, cures=frozenset(), member=ACTIVE_MEMBER)
+    outcomes = resolve_turn(position, x_special, Attack(0), detail=1)
+    assert all(after.us.fighter.stages[3] == 1 for _, after in outcomes)
+
+
+def test_the_search_revives_its_ace_when_the_one_in_front_cannot_win_alone() -> None:
+    # A weak member left in front of a strong enemy; the ace fainted earlier and a REVIVE is in the bag.
+    ace = mon("VENUSAUR", 45, "RAZOR_LEAF", "SLEEP_POWDER", hp=0)
+    weak = mon("RATTATA", 20, "TACKLE", "TAIL_WHIP")
+    position = Duel(us=Side(members=(weak, ace)), them=trainer("SWIMMER", mon("STARMIE", 38)))
+    revive = UseItem(item="REVIVE", heal=0, cures=frozenset(), member=1)
+    verdict = search(position, [Attack(0), Attack(1), revive])
+    assert verdict.best.action == revive, verdict.reason
