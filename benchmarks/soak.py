@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -56,18 +57,22 @@ def rss_mb(pid: int) -> float:
 
 
 def folder_mb(folder: Path) -> float:
+    """What the files under `folder` hold; checkpoints pruned while we walk are skipped, not an error."""
     total = 0
-    for path in folder.rglob("*"):
-        try:
-            if path.is_file():
-                total += path.stat().st_size
-        except OSError:  # written or pruned while we looked
-            continue
+    for root, _, names in os.walk(folder):  # os.walk ignores folders that vanish under it
+        for name in names:
+            try:
+                total += os.stat(os.path.join(root, name)).st_size
+            except OSError:
+                continue
     return total / MB
 
 
 def newest_checkpoint_kb(data: Path) -> float:
-    folders = sorted(p for p in (data / "checkpoints").glob("*/*") if p.is_dir())
+    try:
+        folders = sorted(p for p in (data / "checkpoints").glob("*/*") if p.is_dir())
+    except OSError:  # one pruned while listed
+        return 0.0
     return folder_mb(folders[-1]) * 1000 if folders else 0.0
 
 
@@ -102,13 +107,15 @@ def soak(rom: Path, minutes: float, every: float, data: Path) -> list[Sample]:
     started = time.monotonic()
     with subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) as process:
         marks = [m for m in MARKS_MINUTES if m <= minutes]
-        while time.monotonic() - started < minutes * 60 and process.poll() is None:
-            time.sleep(every)
-            samples.append(sample(process.pid, data, started))
-            while marks and samples[-1].seconds >= marks[0] * 60:
-                report(marks.pop(0), samples)
-        process.send_signal(signal.SIGTERM)
-        code = process.wait(STOP_TIMEOUT)
+        try:
+            while time.monotonic() - started < minutes * 60 and process.poll() is None:
+                time.sleep(every)
+                samples.append(sample(process.pid, data, started))
+                while marks and samples[-1].seconds >= marks[0] * 60:
+                    report(marks.pop(0), samples)
+        finally:  # whatever happened here, the run is stopped as a user stops it, and waited for
+            process.send_signal(signal.SIGTERM)
+            code = process.wait(STOP_TIMEOUT)
     summary = next((data / "runs").glob("*/summary.json"), None)
     stopped = json.loads(summary.read_text())["stopped"] if summary else "no summary"
     print(f"stopped with exit code {code}: {stopped}", flush=True)
