@@ -23,18 +23,18 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from benchmarks.policies import MaxDamagePolicy
 from engine.battles.policy import Decision, Policy
 from engine.combat.judge import win_probability
 from engine.combat.position import duel_of
 from engine.emulator.session import EmulatorSession
-from engine.game.actions import BattleAction, SendNext, UseMove, legal_actions
-from engine.game.assessment import Fairness, move_by_id
-from engine.game.damage import type_effectiveness
+from engine.game.actions import BattleAction
+from engine.game.assessment import Fairness
 from engine.game.models import DecisionPoint, GameState
 from engine.mechanics.battle_driver import DriveOptions, by_policy, drive_battle
 from engine.mechanics.intro import set_fast_options
 from engine.mechanics.role import EmulatorRole
-from engine.tactician.rule_based import ActionDecision, RuleBasedPolicy
+from engine.tactician.rule_based import RuleBasedPolicy
 from tests.support.battle_scenarios import SCENARIOS
 from tests.support.scenarios import boot_to_overworld
 from tests.support.strength_scenarios import STRENGTH_SCENARIOS
@@ -43,36 +43,6 @@ FRAMES_PER_DRAW = 37
 POLICIES = ("search", "one_turn", "max_damage")
 BINS = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0001)
 MENUS = (DecisionPoint.BATTLE_MAIN_MENU, DecisionPoint.BATTLE_MOVE_MENU)
-
-
-class MaxDamagePolicy:
-    """The baseline: always the move with the highest power × type effectiveness × STAB; the first member
-    left after a faint; the one-turn policy for learning moves and evolving."""
-
-    def __init__(self) -> None:
-        self.fallback = RuleBasedPolicy(lookahead=False)
-
-    def decide(self, state: GameState, legal: list[BattleAction] | None = None) -> ActionDecision | None:
-        legal = legal_actions(state) if legal is None else legal
-        battle = state.battle
-        moves = [a for a in legal if isinstance(a, UseMove)]
-        if moves and battle is not None and battle.player is not None and battle.enemy is not None:
-            player, enemy = battle.player, battle.enemy
-
-            def strength(action: UseMove) -> float:
-                move = move_by_id(player.moves[action.slot].move_id)
-                if move is None:
-                    return 0.0
-                stab = 1.5 if move.type in (player.type1_name, player.type2_name) else 1.0
-                types = (enemy.type1_name or "NORMAL", enemy.type2_name or "NORMAL")
-                return move.power * type_effectiveness(move.type, *types) * stab
-
-            best = max(moves, key=strength)
-            return ActionDecision(action=best, reason="strongest move")
-        senders = [a for a in legal if isinstance(a, SendNext)]
-        if senders:
-            return ActionDecision(action=senders[0], reason="next member")
-        return self.fallback.decide(state, legal)
 
 
 @dataclass

@@ -1,0 +1,138 @@
+"""The tournament benchmark's pure parts (benchmarks/tournament_report.py and the planning of
+benchmarks/tournament.py): intervals, the paired difference, calibration, and reading and reusing results."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from benchmarks.tournament import Cell, plan
+from benchmarks.tournament_report import (
+    brier,
+    calibration,
+    key_of,
+    largest_gap,
+    losses,
+    paired_difference,
+    read_results,
+    report,
+    reusable,
+    wilson,
+)
+from tests.support.catalogue import CATALOGUE
+
+
+def result(scenario: str, draw: int, policy: str, won: bool, **changes: Any) -> dict[str, Any]:
+    row: dict[str, Any] = {
+        "rom": "abc", "game": "red", "scenario": scenario, "digest": "d1", "category": "gym",
+        "stage": "pewter", "party_size": 2, "draw": draw, "policy": policy,
+        "outcome": "victory" if won else "defeat", "won": won, "turns": 5, "decisions": 5, "frames": 900,
+        "hp_left": 0.5, "fainted": 0, "predicted": None, "decision_ms": [1.0, 2.0], "wall_s": 0.4,
+        "error": None,
+    }  # fmt: skip
+    return {**row, **changes}
+
+
+# -- intervals ---------------------------------------------------------------------------------------------
+def test_wilson_interval() -> None:
+    # Newcombe's single-proportion example: 81 of 263 gives 0.2553 to 0.3662.
+    low, high = wilson(81, 263)
+    assert (low, high) == pytest.approx((0.2553, 0.3662), abs=1e-4)
+    assert wilson(0, 10) == pytest.approx((0.0, 0.2775), abs=1e-4)
+    assert wilson(10, 10)[1] == pytest.approx(1.0)
+    assert wilson(0, 0) == (0.0, 1.0)
+    # Symmetric: the interval for 3 of 10 mirrors the one for 7 of 10.
+    assert wilson(3, 10)[0] == pytest.approx(1 - wilson(7, 10)[1])
+
+
+def test_paired_difference() -> None:
+    # 14 cells both won, 5 only the first, none only the second, 22 neither.
+    pairs = [(True, True)] * 14 + [(True, False)] * 5 + [(False, False)] * 22
+    diff = paired_difference(pairs)
+    assert (diff.pairs, diff.only_first, diff.only_second) == (41, 5, 0)
+    assert diff.difference == pytest.approx(5 / 41)
+    assert (diff.low, diff.high) == pytest.approx((0.0115, 0.2265), abs=1e-4)
+    # Swapping the sides mirrors the interval.
+    swapped = paired_difference([(b, a) for a, b in pairs])
+    assert (swapped.low, swapped.high) == pytest.approx((-diff.high, -diff.low))
+
+
+def test_paired_difference_with_every_pair_alike_still_has_width() -> None:
+    same = paired_difference([(True, True)] * 8 + [(False, False)] * 4)
+    assert same.difference == 0.0
+    assert same.low < 0.0 < same.high
+    assert paired_difference([]).pairs == 0
+    # More pairs, the same story: a narrower interval.
+    wider = paired_difference([(True, False)] * 3 + [(False, False)] * 3)
+    narrower = paired_difference([(True, False)] * 30 + [(False, False)] * 30)
+    assert narrower.high - narrower.low < wider.high - wider.low
+    assert narrower.low > 0.0
+
+
+# -- calibration -------------------------------------------------------------------------------------------
+def test_calibration_table() -> None:
+    predictions = [(0.05, False), (0.08, False), (0.55, True), (0.52, False), (0.95, True), (1.0, True)]
+    table = calibration(predictions)
+    assert [(b.low, b.count) for b in table] == [(0.0, 2), (0.5, 2), (0.9, 2)]  # 1.0 joins the last bin
+    middle = table[1]
+    assert (middle.predicted, middle.observed) == pytest.approx((0.535, 0.5))
+    assert middle.gap == pytest.approx(-0.035)
+    assert brier(predictions) == pytest.approx(sum((p - w) ** 2 for p, w in predictions) / 6)
+    gap = largest_gap(table)
+    assert gap is not None and gap.low == 0.0  # predicted 0.065, observed 0
+    assert brier([]) is None and largest_gap([]) is None
+
+
+# -- results on disk ---------------------------------------------------------------------------------------
+def test_reading_skips_blank_and_torn_lines(tmp_path: Path) -> None:
+    path = tmp_path / "results.jsonl"
+    rows = [result("gym_brock_under", 0, "search", True), result("gym_brock_under", 0, "max_damage", False)]
+    path.write_text("\n".join(json.dumps(r) for r in rows) + '\n\n{"scenario": "gym_', encoding="utf-8")
+    assert read_results(path) == rows
+
+
+def test_only_finished_baselines_of_the_same_rom_are_reused() -> None:
+    rows = [
+        result("a", 0, "search", True),
+        result("a", 0, "max_damage", False),
+        result("a", 0, "one_turn", True, rom="other"),
+        result("a", 1, "first_move", False, outcome="error"),
+        result("a", 1, "max_damage", True),
+    ]
+    kept = reusable(rows, "abc", ["search", "max_damage", "first_move", "one_turn"])
+    assert sorted((k[0], k[2], k[3]) for k in kept) == [("a", 0, "max_damage"), ("a", 1, "max_damage")]
+    assert all(r["reused"] for r in kept.values())
+    assert reusable(rows, "abc", ["search"]) == {}
+
+
+def test_a_reused_baseline_is_not_played_again() -> None:
+    scenario = CATALOGUE[0]
+    earlier = result(scenario.name, 0, "max_damage", True, digest=scenario.digest())
+    changed = result(scenario.name, 1, "max_damage", True, digest="another set-up")
+    reused = reusable([earlier, changed], "abc", ["search", "max_damage"])
+    cells, kept = plan([scenario], 2, ("search", "max_damage"), reused, "abc")
+    assert cells == [Cell(scenario.name, 0, ("search",)), Cell(scenario.name, 1, ("search", "max_damage"))]
+    assert [key_of(r) for r in kept] == [key_of(earlier)]
+
+
+# -- the report --------------------------------------------------------------------------------------------
+def test_the_report_names_the_draws_the_search_lost_to_a_baseline() -> None:
+    rows = [
+        result("gym_brock_under", 0, "search", False, predicted=0.8),
+        result("gym_brock_under", 0, "max_damage", True),
+        result("gym_brock_under", 0, "one_turn", False),
+        result("gym_misty_status", 0, "search", True, predicted=0.9, party_size=5),
+        result("gym_misty_status", 0, "max_damage", True),
+        result("gym_misty_status", 0, "one_turn", False, outcome="halted", error="the cap was reached"),
+    ]
+    assert losses(rows, "max_damage") == ["gym_brock_under#0"]
+    text = report(rows)
+    assert "Won by max_damage, lost by the search (1)" in text
+    assert "gym_brock_under#0" in text
+    assert "one_turn gym_misty_status#0: halted (the cap was reached)" in text
+    assert "Brier score" in text
+    markdown = report(rows, markdown=True)
+    assert "| category | search |" in markdown
