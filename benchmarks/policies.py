@@ -73,6 +73,7 @@ class FirstMovePolicy:
 
 MAKERS: dict[str, Callable[[], Policy]] = {
     "search": RuleBasedPolicy,
+    "search_deep": lambda: RuleBasedPolicy(boss_plies=2),  # two plies on close calls against a boss
     "one_turn": lambda: RuleBasedPolicy(lookahead=False),
     "max_damage": MaxDamagePolicy,
     "first_move": FirstMovePolicy,

@@ -63,15 +63,22 @@ MENUS = (DecisionPoint.BATTLE_MAIN_MENU, DecisionPoint.BATTLE_MOVE_MENU)
 
 @dataclass
 class Timed:
-    """Times every decision, and keeps the first state at a battle menu (where the search first looks)."""
+    """Times every decision, and keeps the first state at a battle menu (where the search first looks).
+    With `forecasting`, also the win probability of every position at a battle menu (computed outside the
+    timed part): each is a prediction of the battle's outcome, for the calibration table."""
 
     inner: Policy
+    forecasting: bool = False
     milliseconds: list[float] = field(default_factory=list)
+    forecasts: list[float] = field(default_factory=list)
     first: GameState | None = None
 
     def decide(self, state: GameState, legal: list[BattleAction] | None = None) -> Decision | None:
-        if self.first is None and state.decision_point in MENUS:
-            self.first = state
+        if state.decision_point in MENUS:
+            self.first = self.first or state
+            chance = _predicted(state) if self.forecasting else None
+            if chance is not None:
+                self.forecasts.append(round(chance, 4))
         start = time.perf_counter()
         decision = self.inner.decide(state, legal)
         self.milliseconds.append(1000 * (time.perf_counter() - start))
@@ -122,7 +129,7 @@ class Player:
         return [self.play(scenario, cell.draw, policy) for policy in cell.policies]
 
     def play(self, scenario: CatalogueScenario, draw: int, policy: str) -> Result:
-        timed = Timed(MAKERS[policy]())
+        timed = Timed(MAKERS[policy](), forecasting=policy == "search")
         start = time.perf_counter()
         try:
             self.session.load_state(self.base)
@@ -149,6 +156,7 @@ class Player:
             "draw": draw,
             "policy": policy,
             "predicted": _predicted(timed.first) if policy == "search" else None,
+            "forecasts": timed.forecasts,
             "decision_ms": [round(ms, 2) for ms in timed.milliseconds],
             "wall_s": round(wall, 3),
         }

@@ -23,6 +23,7 @@ BASELINES = ("max_damage", "one_turn")  # the search is compared with these, pai
 UNFINISHED = ("halted", "error")  # no outcome: counted apart, never as a loss or a pair
 PARTY_SIZES = ((1, 2), (3, 4), (5, 6))
 CALIBRATION_BINS = 10
+SURE = 0.995  # a prediction this high claims the battle cannot be lost
 
 Result = dict[str, Any]
 # scenario, scenario digest, draw, policy, ROM: a reused result must match on all of them
@@ -177,15 +178,18 @@ def _finished(results: Iterable[Result]) -> list[Result]:
     return [r for r in results if r["outcome"] not in UNFINISHED]
 
 
-def pairs_against(results: Sequence[Result], baseline: str) -> list[tuple[bool, bool, Result]]:
-    """(search won, baseline won, the search's result) for every cell both finished."""
+def pairs_against(
+    results: Sequence[Result], baseline: str, first: str = SEARCH
+) -> list[tuple[bool, bool, Result]]:
+    """(first won, baseline won, the first's result) for every cell both finished; `first` is the search
+    unless another policy is compared."""
     cells: dict[tuple[str, str, int], dict[str, Result]] = {}
     for r in _finished(results):
         cells.setdefault((r["scenario"], r["digest"], r["draw"]), {})[r["policy"]] = r
     return [
-        (bool(c[SEARCH]["won"]), bool(c[baseline]["won"]), c[SEARCH])
+        (bool(c[first]["won"]), bool(c[baseline]["won"]), c[first])
         for c in cells.values()
-        if SEARCH in c and baseline in c
+        if first in c and baseline in c
     ]
 
 
@@ -224,12 +228,15 @@ def wins_table(results: Sequence[Result], markdown: bool) -> list[str]:
 
 
 def difference_table(results: Sequence[Result], markdown: bool) -> list[str]:
-    baselines = [b for b in BASELINES if any(r["policy"] == b for r in results)]
+    present = {r["policy"] for r in results}
+    pairs = [(SEARCH, b) for b in BASELINES if b in present]
+    pairs += [(p, SEARCH) for p in sorted(present) if p.startswith(SEARCH + "_")]  # variants of the search
     rows = []
     for name, group in _groups(results):
-        diffs = [paired_difference([(a, b) for a, b, _ in pairs_against(group, base)]) for base in baselines]
+        diffs = [paired_difference([(a, b) for a, b, _ in pairs_against(group, base, first)])
+                 for first, base in pairs]  # fmt: skip
         rows.append([name, *(_signed(d) for d in diffs)])
-    return _table(["category", *(f"search − {b}" for b in baselines)], rows, markdown)
+    return _table(["category", *(f"{first} − {base}" for first, base in pairs)], rows, markdown)
 
 
 def losses(results: Sequence[Result], baseline: str) -> list[str]:
@@ -274,20 +281,35 @@ def outcome_table(results: Sequence[Result], markdown: bool) -> list[str]:
     return _table(["policy", *outcomes], rows, markdown)
 
 
-def calibration_lines(results: Sequence[Result], markdown: bool) -> list[str]:
-    predictions = [(float(r["predicted"]), bool(r["won"])) for r in _finished(results)
-                   if r["policy"] == SEARCH and r.get("predicted") is not None]  # fmt: skip
+def first_predictions(results: Sequence[Result]) -> list[tuple[float, bool]]:
+    """The search's win probability at its first decision of each battle, with the outcome."""
+    return [(float(r["predicted"]), bool(r["won"])) for r in _finished(results)
+            if r["policy"] == SEARCH and r.get("predicted") is not None]  # fmt: skip
+
+
+def decision_predictions(results: Sequence[Result]) -> list[tuple[float, bool]]:
+    """Every position the search decided at a battle menu, its win probability with the battle's outcome."""
+    return [(float(p), bool(r["won"])) for r in _finished(results)
+            if r["policy"] == SEARCH for p in r.get("forecasts") or ()]  # fmt: skip
+
+
+def calibration_lines(predictions: Sequence[tuple[float, bool]], unit: str, markdown: bool) -> list[str]:
+    if not predictions:
+        return ["none recorded"]
     table = calibration(predictions)
-    rows = [[f"{b.low:.1f}-{b.high:.1f}", str(b.count), f"{b.predicted:.2f}", f"{b.observed:.2f}",
-             f"{b.gap:+.2f}"] for b in table]  # fmt: skip
-    lines = _table(["predicted", "battles", "mean predicted", "observed", "difference"], rows, markdown)
+    rows = [[f"{b.low:.1f}-{b.high:.1f}", str(b.count), f"{b.predicted:.3f}", f"{b.observed:.3f}",
+             f"{b.gap:+.3f}"] for b in table]  # fmt: skip
+    lines = _table(["predicted", unit, "mean predicted", "observed", "difference"], rows, markdown)
     score, gap = brier(predictions), largest_gap(table)
     if score is not None and gap is not None:
         lines += [
             "",
-            f"Brier score {score:.3f} over {len(predictions)} battles (0 is perfect, 0.25 a coin's); "
-            f"largest bin gap {gap.gap:+.2f} at {gap.low:.1f}-{gap.high:.1f} ({gap.count} battles)",
+            f"Brier score {score:.3f} over {len(predictions)} {unit} (0 is perfect, 0.25 a coin's); "
+            f"largest bin gap {gap.gap:+.3f} at {gap.low:.1f}-{gap.high:.1f} ({gap.count} {unit})",
         ]
+    sure = [won for predicted, won in predictions if predicted >= SURE]
+    if sure:
+        lines.append(f"said {SURE:.1%} or more: {len(sure)} {unit}, of which {len(sure) - sum(sure)} lost")
     return lines
 
 
@@ -319,8 +341,12 @@ def report(results: Sequence[Result], markdown: bool = False) -> str:
     section("The search's decision time by party size", timing_table(results, markdown))
     section("Battle wall time (results played in this run)", wall_table(results, markdown))
     section("Outcomes", outcome_table(results, markdown))
-    section("Calibration: win_probability at the search's first decision against its outcome",
-            calibration_lines(results, markdown))  # fmt: skip
+    section(
+        "Calibration: win_probability at the search's first decision against its outcome",
+        calibration_lines(first_predictions(results), "battles", markdown),
+    )
+    section("Calibration: win_probability at every decision of the search against the battle's outcome",
+            calibration_lines(decision_predictions(results), "decisions", markdown))  # fmt: skip
     left = unfinished(results)
     section(f"Battles without an outcome ({len(left)})", left or ["none"])
     return "\n".join(lines).rstrip() + "\n"

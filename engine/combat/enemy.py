@@ -29,6 +29,15 @@ from engine.game.damage import type_effectiveness
 from engine.game.items import BATTLE_ITEMS, ItemKind
 from engine.game.tables import Move, game_data
 
+# Trainer classes whose battles are milestones: gym leaders, the rival, the Elite Four and Giovanni
+# (names as in pret/pokered constants/trainer_constants.asm). The search looks deeper against them.
+BOSS_CLASSES = frozenset(
+    {
+        "BROCK", "MISTY", "LT_SURGE", "ERIKA", "KOGA", "SABRINA", "BLAINE", "GIOVANNI",
+        "LORELEI", "BRUNO", "AGATHA", "LANCE", "RIVAL1", "RIVAL2", "RIVAL3",
+    }
+)  # fmt: skip
+
 SLOT_WEIGHTS = (63, 64, 63, 66)  # the share of the random byte each move slot gets
 _START_SCORE = 10
 _STATUS_AILMENTS = frozenset({"SLEEP_EFFECT", "POISON_EFFECT", "PARALYZE_EFFECT"})

@@ -191,7 +191,21 @@ def battle_stats(fighter: Fighter, badges: frozenset[str] = frozenset()) -> Stat
 
 
 def fresh(fighter: Fighter, badges: frozenset[str] = frozenset()) -> Fighter:
-    """A member as it comes out: no stages or battle-only state; toxic turns back into plain poison."""
+    """A member as it comes out: no stages or battle-only state; toxic turns back into plain poison.
+    Remembered: a battle's judge sends the same few members out thousands of times."""
+    found = _FRESH.get((fighter, badges))
+    if found is None:
+        if len(_FRESH) > FRESH_KEPT:
+            _FRESH.clear()
+        found = _FRESH[(fighter, badges)] = _fresh(fighter, badges)
+    return found
+
+
+_FRESH: dict[tuple[Fighter, frozenset[str]], Fighter] = {}
+FRESH_KEPT = 1 << 14
+
+
+def _fresh(fighter: Fighter, badges: frozenset[str]) -> Fighter:
     out = fighter._replace(
         stages=NEUTRAL,
         confused=0,

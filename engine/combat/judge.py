@@ -3,14 +3,29 @@
 The winner of a duel (engine/combat/race.py) goes on with the HP it is expected to keep, our next member is
 the one with the best chance against the enemy in front of it, a trainer's next member is the next in its
 party. Remembered within one decision: the search's branches share most positions.
+
+A full tree of duels is exponential in the party sizes (six against six took seconds), so the judge spends
+its work where the chance is: each position carries the chance of being reached, our next member is weighed
+over the whole battle only where that chance is large (elsewhere the best duel decides), unlikely positions
+follow only their likeliest path, a knocked-out member is just a place in the party, and the HP a winner
+keeps is rounded to a sixteenth of its bar. Races are remembered across decisions.
 """
 
 from __future__ import annotations
 
 from typing import NamedTuple
 
-from engine.combat.fighter import Duel, Side, fresh
+from engine.combat.fighter import NEUTRAL, Duel, Fighter, Side, fresh
 from engine.combat.race import DuelOdds, duel_odds, race_key
+
+KEPT = 1 << 16  # races and knocked-out members remembered across decisions, at most
+_RACES: dict[tuple[object, ...], DuelOdds] = {}
+_DOWN: dict[Fighter, Fighter] = {}
+# Below this chance of being reached, a position's battle is sketched along its likeliest path.
+SKETCH_MASS = 0.02
+# At or above this chance of being reached, our next member after a knock-out is the one whose whole battle
+# goes best (each weighed with an even share of the chance); below it, the one with the best duel.
+WEIGH_MASS = 0.1
 
 
 class Judge:
@@ -22,45 +37,78 @@ class Judge:
 
     def __init__(self, status_plans: bool = False) -> None:
         self.status_plans = status_plans
-        self._duels: dict[tuple[object, ...], DuelOdds] = {}
         self._battles: dict[Duel, Outlook] = {}
+        self._sketches: dict[Duel, Outlook] = {}
+        self.positions = 0  # judged so far, for a caller's budget
 
     def duel(self, duel: Duel) -> DuelOdds:
-        key = race_key(duel)
-        found = self._duels.get(key)
+        # Races are remembered across decisions too: the next turn's search meets the same members,
+        # fresh from the bench, against the same enemies.
+        key = (race_key(duel), self.status_plans)
+        found = _RACES.get(key)
         if found is None:
-            found = self._duels[key] = duel_odds(duel, self.status_plans)
+            if len(_RACES) > KEPT:
+                _RACES.clear()
+            found = _RACES[key] = duel_odds(duel, self.status_plans)
         return found
 
     def battle(self, duel: Duel) -> float:
         """The chance we win the whole battle from here."""
         return self.outlook(duel).win
 
-    def outlook(self, duel: Duel) -> Outlook:
-        """The chance we win the whole battle from here, and the share of our party's HP we keep."""
+    def outlook(self, duel: Duel, mass: float = 1.0) -> Outlook:
+        """The chance we win the whole battle from here, and the share of our party's HP we keep. `mass`:
+        the chance of reaching this position at all (below SKETCH_MASS only its likeliest path is
+        followed)."""
         if duel.them.defeated or (duel.wild and duel.them.fighter.fainted):
             return Outlook(win=1.0, kept=_kept(duel.us), standing=_standing(duel.us))
         if duel.us.defeated:
             return Outlook(win=0.0, kept=0.0, standing=0.0)
-        found = self._battles.get(duel)
+        memo = self._battles if mass >= SKETCH_MASS else self._sketches
+        found = memo.get(duel)
         if found is None:
-            found = self._battles[duel] = self._chain(duel)
+            found = memo[duel] = self._chain(duel, mass)
         return found
 
-    def _chain(self, duel: Duel) -> Outlook:
+    def _chain(self, duel: Duel, mass: float) -> Outlook:
+        self.positions += 1
         if duel.us.fighter.fainted:
-            return max((self.outlook(_send(duel, True, i)) for i in duel.us.able()), key=lambda o: o.win)
+            if mass >= WEIGH_MASS:
+                able = duel.us.able()
+                share = mass / len(able)
+                sent = (self.outlook(_send(duel, True, i), share) for i in able)
+                return max(sent, key=lambda o: o.win)
+            return self.outlook(_send(duel, True, self._pick(duel)), mass)
         if duel.them.fighter.fainted:
-            return self.outlook(_send(duel, False, duel.them.able()[0]))
+            return self.outlook(_send(duel, False, duel.them.able()[0]), mass)
         odds = self.duel(duel)
-        won = self.outlook(_leave(duel, False, odds.our_hp_left, odds.heals_used))
-        lost = self.outlook(_leave(duel, True, odds.their_hp_left, odds.heals_used))
         p = odds.win
+        won_at = _leave(duel, False, odds.our_hp_left, odds.heals_used)
+        lost_at = _leave(duel, True, odds.their_hp_left, odds.heals_used)
+        if mass < SKETCH_MASS:
+            # A position this unlikely is sketched: the battle after it follows whichever way the duel
+            # most likely goes (a chain, not a tree); what it gets wrong weighs at most its mass.
+            return self.outlook(won_at if p >= 0.5 else lost_at, mass)
+        won = self.outlook(won_at, mass * p)
+        lost = self.outlook(lost_at, mass * (1 - p))
         return Outlook(
             win=p * won.win + (1 - p) * lost.win,
             kept=p * won.kept + (1 - p) * lost.kept,
             standing=p * won.standing + (1 - p) * lost.standing,
         )
+
+    def _pick(self, duel: Duel) -> int:
+        """Our next member after a knock-out: the one with the best duel against the enemy in front."""
+        able = duel.us.able()
+        if len(able) == 1:
+            return able[0]
+
+        def prospect(member: int) -> tuple[float, float]:
+            sent = _send(duel, True, member)
+            odds = self.duel(sent)
+            return odds.win, odds.our_hp_left / max(1, sent.us.fighter.max_hp)
+
+        return max(able, key=prospect)
 
 
 class Outlook(NamedTuple):
@@ -82,9 +130,10 @@ def _leave(duel: Duel, ours_lost: bool, winner_hp: int, heals_used: int = 0) -> 
     duel counted on are spent."""
     us = duel.us._replace(heals=duel.us.heals[heals_used:]) if heals_used else duel.us
     loser, winner = (us, duel.them) if ours_lost else (duel.them, us)
-    loser = loser.with_fighter(loser.fighter.with_hp(0))
+    loser = loser.with_fighter(_down(loser.fighter))
     winner_fighter = winner.fighter
-    winner = winner.with_fighter(winner_fighter.with_hp(min(winner_fighter.hp, winner_hp)))
+    kept = _bucketed(min(winner_fighter.hp, winner_hp), winner_fighter.max_hp)
+    winner = winner.with_fighter(winner_fighter.with_hp(kept))
     return (
         Duel(us=loser, them=winner, wild=duel.wild)
         if ours_lost
@@ -92,8 +141,39 @@ def _leave(duel: Duel, ours_lost: bool, winner_hp: int, heals_used: int = 0) -> 
     )
 
 
+HP_STEPS = 16
+
+
+def _bucketed(hp: int, max_hp: int) -> int:
+    """The HP a duel's winner is expected to keep, to the nearest step of its bar (never 0): the race's
+    estimate is no finer, and the positions after it then share the rest of the battle."""
+    step = max_hp / HP_STEPS
+    return max(1, min(max_hp, round(round(hp / step) * step)))
+
+
+def _down(fighter: Fighter) -> Fighter:
+    """A knocked-out member as the rest of the battle sees it: nothing but its place. Positions that differ
+    only in how the member went down (its stages, PP or status at the end) then share what follows."""
+    found = _DOWN.get(fighter)
+    if found is None:
+        if len(_DOWN) > KEPT:
+            _DOWN.clear()
+        found = _DOWN[fighter] = _DOWN[_knocked_out(fighter)] = _knocked_out(fighter)
+    return found
+
+
+def _knocked_out(fighter: Fighter) -> Fighter:
+    return fighter._replace(
+        hp=0, status="OK", sleep_turns=0, toxic=0, stages=NEUTRAL, confused=0, seeded=False, reflect=False,
+        light_screen=False, focus_energy=False, mist=False, bide=0, bide_damage=0, trapping=0,
+        trap_damage=0, recharging=False, charging=-1, flinched=False, pp=(0,) * len(fighter.pp),
+    )  # fmt: skip
+
+
 def _send(duel: Duel, ours: bool, member: int) -> Duel:
     side = duel.side(ours)
+    if side.fighter.fainted:
+        side = side.with_fighter(_down(side.fighter))
     coming = fresh(side.members[member], side.badges)
     sent: Side = side._replace(active=member, turns_out=0)
     return duel.with_side(ours, sent.with_fighter(coming))

@@ -185,8 +185,16 @@ def race_key(duel: Duel) -> tuple[object, ...]:
     benches. Positions of one search that differ only behind the lines race alike (a third of them)."""
     us, them = duel.us, duel.them
     behind = len(them.able()) if us.heals and not duel.wild else 0  # _heal_share's divisor
-    return (us.fighter, them.fighter, us.badges, them.badges, us.heals, behind, them.trainer_class,
-            them.turns_out == 1, them.ai_uses > 0, duel.wild)  # fmt: skip
+    return (_usable(us.fighter), _usable(them.fighter), us.badges, them.badges, us.heals, behind,
+            them.trainer_class, them.turns_out == 1, them.ai_uses > 0, duel.wild)  # fmt: skip
+
+
+def _usable(fighter: Fighter) -> Fighter:
+    """The race reads whether a move has PP left, not how much."""
+    pp = fighter.pp
+    if all(p <= 1 for p in pp):
+        return fighter
+    return fighter._replace(pp=tuple(1 if p > 0 else 0 for p in pp))
 
 
 def duel_odds(duel: Duel, status_plans: bool = False) -> DuelOdds:

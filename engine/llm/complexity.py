@@ -5,18 +5,11 @@ a model tier."""
 from __future__ import annotations
 
 from engine.battles.outcome import opponent_name
+from engine.combat.enemy import BOSS_CLASSES
 from engine.game.assessment import Fairness, best_damage, combatant_of, enemy_moves, enemy_threat, enemy_view
 from engine.game.models import BattleState, GameState
 from engine.llm.router import BattleKind, TaskKind, TaskProfile
 
-# Trainer classes whose battles are milestones: gym leaders, the rival, the Elite Four and Giovanni
-# (names as in pret/pokered constants/trainer_constants.asm).
-BOSS_CLASSES = frozenset(
-    {
-        "BROCK", "MISTY", "LT_SURGE", "ERIKA", "KOGA", "SABRINA", "BLAINE", "GIOVANNI",
-        "LORELEI", "BRUNO", "AGATHA", "LANCE", "RIVAL1", "RIVAL2", "RIVAL3",
-    }
-)  # fmt: skip
 NO_PROGRESS_TURNS = 99.0  # a side that cannot hurt the other "needs" this many turns
 
 

@@ -24,8 +24,9 @@ class Lookahead:
     """Searches the position on screen. Under visible_only it remembers the moves each enemy was seen to
     use, as a player would."""
 
-    def __init__(self, fairness: Fairness) -> None:
+    def __init__(self, fairness: Fairness, boss_plies: int = 1) -> None:
         self.fairness = fairness
+        self.boss_plies = boss_plies
         self.seen: dict[tuple[int, int | None, int | None, str | None, int], set[int]] = {}
 
     def _seen_moves(self, state: GameState) -> set[int]:
@@ -65,7 +66,7 @@ class Lookahead:
         ]
         if not pairs:
             return None
-        verdict = search(duel, [model for _, model in pairs])
+        verdict = search(duel, [model for _, model in pairs], boss_plies=self.boss_plies)
         return pairs[verdict.index][0], verdict.reason + notes
 
     def send_next(self, state: GameState, senders: list[SendNext]) -> tuple[SendNext, str] | None:

@@ -42,6 +42,7 @@ from engine.tactician.lookahead import MIN_OBSERVED_USES, PRIOR_USES, Lookahead
 # to switch, and the active member must be badly matched.
 SWITCH_ADVANTAGE = 2.0
 BAD_MATCHUP_THREAT = 2.0
+IMMUNE_THREAT = 0.125
 STATUS_MOVE_VALUE = 10.0
 # Healing: the active member is in danger at or below this HP fraction when the enemy's next move
 # probably knocks it out, unless it probably knocks the enemy out first.
@@ -76,9 +77,11 @@ class RuleBasedPolicy:
     it, the one-turn choice below: the best expected damage and KO chance, a heal in danger, a switch when
     badly matched. Learning moves and evolving are always decided here."""
 
-    def __init__(self, fairness: Fairness = Fairness.VISIBLE_ONLY, lookahead: bool = True) -> None:
+    def __init__(
+        self, fairness: Fairness = Fairness.VISIBLE_ONLY, lookahead: bool = True, boss_plies: int = 1
+    ) -> None:
         self.fairness = fairness
-        self.lookahead = Lookahead(fairness) if lookahead else None
+        self.lookahead = Lookahead(fairness, boss_plies) if lookahead else None
         # Enemy species -> our move -> what that move was seen to do to it (from lesson memory).
         self.observed: dict[str, dict[str, Measurement]] = {}
 
@@ -225,7 +228,9 @@ class RuleBasedPolicy:
 
         def value(action: SendNext) -> float:
             mon = party[action.slot]
-            return best_damage(mon, enemy) / threat_to(combatant_of(mon), enemy) if mon.hp else 0.0
+            # An immune member (threat 0) is weighed as if hit at an eighth, below every real threat
+            threat = max(threat_to(combatant_of(mon), enemy), IMMUNE_THREAT)
+            return best_damage(mon, enemy) / threat if mon.hp else 0.0
 
         choice = max(senders, key=value)
         return ActionDecision(action=choice, reason=f"{describe(choice, state)}: best matchup left")

@@ -306,3 +306,24 @@ def test_the_move_menu_with_a_disabled_move_is_still_the_move_menu() -> None:
     message = [*top, "TACKLE was", "disabled!"]  # the enemy's DISABLE, told as a message
     assert detect_decision_point(image, RED_BLUE, menu) is DecisionPoint.BATTLE_MOVE_MENU
     assert detect_decision_point(image, RED_BLUE, message) is DecisionPoint.BATTLE_TEXT
+
+
+def test_policy_sends_a_member_the_enemy_cannot_touch() -> None:
+    """Without the search, a member immune to every type the enemy has (FLYING against a GROUND enemy) is
+    the best matchup left, not a division by zero."""
+    state = fixture_state("red_wild_use_next_mon_prompt")
+    assert state.battle is not None and state.battle.enemy is not None
+    ground = state.battle.enemy.model_copy(
+        update={"species_name": "DIGLETT", "type1": 0x04, "type2": 0x04,
+                "type1_name": "GROUND", "type2_name": "GROUND"}
+    )  # fmt: skip
+    flying = {"type1": 0x02, "type2": 0x02, "type1_name": "FLYING", "type2_name": "FLYING"}
+    party = [  # CATERPIE (BUG) comes back to life so that there are two to choose from
+        mon.model_copy(update=flying if mon.species_name == "WARTORTLE" else {"hp": mon.max_hp})
+        for mon in state.party
+    ]
+    battle = state.battle.model_copy(update={"enemy": ground})
+    at_prompt = state.model_copy(update={"battle": battle, "party": party})
+    one_turn = RuleBasedPolicy(lookahead=False)
+    decision = one_turn.decide(at_prompt, [SendNext(slot=0), SendNext(slot=1)])
+    assert decision is not None and decision.action == SendNext(slot=1)

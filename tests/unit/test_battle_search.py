@@ -231,3 +231,76 @@ def test_the_search_revives_its_ace_when_the_one_in_front_cannot_win_alone() -> 
     revive = UseItem(item="REVIVE", heal=0, cures=frozenset(), member=1)
     verdict = search(position, [Attack(0), Attack(1), revive])
     assert verdict.best.action == revive, verdict.reason
+
+
+# -- the judge's work ------------------------------------------------------------------------------------
+def test_the_judge_saves_the_member_the_next_enemy_needs() -> None:
+    # GEODUDE has just fallen to Misty's STARYU, left with 1 HP. PIDGEOTTO would beat STARYU too, but is
+    # then too hurt for STARMIE; the hurt CHARMELEON finishes STARYU and PIDGEOTTO comes to STARMIE fresh.
+    # Sending the best duel first loses; weighing the whole battle does not.
+    charmeleon = mon("CHARMELEON", 21, "SCRATCH", "EMBER", "LEER", "RAGE", hp=15)
+    geodude = mon("GEODUDE", 17, "TACKLE", "DEFENSE_CURL", "ROCK_THROW", hp=0)
+    pidgeotto = mon("PIDGEOTTO", 19, "GUST", "SAND_ATTACK", "QUICK_ATTACK")
+    staryu, starmie = mon("STARYU", 18, hp=1), mon("STARMIE", 21)
+    position = Duel(
+        us=Side(members=(charmeleon, geodude, pidgeotto), active=1, badges=frozenset({"BOULDER"})),
+        them=trainer("MISTY", staryu, starmie),
+    )
+    sent_first = {
+        member: win_probability(Duel(us=position.us._replace(active=member), them=position.them))
+        for member in (0, 2)
+    }
+    assert sent_first[0] > sent_first[2] + 0.3, sent_first
+    assert win_probability(position) == pytest.approx(sent_first[0], abs=0.02)
+
+
+def test_how_a_member_went_down_does_not_change_the_battle_after_it() -> None:
+    bulbasaur = mon("BULBASAUR", 12, "TACKLE", "GROWL", "LEECH_SEED", "VINE_WHIP")
+    fell_calm = mon("PIDGEY", 10, "GUST", hp=0)
+    fell_raging = fell_calm._replace(stages=(2, 0, 1, 0, 0, 0), confused=2, pp=(3,), status="PAR")
+    them = trainer("BUG_CATCHER", mon("CATERPIE", 9), mon("WEEDLE", 9))
+    odds = [
+        win_probability(Duel(us=Side(members=(fell, bulbasaur)), them=them))
+        for fell in (fell_calm, fell_raging)
+    ]
+    assert odds[0] == odds[1] and 0.0 < odds[0] <= 1.0
+
+
+def test_a_six_against_six_search_races_hundreds_of_duels_not_thousands() -> None:
+    # Every duel the judge races is counted; a full tree of six against six raced several thousand.
+    from engine.combat import judge
+
+    ours = tuple(
+        mon(species, 50)
+        for species in ("VENUSAUR", "CHARIZARD", "BLASTOISE", "PIKACHU", "SNORLAX", "ALAKAZAM")
+    )
+    them = trainer(
+        "RIVAL3",
+        *(mon(s, 55) for s in ("PIDGEOT", "ALAKAZAM", "RHYDON", "ARCANINE", "EXEGGUTOR", "GYARADOS")),
+    )
+    position = Duel(us=Side(members=ours, heals=(50,) * 8), them=them)
+    judge._RACES.clear()
+    search(position, [Attack(0), Attack(1), Attack(2), Attack(3), *(Switch(i) for i in range(1, 6))])
+    assert 0 < len(judge._RACES) < 1500
+
+
+def test_between_two_sure_wins_the_faster_knock_out() -> None:
+    # METAPOD can only HARDEN: TACKLE and SURF both win for certain and keep every HP; SURF is quicker.
+    blastoise = mon("BLASTOISE", 30, "TACKLE", "SURF")
+    position = Duel(us=Side(members=(blastoise,)), them=trainer("BUG_CATCHER", mon("METAPOD", 28)))
+    verdict = search(position, [Attack(0), Attack(1)])
+    tackle, surf = verdict.scored
+    assert tackle.win == pytest.approx(surf.win) and tackle.kept == pytest.approx(surf.kept)
+    assert surf.turns_to_ko < tackle.turns_to_ko
+    assert verdict.index == 1, verdict.reason
+
+
+def test_the_faster_knock_out_is_worth_less_than_any_real_difference() -> None:
+    from engine.combat.search import TIE_MARGIN, Scored
+
+    def line(win: float, turns: float) -> Scored:
+        return Scored(action=Attack(0), win=win, kept=1.0, standing=1.0, turns_to_ko=turns)
+
+    assert line(1.0, 1).value > line(1.0, 3).value > line(1.0, float("inf")).value
+    assert line(1.0, 1).value - line(1.0, float("inf")).value < TIE_MARGIN
+    assert line(0.99, 1).value < line(1.0, 9).value

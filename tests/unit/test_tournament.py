@@ -13,6 +13,8 @@ from benchmarks.tournament import Cell, plan
 from benchmarks.tournament_report import (
     brier,
     calibration,
+    calibration_lines,
+    decision_predictions,
     key_of,
     largest_gap,
     losses,
@@ -86,6 +88,26 @@ def test_calibration_table() -> None:
     assert brier([]) is None and largest_gap([]) is None
 
 
+def test_every_decision_of_the_search_is_a_prediction_of_its_battle() -> None:
+    rows = [
+        result("a", 0, "search", True, forecasts=[0.9, 0.97, 1.0]),
+        result("b", 0, "search", False, forecasts=[0.999, 0.4]),
+        result("b", 0, "max_damage", False, forecasts=[0.3]),  # not the search's
+        result("c", 0, "search", False, outcome="error", forecasts=[0.5]),  # no outcome
+        result("d", 0, "search", True),  # written before forecasts were kept
+    ]
+    assert decision_predictions(rows) == [
+        (0.9, True),
+        (0.97, True),
+        (1.0, True),
+        (0.999, False),
+        (0.4, False),
+    ]
+    lines = calibration_lines(decision_predictions(rows), "decisions", markdown=False)
+    assert lines[-1] == "said 99.5% or more: 2 decisions, of which 1 lost"
+    assert calibration_lines([], "decisions", markdown=False)[-1] == "none recorded"
+
+
 # -- results on disk ---------------------------------------------------------------------------------------
 def test_reading_skips_blank_and_torn_lines(tmp_path: Path) -> None:
     path = tmp_path / "results.jsonl"
@@ -136,3 +158,13 @@ def test_the_report_names_the_draws_the_search_lost_to_a_baseline() -> None:
     assert "Brier score" in text
     markdown = report(rows, markdown=True)
     assert "| category | search |" in markdown
+
+
+def test_a_variant_of_the_search_is_compared_with_the_search() -> None:
+    rows = [result("a", d, "search", d % 2 == 0) for d in range(4)]
+    rows += [result("a", d, "search_deep", True) for d in range(4)]
+    rows += [result("a", d, "max_damage", False) for d in range(4)]
+    text = report(rows)
+    assert "search_deep − search" in text and "search − max_damage" in text
+    overall = next(line for line in text.splitlines() if line.startswith("overall") and "(" in line)
+    assert "(2 vs 0 of 4)" in overall and "(2 vs 0 of 4)" in overall.split(")", 1)[1]
