@@ -18,14 +18,16 @@ from typing import NamedTuple
 from engine.combat.fighter import NEUTRAL, Duel, Fighter, Side, fresh
 from engine.combat.race import DuelOdds, duel_odds, race_key
 
-KEPT = 1 << 16  # races and knocked-out members remembered across decisions, at most
+KEPT = 1 << 13  # races and knocked-out members remembered across decisions, at most (a search races hundreds)
 _RACES: dict[tuple[object, ...], DuelOdds] = {}
 _DOWN: dict[Fighter, Fighter] = {}
 # Below this chance of being reached, a position's battle is sketched along its likeliest path.
 SKETCH_MASS = 0.02
-# At or above this chance of being reached, our next member after a knock-out is the one whose whole battle
-# goes best (each weighed with an even share of the chance); below it, the one with the best duel.
+# At or above this chance of being reached, our next member after a knock-out is, of the WEIGHED with the
+# best duels, the one whose whole battle goes best (each weighed with an even share of the chance); below
+# it, the one with the best duel.
 WEIGH_MASS = 0.1
+WEIGHED = 2  # the members with the best duels weighed over the whole battle (the rest rarely win it)
 
 
 class Judge:
@@ -73,12 +75,13 @@ class Judge:
     def _chain(self, duel: Duel, mass: float) -> Outlook:
         self.positions += 1
         if duel.us.fighter.fainted:
-            if mass >= WEIGH_MASS:
-                able = duel.us.able()
-                share = mass / len(able)
-                sent = (self.outlook(_send(duel, True, i), share) for i in able)
+            ranked = self._ranked(duel)
+            if mass >= WEIGH_MASS and len(ranked) > 1:
+                weighed = ranked[:WEIGHED]
+                share = mass / len(weighed)
+                sent = (self.outlook(_send(duel, True, i), share) for i in weighed)
                 return max(sent, key=lambda o: o.win)
-            return self.outlook(_send(duel, True, self._pick(duel)), mass)
+            return self.outlook(_send(duel, True, ranked[0]), mass)
         if duel.them.fighter.fainted:
             return self.outlook(_send(duel, False, duel.them.able()[0]), mass)
         odds = self.duel(duel)
@@ -97,18 +100,19 @@ class Judge:
             standing=p * won.standing + (1 - p) * lost.standing,
         )
 
-    def _pick(self, duel: Duel) -> int:
-        """Our next member after a knock-out: the one with the best duel against the enemy in front."""
+    def _ranked(self, duel: Duel) -> list[int]:
+        """Our members who could come out after a knock-out, the best duel against the enemy in front
+        first (its chance of winning, then the share of HP it keeps)."""
         able = duel.us.able()
         if len(able) == 1:
-            return able[0]
+            return able
 
         def prospect(member: int) -> tuple[float, float]:
             sent = _send(duel, True, member)
             odds = self.duel(sent)
             return odds.win, odds.our_hp_left / max(1, sent.us.fighter.max_hp)
 
-        return max(able, key=prospect)
+        return sorted(able, key=prospect, reverse=True)
 
 
 class Outlook(NamedTuple):
@@ -133,7 +137,9 @@ def _leave(duel: Duel, ours_lost: bool, winner_hp: int, heals_used: int = 0) -> 
     loser = loser.with_fighter(_down(loser.fighter))
     winner_fighter = winner.fighter
     kept = _bucketed(min(winner_fighter.hp, winner_hp), winner_fighter.max_hp)
-    winner = winner.with_fighter(winner_fighter.with_hp(kept))
+    # The race reads whether a move has PP left, not how much: the battle after a duel does not either.
+    usable = tuple(1 if pp > 0 else 0 for pp in winner_fighter.pp)
+    winner = winner.with_fighter(winner_fighter._replace(hp=kept, pp=usable))
     return (
         Duel(us=loser, them=winner, wild=duel.wild)
         if ours_lost

@@ -76,7 +76,7 @@ class DuelOdds(NamedTuple):
 
 
 _PACES: dict[tuple[object, ...], tuple[float, float]] = {}
-_PACES_KEPT = 1 << 16
+_PACES_KEPT = 1 << 14
 
 
 def move_pace(user: Fighter, target: Fighter, slot: int) -> tuple[float, float]:
@@ -159,7 +159,7 @@ def _drain(fighter: Fighter) -> float:
     return per_turn + (tick if fighter.seeded else 0)
 
 
-@lru_cache(maxsize=1 << 14)
+@lru_cache(maxsize=1 << 12)  # a curve is 60 floats (~2 KB): a few decisions of them
 def _ko_by(pace: Pace, hp: int, drain: float, extra: float, extra_at: int = 1) -> tuple[float, ...]:
     """Chance that a target with `hp` is down after each of turns 1..HORIZON; `extra` damage lands in
     turn `extra_at` (a Bide's release comes when its storing turns are over, not at once)."""
@@ -185,16 +185,8 @@ def race_key(duel: Duel) -> tuple[object, ...]:
     benches. Positions of one search that differ only behind the lines race alike (a third of them)."""
     us, them = duel.us, duel.them
     behind = len(them.able()) if us.heals and not duel.wild else 0  # _heal_share's divisor
-    return (_usable(us.fighter), _usable(them.fighter), us.badges, them.badges, us.heals, behind,
-            them.trainer_class, them.turns_out == 1, them.ai_uses > 0, duel.wild)  # fmt: skip
-
-
-def _usable(fighter: Fighter) -> Fighter:
-    """The race reads whether a move has PP left, not how much."""
-    pp = fighter.pp
-    if all(p <= 1 for p in pp):
-        return fighter
-    return fighter._replace(pp=tuple(1 if p > 0 else 0 for p in pp))
+    return (us.fighter, them.fighter, us.badges, them.badges, us.heals, behind, them.trainer_class,
+            them.turns_out == 1, them.ai_uses > 0, duel.wild)  # fmt: skip
 
 
 def duel_odds(duel: Duel, status_plans: bool = False) -> DuelOdds:
