@@ -21,8 +21,10 @@ from engine.combat.race import DuelOdds, duel_odds, race_key
 KEPT = 1 << 13  # races and knocked-out members remembered across decisions, at most (a search races hundreds)
 _RACES: dict[tuple[object, ...], DuelOdds] = {}
 _DOWN: dict[Fighter, Fighter] = {}
-# Below this chance of being reached, a position's battle is sketched along its likeliest path.
+# Below this chance of being reached, a position's battle is sketched along its likeliest path: 2% in the
+# search (its leaves are many), 0.1% for a forecast (one position, and a sure win must really be sure).
 SKETCH_MASS = 0.02
+FORECAST_SKETCH_MASS = 0.001
 # At or above this chance of being reached, our next member after a knock-out is, of the WEIGHED with the
 # best duels, the one whose whole battle goes best (each weighed with an even share of the chance); below
 # it, the one with the best duel.
@@ -37,8 +39,9 @@ class Judge:
     wrong at the search's leaves, where a plan that can always start next turn makes starting it now look
     no better, so the search would put it off for ever."""
 
-    def __init__(self, status_plans: bool = False) -> None:
+    def __init__(self, status_plans: bool = False, sketch_mass: float | None = None) -> None:
         self.status_plans = status_plans
+        self.sketch_mass = SKETCH_MASS if sketch_mass is None else sketch_mass
         self._battles: dict[Duel, Outlook] = {}
         self._sketches: dict[Duel, Outlook] = {}
         self.positions = 0  # judged so far, for a caller's budget
@@ -60,13 +63,13 @@ class Judge:
 
     def outlook(self, duel: Duel, mass: float = 1.0) -> Outlook:
         """The chance we win the whole battle from here, and the share of our party's HP we keep. `mass`:
-        the chance of reaching this position at all (below SKETCH_MASS only its likeliest path is
-        followed)."""
+        the chance of reaching this position at all (below the judge's sketch mass only its likeliest path
+        is followed)."""
         if duel.them.defeated or (duel.wild and duel.them.fighter.fainted):
             return Outlook(win=1.0, kept=_kept(duel.us), standing=_standing(duel.us))
         if duel.us.defeated:
             return Outlook(win=0.0, kept=0.0, standing=0.0)
-        memo = self._battles if mass >= SKETCH_MASS else self._sketches
+        memo = self._battles if mass >= self.sketch_mass else self._sketches
         found = memo.get(duel)
         if found is None:
             found = memo[duel] = self._chain(duel, mass)
@@ -88,7 +91,7 @@ class Judge:
         p = odds.win
         won_at = _leave(duel, False, odds.our_hp_left, odds.heals_used)
         lost_at = _leave(duel, True, odds.their_hp_left, odds.heals_used)
-        if mass < SKETCH_MASS:
+        if mass < self.sketch_mass:
             # A position this unlikely is sketched: the battle after it follows whichever way the duel
             # most likely goes (a chain, not a tree); what it gets wrong weighs at most its mass.
             return self.outlook(won_at if p >= 0.5 else lost_at, mass)
@@ -187,4 +190,4 @@ def _send(duel: Duel, ours: bool, member: int) -> Duel:
 
 def win_probability(duel: Duel) -> float:
     """The chance of winning the whole battle from this position, with no search (fast: for planning)."""
-    return Judge(status_plans=True).battle(duel)
+    return Judge(status_plans=True, sketch_mass=FORECAST_SKETCH_MASS).battle(duel)

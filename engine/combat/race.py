@@ -132,15 +132,23 @@ def best_pace(user: Fighter, target: Fighter) -> Pace:
 
 
 def enemy_pace(duel: Duel, answers: list[tuple[float, Action]] | None = None) -> Pace:
-    """Their side: the damage of their move choice, mixed over its chances."""
+    """Their side: the damage of their move choice, mixed over its chances. A trapping move (WRAP, BIND,
+    FIRE SPIN, CLAMP) chosen once hits on for about _TRAPPED_TURNS more turns, so it weighs that much more
+    in the mix of turns (a WRAP user picking WRAP half the time hits most turns)."""
     me, foe = duel.them.fighter, duel.us.fighter
     acts, lost = _stopped(me, foe)
-    mean = second = 0.0
+    mean = second = turns = 0.0
     for p, action in enemy.choices(duel) if answers is None else answers:
+        weight = p
         if isinstance(action, Attack):
+            if action.slot >= 0 and move_of(me, action.slot).effect == "TRAPPING_EFFECT":
+                weight = p * (1 + _TRAPPED_TURNS)
             m, v = move_pace(me, foe, action.slot)
-            mean += p * m
-            second += p * (v + m * m)
+            mean += weight * m
+            second += weight * (v + m * m)
+        turns += weight
+    if turns > 0:
+        mean, second = mean / turns, second / turns
     return Pace(mean=mean, variance=max(0.0, second - mean * mean), acts=acts, lost=lost, slot=-1)
 
 

@@ -6,7 +6,17 @@ from __future__ import annotations
 import pytest
 
 from engine.combat import enemy
-from engine.combat.fighter import ACTIVE_MEMBER, Attack, Duel, Fighter, Side, Switch, UseItem, fighter_of
+from engine.combat.fighter import (
+    ACTIVE_MEMBER,
+    Action,
+    Attack,
+    Duel,
+    Fighter,
+    Side,
+    Switch,
+    UseItem,
+    fighter_of,
+)
 from engine.combat.judge import win_probability
 from engine.combat.rollout import sampled_win_rate
 from engine.combat.search import search
@@ -304,3 +314,16 @@ def test_the_faster_knock_out_is_worth_less_than_any_real_difference() -> None:
     assert line(1.0, 1).value > line(1.0, 3).value > line(1.0, float("inf")).value
     assert line(1.0, 1).value - line(1.0, float("inf")).value < TIE_MARGIN
     assert line(0.99, 1).value < line(1.0, 9).value
+
+
+def test_a_trapping_move_weighs_by_the_turns_it_hits_not_by_how_often_it_is_chosen() -> None:
+    from engine.combat.race import _TRAPPED_TURNS, enemy_pace, move_pace
+
+    pidgeotto = mon("PIDGEOTTO", 22, "GUST")
+    victreebel = mon("VICTREEBEL", 29, "WRAP", "POISONPOWDER")
+    position = Duel(us=Side(members=(pidgeotto,)), them=trainer("ERIKA", victreebel))
+    half_and_half: list[tuple[float, Action]] = [(0.5, Attack(0)), (0.5, Attack(1))]
+    wrap = move_pace(victreebel, pidgeotto, 0)[0]
+    share = (1 + _TRAPPED_TURNS) / (2 + _TRAPPED_TURNS)
+    assert enemy_pace(position, half_and_half).mean == pytest.approx(wrap * share)
+    assert enemy_pace(position, half_and_half).mean > wrap / 2
