@@ -29,7 +29,14 @@ def battle_outcome(final: GameState, battle_result: int) -> Outcome:
     we_are_down = all(mon.hp == 0 for mon in final.party)
     enemy_down = battle.enemy is not None and battle.enemy.hp == 0
     if battle.kind == "trainer" and enemy_down and battle.enemy_party_count is not None:
-        enemy_down = battle.enemy_party_pos == battle.enemy_party_count - 1
+        # Every member down, wherever the last one stood (a trainer who switches can end on any of them);
+        # looks decoded before the party's HP was read fall back to the last place in the party.
+        others = [hp for i, hp in enumerate(battle.enemy_party_hp) if i != battle.enemy_party_pos]
+        enemy_down = (
+            not any(others)
+            if len(battle.enemy_party_hp) == battle.enemy_party_count
+            else battle.enemy_party_pos == battle.enemy_party_count - 1
+        )
     if we_are_down:
         return "draw" if enemy_down else "defeat"
     if enemy_down:

@@ -141,6 +141,13 @@ def decode_menu(image: MemoryImage, ram: RamMap, *, scrolling_list: bool = False
     )
 
 
+def _enemy_party_hp(image: MemoryImage, ram: RamMap, count: int) -> tuple[int, ...]:
+    """Each trainer member's HP (wEnemyMons: party_structs): a trainer that switches (Agatha, the
+    Champion) can be beaten with its last member fainted anywhere in its party."""
+    step, hp = ram.party.size, ram.party.hp
+    return tuple(image.u16be(ram.wEnemyMons + i * step + hp) for i in range(count))
+
+
 def decode_battle(
     image: MemoryImage,
     ram: RamMap,
@@ -173,6 +180,7 @@ def decode_battle(
         enemy_party_species=species,
         enemy_party_species_names=tuple(data.species_name(s) for s in species),
         enemy_party_pos=image.u8(ram.wEnemyMonPartyPos) if trainer else None,
+        enemy_party_hp=_enemy_party_hp(image, ram, enemy_count or 0),
         menu=menu,
         # The regular move menu's first row is the box border, so item 1 is move slot 0.
         move_cursor=menu.item - 1 if (menu is not None and move_menu_active) else None,

@@ -134,6 +134,7 @@ class BattleState(Frozen):
     enemy_party_species: tuple[int, ...]
     enemy_party_species_names: tuple[str | None, ...]
     enemy_party_pos: int | None
+    enemy_party_hp: tuple[int, ...] = ()  # each trainer member's HP, in party order
     menu: MenuCursor | None
     move_cursor: int | None
     player_side: BattleSide = BattleSide()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
+from engine.battles.outcome import battle_outcome
 from engine.game.actions import (
     LearnMove,
     Run,
@@ -327,3 +328,24 @@ def test_policy_sends_a_member_the_enemy_cannot_touch() -> None:
     one_turn = RuleBasedPolicy(lookahead=False)
     decision = one_turn.decide(at_prompt, [SendNext(slot=0), SendNext(slot=1)])
     assert decision is not None and decision.action == SendNext(slot=1)
+
+
+@pytest.mark.parametrize(
+    ("position", "party_hp", "outcome"),
+    [
+        (0, (0, 0), "victory"),  # the trainer switched: its last member fell first in the party
+        (0, (0, 31), "draw"),  # its second member still stands: not over
+        (1, (), "victory"),  # a look without the party's HP: the last place in the party fell
+        (0, (), "draw"),
+    ],
+)
+def test_a_trainer_is_beaten_when_every_member_is_down_wherever_the_last_one_stood(
+    position: int, party_hp: tuple[int, ...], outcome: str
+) -> None:
+    state = fixture_state("red_brock_party_menu")
+    assert state.battle is not None and state.battle.enemy is not None
+    battle = state.battle.model_copy(
+        update={"enemy": state.battle.enemy.model_copy(update={"hp": 0}), "enemy_party_count": 2,
+                "enemy_party_pos": position, "enemy_party_hp": party_hp}
+    )  # fmt: skip
+    assert battle_outcome(state.model_copy(update={"battle": battle}), battle_result=0) == outcome
