@@ -373,6 +373,22 @@ def _pressure(duel: Duel, answers: list[tuple[float, Action]]) -> float:
     return min(lost, _MOST_LOST)
 
 
+def _mending(foe: Fighter, answers: list[tuple[float, Action]]) -> float:
+    """HP the enemy gives itself back a turn with REST, RECOVER or SOFTBOILED: its chance of choosing one
+    times half its bar (RECOVER's heal; REST's full heal from a bar that is on average half down). What our
+    side deals a turn shrinks by as much: against LORELEI's DEWGONG resting to full, a steady BITE was
+    judged a sure win and lost."""
+    mended = 0.0
+    for p, action in answers:
+        if (
+            isinstance(action, Attack)
+            and action.slot >= 0
+            and move_of(foe, action.slot).effect == "HEAL_EFFECT"
+        ):
+            mended += p * foe.max_hp / 2
+    return mended
+
+
 def _share(chance_a_turn: float, turns_each: float) -> float:
     """Long-run share of turns lost to an effect that lands with this chance a turn and lasts this long."""
     return 0.0 if chance_a_turn <= 0 else turns_each / (1 / chance_a_turn + turns_each)
@@ -388,8 +404,9 @@ def _race_once(
 ) -> DuelOdds:
     me, foe = duel.us.fighter, duel.them.fighter
     ours, theirs = pace or best_pace(me, foe), enemy_pace(duel, answers)
-    ours = Pace(ours.mean, ours.variance, ours.acts * (1 - _pressure(duel, answers)) * shares[0],
-                ours.lost + delay, ours.slot)  # fmt: skip
+    acts = ours.acts * (1 - _pressure(duel, answers)) * shares[0]
+    mended = _mending(foe, answers) / acts if acts > 0 else 0.0
+    ours = Pace(max(0.0, ours.mean - mended), ours.variance, acts, ours.lost + delay, ours.slot)
     theirs = Pace(theirs.mean, theirs.variance, theirs.acts * shares[1], theirs.lost, theirs.slot)
     # A biding enemy hands back twice what it took, its stored damage already owed, when its storing
     # turns are over (Bide's counter: the turns left, the last one the release); knocked out before then,

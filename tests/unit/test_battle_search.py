@@ -327,3 +327,14 @@ def test_a_trapping_move_weighs_by_the_turns_it_hits_not_by_how_often_it_is_chos
     share = (1 + _TRAPPED_TURNS) / (2 + _TRAPPED_TURNS)
     assert enemy_pace(position, half_and_half).mean == pytest.approx(wrap * share)
     assert enemy_pace(position, half_and_half).mean > wrap / 2
+
+
+def test_an_enemy_that_rests_to_full_is_not_a_sure_win_for_a_steady_bite() -> None:
+    # LORELEI's DEWGONG: with REST it gives itself back about half its bar whenever it picks it.
+    blastoise = mon("BLASTOISE", 50, "BITE")
+
+    def chance(*moves: str) -> float:
+        dewgong = mon("DEWGONG", 54, *moves)
+        return win_probability(Duel(us=Side(members=(blastoise,)), them=trainer("LORELEI", dewgong)))
+
+    assert chance("AURORA_BEAM", "GROWL", "REST") < chance("AURORA_BEAM", "GROWL", "GROWL") - 0.1
