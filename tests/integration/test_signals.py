@@ -51,9 +51,15 @@ class Run:
         rom = write_titled(tmp_path, "red")
         command = [sys.executable, "-m", "tests.support.fake_run", json.dumps(fake), "run", "--rom", str(rom),
                    "--data-dir", str(self.data), "--config", str(config_path), *args]  # fmt: skip
+
+        def start() -> None:
+            as_from_a_terminal()
+            if preexec is not None:
+                preexec()
+
         with self.stderr_path.open("wb") as stderr:
             self.process = subprocess.Popen(command, cwd=REPO_ROOT, stdout=subprocess.DEVNULL, stderr=stderr,
-                                            preexec_fn=preexec, env=env)  # fmt: skip
+                                            preexec_fn=start, env=env)  # fmt: skip
 
     @property
     def run_dir(self) -> Path:
@@ -103,6 +109,13 @@ class Run:
             return []
         names = sorted(path.name for path in folder.iterdir() if not path.name.startswith("."))
         return [name.split("-", 1)[1] for name in names]
+
+
+def as_from_a_terminal() -> None:
+    """The signal dispositions a run started from a terminal has. The tests themselves may run under nohup
+    (SIGHUP ignored), which a run keeps on purpose; the run under test must not inherit that."""
+    for number in (signal.SIGHUP, signal.SIGTERM, signal.SIGINT):
+        signal.signal(number, signal.SIG_DFL)
 
 
 def slow_walk() -> dict[str, Any]:
@@ -191,7 +204,8 @@ def test_other_commands_end_in_one_line(tmp_path: Path, name: str, code: int, wo
     """`engine inspect` stepping a very long way (hours of frames): stopped like Ctrl-C stops it."""
     rom = write_rom(tmp_path, title=b"POKEMON RED")
     command = [sys.executable, "-m", "engine.cli", "inspect", "--rom", str(rom), "--frames", "100000000"]
-    process = subprocess.Popen(command, cwd=REPO_ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    process = subprocess.Popen(command, cwd=REPO_ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               preexec_fn=as_from_a_terminal)  # fmt: skip
     time.sleep(3.0)  # well into the frames (starting Python and PyBoy takes about a second)
     process.send_signal(signal.Signals[name])
     out, err = process.communicate(timeout=FINISH_SECONDS)
