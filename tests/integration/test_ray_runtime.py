@@ -309,10 +309,16 @@ def test_ctrl_c_in_the_driver_still_writes_the_summary(
         wait_for(playing, seconds=60)
         os.kill(os.getpid(), signal.SIGINT)
 
+    # Ctrl-C as at a terminal, even when the tests run in the background (where SIGINT starts ignored)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     presser = threading.Thread(target=press_ctrl_c, daemon=True)
     presser.start()
-    summary = run_on_ray(config, RunOptions(rom=Path("scripted.gb"), max_decisions=2000), paths, SLOW_WALK)
-    presser.join()
+    options = RunOptions(rom=Path("scripted.gb"), max_decisions=2000)
+    try:
+        summary = run_on_ray(config, options, paths, SLOW_WALK)
+    finally:
+        presser.join()
+        signal.signal(signal.SIGINT, previous)
     assert summary.stopped == "interrupted" and summary.decisions >= 4
     assert json.loads(paths.summary.read_text(encoding="utf-8"))["stopped"] == "interrupted"
     wait_for(lambda: all_gone(ray_instance, "t-ctrl-c"))

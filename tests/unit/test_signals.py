@@ -25,8 +25,13 @@ DEADLINE = 30.0  # guards against hanging only
 
 @pytest.fixture
 def trap() -> Iterator[None]:
-    with TRAP.installed():
-        yield
+    # As at a terminal: under nohup the tests run with SIGHUP ignored, which the trap keeps on purpose.
+    previous = signal.signal(signal.SIGHUP, signal.SIG_DFL)
+    try:
+        with TRAP.installed():
+            yield
+    finally:
+        signal.signal(signal.SIGHUP, previous)
 
 
 def send(name: str) -> None:
