@@ -9,9 +9,9 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from engine.combat import enemy
-from engine.combat.fighter import Action, Attack, Duel, Switch, fresh
+from engine.combat.fighter import Action, Duel, Switch, fresh
 from engine.combat.judge import Judge
-from engine.combat.search import search
+from engine.combat.search import attacks, search
 from engine.combat.turn import resolve_turn
 
 MAX_TURNS = 150
@@ -22,8 +22,7 @@ T = TypeVar("T")
 
 def searching(duel: Duel) -> Action:
     """Our side as the rule-based tier plays it: the search over attacks and switches."""
-    actions: list[Action] = [Attack(i) for i, pp in enumerate(duel.us.fighter.pp) if pp > 0] or [Attack(-1)]
-    actions += [Switch(i) for i in duel.us.able()]
+    actions = [*attacks(duel), *(Switch(i) for i in duel.us.able())]
     return actions[search(duel, actions).index]
 
 

@@ -161,7 +161,7 @@ def _score_two_plies(duel: Duel, action: Action, answers: list[tuple[float, Acti
             else:
                 replies = enemy.choices(after)
                 then = max(
-                    (_score(after, attack, replies, judge, DEEP_DETAIL) for attack in _attacks(after)),
+                    (_score(after, attack, replies, judge, DEEP_DETAIL) for attack in attacks(after)),
                     key=lambda s: s.value,
                 )
             win += q * p * then.win
@@ -171,7 +171,8 @@ def _score_two_plies(duel: Duel, action: Action, answers: list[tuple[float, Acti
     return Scored(action=action, win=win, kept=kept, standing=standing, turns_to_ko=1 + turns)
 
 
-def _attacks(duel: Duel) -> list[Action]:
+def attacks(duel: Duel) -> list[Action]:
+    """Every move of the member in front that has PP, or Struggle."""
     return [Attack(i) for i, pp in enumerate(duel.us.fighter.pp) if pp > 0] or [Attack(-1)]
 
 
