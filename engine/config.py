@@ -51,6 +51,8 @@ class CheckpointConfig(Section):
     interval_seconds: float = Field(300.0, ge=1.0, le=86400.0)
     every_decisions: int = Field(100, ge=1, le=1_000_000)
     at_battles: bool = True
+    # A wild battle won, fled or drawn is checkpointed at its end only this long after the last checkpoint.
+    wild_battle_seconds: float = Field(10.0, ge=0.0, le=86400.0)
     # At least two: a newest checkpoint that fails verification must leave a readable one behind.
     keep: int = Field(5, ge=2, le=1000)
     keep_battle_states: KeepBattleStates = "all"

@@ -60,7 +60,10 @@ SNAPSHOT_MODELS: dict[str, type[Frozen]] = {
     "gateway": GatewaySnapshot,
 }
 EMULATOR_STATE = "emulator.state"
-BATTLE_REASONS = frozenset({"battle_start", "battle_end"})
+# A wild battle won, fled or drawn: checkpointed only if the newest checkpoint is older than
+# `checkpoint.wild_battle_seconds` (thousands of them an hour, and each save state costs ~12 ms).
+ROUTINE_BATTLE_END = "wild_battle_end"
+BATTLE_REASONS = frozenset({"battle_start", "battle_end", ROUTINE_BATTLE_END})
 
 
 class CheckpointSaved(Frozen):
@@ -181,11 +184,14 @@ class Checkpointer:
 
     # -- writing -------------------------------------------------------------------------------------
     def save(self, reason: str, conductor: ConductorPart, wait: bool = False) -> CheckpointTaken | None:
-        """Take one checkpoint (None when battle checkpoints are off) and hand it to the writer; with `wait`,
+        """Take one checkpoint (None when battle checkpoints are off, or a wild battle's end comes soon after
+        the last checkpoint) and hand it to the writer; with `wait`,
         return once it and every one before it is on disk. The result tells the writes that finished
         since the last call, failures included: a failed write (a full disk) leaves the previous
         checkpoints as they were, and after a full disk nothing more is written until someone hears."""
         if self.store is None or (reason in BATTLE_REASONS and not self.config.at_battles):
+            return None
+        if reason == ROUTINE_BATTLE_END and self.clock.age() < self.config.wild_battle_seconds:
             return None
         started = time.perf_counter()
         self.clock.written()  # also after a failure: a full disk is not retried every cycle

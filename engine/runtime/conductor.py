@@ -21,6 +21,7 @@ from engine.actors.handles import screen_feed
 from engine.actors.roles import Roles
 from engine.battles.files import keeps_start_state
 from engine.battles.models import BattleLog
+from engine.checkpointer.role import ROUTINE_BATTLE_END
 from engine.emulator.errors import GameFrozenError
 from engine.errors import EngineError, UserInputError
 from engine.files import StorageError, append_json_line, write_bytes_atomic, write_json_atomic
@@ -96,7 +97,11 @@ class Conductor:
         self._live_frame = 0
         self._model_calls, self._model_cost = 0, 0.0  # as the decisions report them, for the live page
         self._pending: list[GameEvent] = []  # events seen between looks (a battle's end), for the strategist
-        self._battle_ended = False  # a checkpoint is due at the next cycle boundary
+        # A battle ended: the reason of the checkpoint due at the next cycle boundary.
+        self._battle_ended: str | None = None
+        # A trainer battle was just seen coming: its start gets a checkpoint (a wild one's does not, see
+        # _checkpoint_if_due).
+        self._trainer_ahead = False
         self._storage_failed: StorageError | None = None  # why the run stopped, if a file failed to write
 
     def request_stop(self, signal: SignalName = "SIGINT") -> None:
@@ -122,7 +127,7 @@ class Conductor:
         self.battle = BattleStep.resumed(emulator, self.paths.run_id, battle) if battle is not None else None
         self.play_time = PlayTime(before=progress.played_seconds)
         self.milestones = Milestones(story_graph(), progress.milestones)
-        self._battle_ended = False
+        self._battle_ended = None
         self.supervisor.mark_boundary()
 
     # -- lifecycle ---------------------------------------------------------------------------------
@@ -295,8 +300,10 @@ class Conductor:
         return None
 
     def _checkpoint_if_due(self) -> None:
-        ended, self._battle_ended = self._battle_ended, False
-        started = self.progress.in_battle and self.battle is None
+        ended, self._battle_ended = self._battle_ended, None
+        # A wild battle's start is a few steps past the last battle's end, which has a checkpoint: saving
+        # again there (~12 ms a save state, thousands of wild battles an hour) would buy almost nothing.
+        started = self.progress.in_battle and self.battle is None and self._trainer_ahead
         self.supervisor.checkpoint_if_due(battle_ended=ended, battle_started=started,
                                           decisions=self.progress.decisions)  # fmt: skip
 
@@ -325,9 +332,14 @@ class Conductor:
                 self._battle_decision()
             return
         state = emulator.settle()
-        self.progress.in_battle = state.battle is not None
+        self._battle_ahead(state)
         if not self.progress.in_battle:
             self._overworld_decision()
+
+    def _battle_ahead(self, state: GameState) -> None:
+        """Out of the overworld, the game as it stands: whether a battle is beginning, and which kind."""
+        self.progress.in_battle = state.battle is not None
+        self._trainer_ahead = state.battle is not None and state.battle.kind == "trainer"
 
     def _look(self) -> Perception:
         perception = self.roles.vision.call.perceive(self.roles.emulator.call.frame())
@@ -409,7 +421,8 @@ class Conductor:
         self.progress.battle_ended(summary)
         self.metrics.battle_ended(summary.outcome, summary.battle_type, summary.wall_seconds)
         log_path = self._keep_battle_log(battle)
-        self._battle_ended = True
+        routine = summary.battle_type == "wild" and summary.outcome != "defeat" and end.caught is None
+        self._battle_ended = ROUTINE_BATTLE_END if routine else "battle_end"
         party = [mon.species_name or "?" for mon in end.final.party] if end.final is not None else []
         ended = self.roles.observer.call.battle_ended(
             summary.outcome, summary.opponent, battle.start_frame + summary.frames, party
@@ -448,7 +461,7 @@ class Conductor:
         report = self.roles.emulator.call.travel(leg)
         # A notification: the tactician's next call runs after it (one caller, calls kept in order).
         self.roles.tactician.tell.travelled(state, leg, report)
-        self.progress.in_battle = report.state.battle is not None
+        self._battle_ahead(report.state)
         self._note_milestones(report.state, perception.frame + report.frames)
         before = self.progress.steps
         self.progress.steps += report.steps

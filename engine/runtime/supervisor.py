@@ -15,7 +15,13 @@ from collections.abc import Callable
 
 from engine.actors.errors import RecoveryError, RoleDiedError
 from engine.actors.roles import Roles
-from engine.checkpointer.role import CheckpointRestored, CheckpointTaken, ConductorPart, Written
+from engine.checkpointer.role import (
+    ROUTINE_BATTLE_END,
+    CheckpointRestored,
+    CheckpointTaken,
+    ConductorPart,
+    Written,
+)
 from engine.checkpointer.writer import is_disk_full
 from engine.checkpoints.errors import CheckpointError, CheckpointWriteError
 from engine.files import StorageError, append_json_line
@@ -72,21 +78,21 @@ class Supervisor:
         full disk raises StorageError, the run stops and nothing is lost; any other failed write is one
         line and the run goes on."""
         progress, offset = at if at is not None else (self.progress_now(), log_size(self.paths.decisions))
-        # Counted as done even if the write fails: a failure is told once per checkpoint due, not retried
-        # at every decision.
-        self.decisions_at_checkpoint = progress.decisions
         part = ConductorPart(state=progress.model_dump(mode="json"), decisions=progress.decisions,
                              decisions_offset=offset, battles=progress.battles_ended)  # fmt: skip
         try:
             taken = self.roles.checkpoint.call.save(reason, part, reason in FINAL_REASONS)
         except CheckpointWriteError as exc:
             exc.reason = exc.reason or reason
+            self.decisions_at_checkpoint = progress.decisions  # told once per checkpoint due, not retried
             self._tell(Written(failed=(exc,)))
             return None
         except CheckpointError as exc:
+            self.decisions_at_checkpoint = progress.decisions
             log.error("checkpoint (%s) not written: %s", reason, exc)
             return None
-        if taken is not None:
+        if taken is not None:  # None: one the Checkpoint role skips (battle checkpoints off, a wild battle)
+            self.decisions_at_checkpoint = progress.decisions
             self._writing = reason not in FINAL_REASONS
             self._tell(taken.written)
         return taken
@@ -112,14 +118,18 @@ class Supervisor:
         for failure in written.failed:
             log.error("checkpoint (%s) not written: %s", failure.reason, failure)
 
-    def checkpoint_if_due(self, *, battle_ended: bool, battle_started: bool, decisions: int) -> None:
+    def checkpoint_if_due(self, *, battle_ended: str | None, battle_started: bool, decisions: int) -> None:
+        """`battle_ended`: the reason for the battle that just ended ("battle_end", or "wild_battle_end",
+        which the Checkpoint role skips soon after another checkpoint), None if none did."""
         reason = self._due_reason(battle_ended, battle_started, decisions)
-        if reason is not None:
-            self.checkpoint(reason)
+        if reason is not None and self.checkpoint(reason) is None and reason == ROUTINE_BATTLE_END:
+            reason = self._due_reason(None, False, decisions)  # skipped: maybe another reason is due
+            if reason is not None:
+                self.checkpoint(reason)
 
-    def _due_reason(self, battle_ended: bool, battle_started: bool, decisions: int) -> str | None:
-        if battle_ended:
-            return "battle_end"
+    def _due_reason(self, battle_ended: str | None, battle_started: bool, decisions: int) -> str | None:
+        if battle_ended is not None:
+            return battle_ended
         if battle_started:
             return "battle_start"
         if decisions - self.decisions_at_checkpoint >= self.options.checkpoint_every_decisions:

@@ -282,7 +282,11 @@ def test_a_killed_driver_loses_only_the_work_since_the_last_checkpoint(
     print(f"\nleft behind by the killed driver (killed here): {sorted({p.name for p in left}) or 'nothing'}")
     # What the killed run left: the lines it wrote before its processes were all gone.
     killed_at = len(read_decisions(paths.decisions))
-    assert killed_at - lines_at_kill <= 1  # at most a decision already under way when the driver died
+    # At most the decisions under way while the conductor actor's worker goes down with the raylet (a
+    # battle decision takes milliseconds, the teardown up to a second).
+    assert killed_at - lines_at_kill <= 2
+    time.sleep(1.0)
+    assert len(read_decisions(paths.decisions)) == killed_at  # and nothing once its processes are gone
 
     summary_file = tmp_path / "resumed.json"
     started = time.monotonic()

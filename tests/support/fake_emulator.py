@@ -71,6 +71,7 @@ class FakeEmulator:
         fail_after: Mapping[str, int] | None = None,
         freeze_after: Mapping[str, int] | None = None,
         stall: Stall | None = None,
+        travel_moves_on: bool = False,
     ) -> None:
         self.images = [load_capture(fixtures / name) for name in script]
         self.states = [decode_state(image, RED_BLUE) for image in self.images]
@@ -79,6 +80,7 @@ class FakeEmulator:
         self.fail_after = dict(fail_after or {})  # verb -> calls that succeed before it starts failing
         self.freeze_after = dict(freeze_after or {})  # verb -> calls before the game freezes in it
         self.stall = stall
+        self.travel_moves_on = travel_moves_on  # a leg walks into the script's next stop (a battle)
         self.calls: dict[str, int] = {"init": 1}
         self._stall("init")  # the emulator opening slowly: the actors are still starting
         self.index = 0
@@ -190,8 +192,11 @@ class FakeEmulator:
         return self.state
 
     def travel(self, leg: Leg) -> LegReport:
-        """The scripted game has no map: every leg is one step that ends where it began."""
+        """The scripted game has no map: every leg is one step that ends where it began (or, with
+        `travel_moves_on`, at the script's next stop)."""
         self._run("travel", WALK_FRAMES)
+        if self.travel_moves_on and self.index < len(self.states) - 1:
+            self.index += 1
         return LegReport(outcome="arrived", reason="a scripted game", steps=1, frames=WALK_FRAMES,
                          planned_steps=1, state=self.state)  # fmt: skip
 

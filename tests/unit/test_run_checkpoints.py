@@ -57,12 +57,33 @@ def paths(tmp_path: Path) -> RunPaths:
 
 
 def test_a_run_checkpoints_at_start_every_n_decisions_at_battle_edges_and_at_stop(paths: RunPaths) -> None:
-    config = config_from_mapping({"checkpoint": {"keep": 50}})
+    config = config_from_mapping({"checkpoint": {"keep": 50, "wild_battle_seconds": 0}})
     summary = play(paths, config, max_battles=None, max_decisions=LONG_BATTLE_DECISIONS + 4)
     assert summary.stopped == "max_decisions"
     # The scripted game opens inside the battle: its start is the run's start.
-    assert reasons(paths) == ["start", "decisions", "decisions", "battle_end", "decisions", "stop"]
+    assert reasons(paths) == ["start", "decisions", "decisions", "wild_battle_end", "decisions", "stop"]
     assert all(entry.ok for entry in CheckpointStore(paths.checkpoints).entries())
+
+
+def test_a_wild_battle_won_soon_after_a_checkpoint_gets_none_and_the_decision_count_goes_on(
+    paths: RunPaths,
+) -> None:
+    config = config_from_mapping({"checkpoint": {"keep": 50, "wild_battle_seconds": 3600}})
+    play(paths, config, max_battles=None, max_decisions=LONG_BATTLE_DECISIONS + 4)
+    # Decisions 4 and 8 in the battle, 12 after it: the skipped end did not restart the count.
+    assert reasons(paths) == ["start", "decisions", "decisions", "decisions", "stop"]
+
+
+@pytest.mark.parametrize(("battle", "starts"), [("red_brock_main_menu", 1), ("red_wild_main_menu", 0)])
+def test_a_trainer_battle_start_gets_a_checkpoint_and_a_wild_one_does_not(
+    paths: RunPaths, battle: str, starts: int
+) -> None:
+    script = ("red_pallet_town_overworld", battle, battle, "red_wild_post_battle_overworld")
+    emulator = partial(FakeEmulator, fixtures=GEN1_FIXTURES, script=script, travel_moves_on=True)
+    play(paths, config_from_mapping({"checkpoint": {"keep": 50}}), emulator=emulator,
+         checkpoint_every_decisions=100)  # fmt: skip
+    assert reasons(paths).count("battle_start") == starts
+    assert reasons(paths)[0] == "start" and reasons(paths)[-1] == "stop"
 
 
 def test_battle_checkpoints_can_be_turned_off(paths: RunPaths) -> None:
@@ -73,7 +94,7 @@ def test_battle_checkpoints_can_be_turned_off(paths: RunPaths) -> None:
 
 def test_only_the_newest_k_are_kept(paths: RunPaths) -> None:
     play(paths, config_from_mapping({"checkpoint": {"keep": 2}}), checkpoint_every_decisions=1)
-    assert reasons(paths) == ["battle_end", "stop"]
+    assert reasons(paths) == ["decisions", "stop"]
 
 
 def test_a_resumed_run_carries_on_with_the_same_id_counts_and_logs(
