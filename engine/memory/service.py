@@ -13,6 +13,7 @@ import fcntl
 import logging
 import os
 import threading
+import time
 import uuid
 from pathlib import Path
 from typing import IO
@@ -31,6 +32,7 @@ log = logging.getLogger("engine.memory")
 LOCK_FILE = "writer.lock"
 CHROMA_DIR = "chroma"
 CLOCK_FILE = "clock.json"
+MARKS_SECONDS = 30.0  # the longest the last-used marks of recalled lessons wait to be written
 
 
 class MemoryBusyError(MemoryStoreError, UserInputError):
@@ -76,6 +78,7 @@ class LessonMemory:
         enabled = config.enabled and directory is not None
         self.clock = PlayClock(directory / CLOCK_FILE if enabled and directory else None)
         self._clock_unsaved = False  # said once: a full disk is not news at every battle
+        self._marks_written = time.monotonic()
         if enabled:
             assert directory is not None
             self.store = self._open(config, directory)
@@ -107,11 +110,17 @@ class LessonMemory:
         return self.clock.hours()
 
     def played(self, frames: int) -> float:
-        """Advance the play clock (the conductor calls this as battles end), and write the last-used marks
-        retrieval keeps in memory, so a crash loses at most one battle's worth."""
+        """Advance the play clock (the conductor calls this as battles end); write the last-used marks
+        retrieval keeps in memory if the last write is MARKS_SECONDS old (a crash loses at most that much
+        recency, never a lesson; a write costs ~9 ms and wild battles come every few seconds), and read
+        Chroma afresh from here on (what another writer of a shared server added is seen a battle later)."""
         with self._mutex:
             if self.store is not None:
-                self.store.flush()
+                now = time.monotonic()
+                if now - self._marks_written >= MARKS_SECONDS:
+                    self.store.flush()
+                    self._marks_written = now
+                self.store.forget_answers()
             try:
                 return self.clock.add_frames(frames)
             except StorageError as exc:

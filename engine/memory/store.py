@@ -9,6 +9,7 @@ confidence only changes when a lesson is re-learned.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -40,6 +41,7 @@ _KEYS_PER_LOOKUP = 500
 # written in one update once this many are pending, on `flush()`, before a prune and on close. Every read
 # of this store sees the pending marks; a crash loses only marks not yet written (recency, not lessons).
 MARKS_PER_WRITE = 256
+ANSWERS_KEPT = 256  # distinct reads remembered between two writes
 
 # Tuples are stored joined with this separator; lesson keys (types, species, battle ids) never contain it.
 _SEP = ","
@@ -127,6 +129,8 @@ class LessonStore:
         self.rate_per_hour = rate_per_hour
         self.floor = floor
         self._marks: dict[str, float] = {}  # lesson id -> last used (play hours), not yet written
+        # What Chroma answered to each query and filter since this store last wrote (see `_cached`).
+        self._answers: dict[str, Any] = {}
         # Telemetry off: it would try to reach the internet, and runs must work offline.
         settings = Settings(anonymized_telemetry=False)
         client: Any
@@ -156,9 +160,24 @@ class LessonStore:
         with _chroma_errors(action):
             return fn()
 
+    def _cached(self, key: str, action: str, fn: Callable[[], T]) -> T:
+        """Chroma's answer to a read, asked again only after this store wrote (a query costs ~3 ms, and a
+        battle's decisions ask the same few). The raw answer is kept, so pending marks still apply. Another
+        writer's changes (a shared `chroma run` server) are seen once `forget_answers` is called."""
+        if key not in self._answers:
+            if len(self._answers) >= ANSWERS_KEPT:
+                self._answers.clear()
+            self._answers[key] = self._call(action, fn)
+        answer: T = self._answers[key]
+        return answer
+
+    def forget_answers(self) -> None:
+        self._answers.clear()
+
     def _upsert(self, lessons: list[Lesson]) -> None:
         if not lessons:
             return
+        self.forget_answers()
         self._call(
             "upsert",
             lambda: self._collection.upsert(
@@ -176,7 +195,10 @@ class LessonStore:
         return lesson.model_copy(update={"last_used_play_hours": marked})
 
     def _get_where(self, **kwargs: Any) -> list[Lesson]:
-        result = self._call("get", lambda: self._collection.get(include=["documents", "metadatas"], **kwargs))
+        key = "get " + json.dumps(kwargs, sort_keys=True)
+        result = self._cached(
+            key, "get", lambda: self._collection.get(include=["documents", "metadatas"], **kwargs)
+        )
         documents = result["documents"] or []
         metadatas = result["metadatas"] or []
         return [
@@ -185,6 +207,7 @@ class LessonStore:
         ]
 
     def _delete(self, ids: list[str]) -> None:
+        self.forget_answers()
         self._call("delete", lambda: self._collection.delete(ids=ids))
         for lesson_id in ids:
             self._marks.pop(lesson_id, None)
@@ -275,7 +298,8 @@ class LessonStore:
         if k <= 0:
             return []
         # No count() first: Chroma returns what there is when asked for more (nothing from an empty store).
-        result = self._call(
+        result = self._cached(
+            f"query {max(4 * k, 20)} {query_text}",
             "query",
             lambda: self._collection.query(
                 query_texts=[query_text],
@@ -314,6 +338,7 @@ class LessonStore:
         if not self._marks:
             return
         marks, self._marks = self._marks, {}
+        self.forget_answers()  # the answers kept hold the metadata from before these marks
         try:
             self._call(
                 "mark used",

@@ -22,7 +22,7 @@ from __future__ import annotations
 import logging
 import queue
 import threading
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from pathlib import Path
 
 from engine.battles.files import read_battle_log
@@ -43,6 +43,7 @@ from engine.telemetry.tracing import TraceCarrier, continued, trace_carrier
 
 log = logging.getLogger("engine.reflection")
 REFLECTIONS_DIR = "reflections"  # beside battles/ in the run's directory
+RECEIVED_KEPT = 100
 REPORTS_KEPT = 100  # the newest reports stay in memory for `reports`; every one is on disk
 
 
@@ -69,7 +70,8 @@ class Reflection:
         self.routing = routing or RoutingConfig()
         self.gateway = gateway
         self.memory = memory
-        self.received: list[BattleRecord] = []
+        # The newest battles received (a long run receives thousands): what `report` counts is in `counts`.
+        self.received: deque[BattleRecord] = deque(maxlen=RECEIVED_KEPT)
         self.reports: OrderedDict[str, ReflectionReport] = OrderedDict()
         self.counts = {
             "battles_received": 0, "reflections": 0, "model_reflections": 0, "insights": 0, "skipped": 0,

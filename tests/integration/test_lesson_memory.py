@@ -131,3 +131,23 @@ def test_prunes_faded_lessons_when_opened(tmp_path: Path) -> None:
     second = LessonMemory(config, tmp_path / "memory")
     assert second.counts["pruned"] == 1 and second.lessons() == []
     second.close()
+
+
+def test_the_marks_of_recalled_lessons_are_written_at_a_battles_end_at_most_every_marks_seconds(
+    memory: LessonMemory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from engine.memory import service
+
+    store = memory.store
+    assert store is not None
+    memory.learn([lesson("BUBBLE vs ONIX", move="BUBBLE", species=("ONIX",))])
+    written: list[int] = []
+    flush = store.flush
+    monkeypatch.setattr(store, "flush", lambda: written.append(len(store._marks)) or flush())
+    assert memory.recall("BUBBLE ONIX", LessonContext(species=("ONIX",)))
+    memory.played(100)
+    assert written == []  # the memory opened less than MARKS_SECONDS ago: the mark waits, read at once
+    assert memory.recall("BUBBLE ONIX", LessonContext(species=("ONIX",)))[0].last_used_play_hours is not None
+    monkeypatch.setattr(service, "MARKS_SECONDS", 0.0)
+    memory.played(100)
+    assert written == [1] and store._marks == {}

@@ -261,3 +261,30 @@ def test_unmarked_retrieval_writes_nothing(store: LessonStore) -> None:
     store.retrieve("GEODUDE", GEODUDE_BATTLE, 2.0, threshold=0.0, mark_used=False)
     stored = store.get("water-rock")
     assert stored is not None and stored.last_used_play_hours is None
+
+
+def test_a_read_asked_again_is_answered_from_memory_until_the_store_writes(
+    store: LessonStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store.add_many([make("water-rock"), *UNRELATED], 1.0)
+    asked: list[str] = []
+    query, get = store._collection.query, store._collection.get
+    monkeypatch.setattr(store._collection, "query", lambda **kwargs: asked.append("query") or query(**kwargs))
+    monkeypatch.setattr(store._collection, "get", lambda **kwargs: asked.append("get") or get(**kwargs))
+    first = [lesson.lesson_id for lesson, _ in store.retrieve("GEODUDE ROCK", GEODUDE_BATTLE, 2.0, k=2)]
+    again = store.retrieve("GEODUDE ROCK", GEODUDE_BATTLE, 2.0, k=2)
+    assert [lesson.lesson_id for lesson, _ in again] == first and again[0][0].last_used_play_hours == 2.0
+    assert store.where({"kind": "opponent"}) == store.where({"kind": "opponent"})
+    assert asked == ["query", "get"]
+    # A write (here the pending marks) makes every read go to Chroma again, and see it.
+    store.flush()
+    assert store.where({"kind": "type_matchup"})[0].last_used_play_hours == 2.0
+    store.add(make("brock", kind="opponent", text="BROCK's ONIX uses BIDE", attacker_types=(),
+                   defender_types=(), opponent="BROCK", species=("ONIX",)), 3.0)  # fmt: skip
+    assert store.where({"kind": "opponent"})[0].text == "BROCK's ONIX uses BIDE"
+    assert asked.count("get") == 4  # the flushed read, add's own lookup, the read after it
+    # What another writer of a shared server did is seen once the answers are forgotten (the memory
+    # forgets them at every battle's end).
+    store.forget_answers()
+    store.where({"kind": "opponent"})
+    assert asked.count("get") == 5
