@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from engine.combat.chance import percent
 from engine.combat.judge import win_probability
 from engine.combat.position import duel_of, model_action
 from engine.combat.search import search
@@ -32,5 +33,5 @@ def option_notes(state: GameState, legal: Sequence[BattleAction]) -> dict[int, s
     notes = {}
     for (i, _), scored in zip(weighed, verdict.scored, strict=True):
         ko = "" if math.isinf(scored.turns_to_ko) else f", its KO in ~{scored.turns_to_ko:.0f} turns"
-        notes[i] = f"search: {scored.win:.0%} to win the battle{ko}"
+        notes[i] = f"search: {percent(scored.win)} to win the battle{ko}"
     return notes

@@ -12,6 +12,7 @@ import math
 from dataclasses import dataclass
 
 from engine.combat import enemy
+from engine.combat.chance import percent
 from engine.combat.effects import pointless
 from engine.combat.fighter import Action, Attack, Duel, Switch, UseItem, move_of
 from engine.combat.hits import deals_damage
@@ -205,10 +206,10 @@ def _reason(duel: Duel, best: Scored, scored: tuple[Scored, ...]) -> str:
     attacks = [s for s in scored if _is_attack(duel, s.action)]
     plain = max(attacks, key=lambda s: s.value, default=None)
     if plain is None or plain is best:
-        return f"{name}: {best.win:.0%} to win, KO {_turns(best.turns_to_ko)}"
+        return f"{name}: {percent(best.win)} to win, KO {_turns(best.turns_to_ko)}"
     other = label(duel, plain.action)
     if abs(best.win - plain.win) >= WIN_SHOWN:
-        gain = f"{best.win:.0%} to win against {plain.win:.0%} with {other}"
+        gain = f"{percent(best.win)} to win against {percent(plain.win)} with {other}"
     else:
         gain = f"keeps {best.kept:.0%} of the party's HP against {plain.kept:.0%} with {other}"
     if isinstance(best.action, Attack):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.combat.chance import percent
 from engine.combat.fighter import Action, Duel, moves_of
 from engine.combat.judge import Judge
 from engine.combat.position import duel_of, model_action
@@ -80,7 +81,7 @@ class Lookahead:
             sent = duel._replace(us=duel.us._replace(active=action.slot))
             scored.append((judge.battle(sent), action))
         win, best = max(scored, key=lambda item: item[0])
-        return best, f"{describe(best, state)}: {win:.0%} to win the battle from here"
+        return best, f"{describe(best, state)}: {percent(win)} to win the battle from here"
 
 
 def with_lessons(duel: Duel, observed: dict[str, Measurement]) -> tuple[Duel, str]:

@@ -228,7 +228,7 @@ def test_notes_for_moves_switches_and_items() -> None:
     assert [o.label for o in action_options(state, legal)] == [describe(a, state) for a in legal]
     assert options["use QUICK_ATTACK"].note.startswith("NORMAL, power 40, PP 30, ~")
     assert "% KO chance, search: " in options["use QUICK_ATTACK"].note
-    assert re.search(r"search: \d+% to win the battle", options["use THUNDERSHOCK"].note)
+    assert re.search(r"search: [<>]?\d+% to win the battle", options["use THUNDERSHOCK"].note)
     assert "not very effective" in options["use THUNDERSHOCK"].note
     assert options["use GROWL"].note.startswith("NORMAL, status move, PP 40, search: ")
     assert options["use POTION on PIKACHU"].note.startswith(
