@@ -24,6 +24,9 @@ UNFINISHED = ("halted", "error")  # no outcome: counted apart, never as a loss o
 PARTY_SIZES = ((1, 2), (3, 4), (5, 6))
 CALIBRATION_BINS = 10
 SURE = 0.995  # a prediction this high claims the battle cannot be lost
+# A bin is called off when even the nearest end of its observed share's 95% interval lies further than this
+# from the bin's mean prediction: a bin of four battles can be off by 0.4 by chance alone.
+CALIBRATION_TOLERANCE = 0.05
 
 Result = dict[str, Any]
 # scenario, scenario digest, draw, policy, ROM: a reused result must match on all of them
@@ -94,6 +97,17 @@ class CalibrationBin:
     @property
     def gap(self) -> float:
         return self.observed - self.predicted
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        """The 95% Wilson interval of the observed share."""
+        return wilson(round(self.observed * self.count), self.count)
+
+    @property
+    def off(self) -> bool:
+        """Off by more than the tolerance, beyond what chance explains."""
+        low, high = self.interval
+        return low - self.predicted > CALIBRATION_TOLERANCE or self.predicted - high > CALIBRATION_TOLERANCE
 
 
 def calibration(
@@ -298,14 +312,18 @@ def calibration_lines(predictions: Sequence[tuple[float, bool]], unit: str, mark
         return ["none recorded"]
     table = calibration(predictions)
     rows = [[f"{b.low:.1f}-{b.high:.1f}", str(b.count), f"{b.predicted:.3f}", f"{b.observed:.3f}",
-             f"{b.gap:+.3f}"] for b in table]  # fmt: skip
-    lines = _table(["predicted", unit, "mean predicted", "observed", "difference"], rows, markdown)
+             f"{b.interval[0]:.3f}-{b.interval[1]:.3f}", f"{b.gap:+.3f}", "yes" if b.off else ""]
+            for b in table]  # fmt: skip
+    header = ["predicted", unit, "mean predicted", "observed", "95% interval", "difference", "off"]
+    lines = _table(header, rows, markdown)
     score, gap = brier(predictions), largest_gap(table)
     if score is not None and gap is not None:
+        off = [f"{b.low:.1f}-{b.high:.1f}" for b in table if b.off]
         lines += [
             "",
             f"Brier score {score:.3f} over {len(predictions)} {unit} (0 is perfect, 0.25 a coin's); "
-            f"largest bin gap {gap.gap:+.3f} at {gap.low:.1f}-{gap.high:.1f} ({gap.count} {unit})",
+            f"largest bin gap {gap.gap:+.3f} at {gap.low:.1f}-{gap.high:.1f} ({gap.count} {unit}); bins off "
+            f"by more than {CALIBRATION_TOLERANCE} beyond their 95% interval: {', '.join(off) or 'none'}",
         ]
     sure = [won for predicted, won in predictions if predicted >= SURE]
     if sure:

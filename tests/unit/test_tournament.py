@@ -86,6 +86,10 @@ def test_calibration_table() -> None:
     gap = largest_gap(table)
     assert gap is not None and gap.low == 0.0  # predicted 0.065, observed 0
     assert brier([]) is None and largest_gap([]) is None
+    # Two battles say little: their interval covers the prediction; two hundred that miss by 0.3 do not.
+    assert not any(b.off for b in table)
+    many = calibration([(0.95, True)] * 130 + [(0.95, False)] * 70)
+    assert many[0].off and many[0].interval[1] < 0.95 - 0.05
 
 
 def test_every_decision_of_the_search_is_a_prediction_of_its_battle() -> None:
