@@ -206,7 +206,7 @@ def fresh(fighter: Fighter, badges: frozenset[str] = frozenset()) -> Fighter:
 
 
 _FRESH: dict[tuple[Fighter, frozenset[str]], Fighter] = {}
-FRESH_KEPT = 1 << 14
+FRESH_KEPT = 1 << 12  # ~1.5 KB an entry
 
 
 def _fresh(fighter: Fighter, badges: frozenset[str]) -> Fighter:

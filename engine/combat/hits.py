@@ -83,7 +83,7 @@ def rolls(move: Move, user: Fighter, target: Fighter, critical: bool) -> tuple[i
     return _rolls(user.level, key, attack, defense, critical, user.types, target.types)
 
 
-@lru_cache(maxsize=1 << 16)  # bounded: a long run meets many stat pairs
+@lru_cache(maxsize=1 << 13)  # ~1 KB an entry: bounded, as a long run of levelling meets ever new stat pairs
 def _rolls(
     level: int,
     move: tuple[int, str, bool],

@@ -18,7 +18,9 @@ from typing import NamedTuple
 from engine.combat.fighter import NEUTRAL, Duel, Fighter, Side, fresh
 from engine.combat.race import DuelOdds, duel_odds, race_key
 
-KEPT = 1 << 13  # races and knocked-out members remembered across decisions, at most (a search races hundreds)
+# Races and knocked-out members remembered across decisions, at most (a six-against-six search races a few
+# hundred; ~1 KB an entry).
+KEPT = 1 << 12
 _RACES: dict[tuple[object, ...], DuelOdds] = {}
 _DOWN: dict[Fighter, Fighter] = {}
 # Below this chance of being reached, a position's battle is sketched along its likeliest path: 2% in the

@@ -76,7 +76,7 @@ class DuelOdds(NamedTuple):
 
 
 _PACES: dict[tuple[object, ...], tuple[float, float]] = {}
-_PACES_KEPT = 1 << 14
+_PACES_KEPT = 1 << 13  # paces and enemy choices remembered, each (~0.4 and ~0.7 KB an entry)
 
 
 def move_pace(user: Fighter, target: Fighter, slot: int) -> tuple[float, float]:

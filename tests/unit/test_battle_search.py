@@ -338,3 +338,38 @@ def test_an_enemy_that_rests_to_full_is_not_a_sure_win_for_a_steady_bite() -> No
         return win_probability(Duel(us=Side(members=(blastoise,)), them=trainer("LORELEI", dewgong)))
 
     assert chance("AURORA_BEAM", "GROWL", "REST") < chance("AURORA_BEAM", "GROWL", "GROWL") - 0.1
+
+
+def _levelling_searches() -> None:
+    """A long run levels up and meets ever new stat pairs and positions: every memo meets new keys."""
+    for level in range(5, 45):
+        us = Side(members=(mon("SQUIRTLE", level, "TACKLE", "BUBBLE"), mon("PIDGEY", level, "GUST")))
+        them = Side(members=(mon("GEODUDE", level + 1, "TACKLE"), mon("ONIX", level + 2, "BIDE", "TACKLE")),
+                    trainer_class="BROCK", turns_out=2)  # fmt: skip
+        search(Duel(us=us, them=them), [Attack(0), Attack(1), Switch(1)])
+
+
+def test_what_the_search_remembers_across_decisions_stays_within_its_caps(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The caps are what bounds a long run's memory (~35 MB for them all at the caps set in the code)."""
+    from engine.combat import fighter, judge, race
+
+    memos = {"races": judge._RACES, "knocked out": judge._DOWN, "fresh": fighter._FRESH,
+             "paces": race._PACES, "choices": race._CHOICES}  # fmt: skip
+    cap = 16
+    monkeypatch.setattr(judge, "KEPT", 1 << 30)
+    monkeypatch.setattr(fighter, "FRESH_KEPT", 1 << 30)
+    monkeypatch.setattr(race, "_PACES_KEPT", 1 << 30)
+    for memo in memos.values():
+        memo.clear()
+    _levelling_searches()
+    uncapped = {name: len(memo) for name, memo in memos.items()}
+    assert all(size > cap for size in uncapped.values()), str(uncapped)  # the stream would outgrow the cap
+    monkeypatch.setattr(judge, "KEPT", cap)
+    monkeypatch.setattr(fighter, "FRESH_KEPT", cap)
+    monkeypatch.setattr(race, "_PACES_KEPT", cap)
+    for memo in memos.values():
+        memo.clear()
+    _levelling_searches()
+    assert all(len(memo) <= cap + 1 for memo in memos.values()), {n: len(m) for n, m in memos.items()}
