@@ -122,13 +122,13 @@ class Supervisor:
         """`battle_ended`: the reason for the battle that just ended ("battle_end", or "wild_battle_end",
         which the Checkpoint role skips soon after another checkpoint), None if none did."""
         reason = self._due_reason(battle_ended, battle_started, decisions)
-        if reason is not None and self.checkpoint(reason) is None and reason == ROUTINE_BATTLE_END:
-            reason = self._due_reason(None, False, decisions)  # skipped: maybe another reason is due
-            if reason is not None:
-                self.checkpoint(reason)
+        if reason is not None:
+            self.checkpoint(reason)
 
     def _due_reason(self, battle_ended: str | None, battle_started: bool, decisions: int) -> str | None:
-        if battle_ended is not None:
+        """Why a checkpoint is due now, if one is. A wild battle's end comes last: the role may skip it,
+        and a checkpoint due for another reason is then taken all the same."""
+        if battle_ended is not None and battle_ended != ROUTINE_BATTLE_END:
             return battle_ended
         if battle_started:
             return "battle_start"
@@ -140,7 +140,7 @@ class Supervisor:
             self._check_actors()
             if self.roles.checkpoint.call.due():
                 return "timer"
-        return None
+        return battle_ended
 
     def exit_checkpoint(self, reason: str) -> None:
         """On a failure: the progress of the last cycle boundary (the emulator's as it is now), if the

@@ -74,6 +74,13 @@ def test_a_wild_battle_won_soon_after_a_checkpoint_gets_none_and_the_decision_co
     assert reasons(paths) == ["start", "decisions", "decisions", "decisions", "stop"]
 
 
+def test_a_checkpoint_due_anyway_as_a_wild_battle_ends_is_taken_under_its_own_reason(paths: RunPaths) -> None:
+    config = config_from_mapping({"checkpoint": {"keep": 50, "wild_battle_seconds": 0}})
+    play(paths, config, max_battles=None, max_decisions=LONG_BATTLE_DECISIONS, checkpoint_every_decisions=3)
+    # The battle's last decision is the 9th: one checkpoint there, for the count, not two.
+    assert reasons(paths) == ["start", "decisions", "decisions", "decisions", "stop"]
+
+
 @pytest.mark.parametrize(("battle", "starts"), [("red_brock_main_menu", 1), ("red_wild_main_menu", 0)])
 def test_a_trainer_battle_start_gets_a_checkpoint_and_a_wild_one_does_not(
     paths: RunPaths, battle: str, starts: int
