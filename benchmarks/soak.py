@@ -1,6 +1,6 @@
 """An hour of play: the engine's memory, its data directory and its pace over a long run.
 
-    .venv/bin/python -m benchmarks.soak --rom ROM [--minutes 60] [--every 5] [--keep DIR]
+    .venv/bin/python -m benchmarks.soak --rom ROM [--minutes 60] [--every 5] [--keep DIR] [--config FILE]
 
 `engine run --local --rom ROM` from power-on, as a user types it (no key, no limit), in a fresh data
 directory; after `--minutes` it gets SIGTERM, writes its stop checkpoint and summary and exits. Meanwhile,
@@ -101,8 +101,10 @@ def sample(pid: int, data: Path, started: float) -> Sample:
                   frame=frame)  # fmt: skip
 
 
-def soak(rom: Path, minutes: float, every: float, data: Path) -> list[Sample]:
+def soak(rom: Path, minutes: float, every: float, data: Path, config: Path | None) -> list[Sample]:
     command = [ENGINE, "run", "--local", "--rom", str(rom), "--data-dir", str(data)]
+    if config is not None:
+        command += ["--config", str(config)]
     samples: list[Sample] = []
     started = time.monotonic()
     with subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) as process:
@@ -155,13 +157,14 @@ def main() -> None:
     parser.add_argument("--minutes", type=float, default=60.0, help="how long the run plays (default 60)")
     parser.add_argument("--every", type=float, default=5.0, help="seconds between samples (default 5)")
     parser.add_argument("--keep", type=Path, help="keep the data directory here")
+    parser.add_argument("--config", type=Path, help="a YAML config for the run (engine run --config)")
     args = parser.parse_args()
     print(f"{args.rom.name}: engine run --local from power-on for {args.minutes:g} minutes", flush=True)
     place = nullcontext(str(args.keep)) if args.keep else tempfile.TemporaryDirectory()
     with place as folder:
         data = Path(folder)
         data.mkdir(parents=True, exist_ok=True)
-        per_hour(soak(args.rom, args.minutes, args.every, data))
+        per_hour(soak(args.rom, args.minutes, args.every, data, args.config))
 
 
 if __name__ == "__main__":

@@ -54,6 +54,8 @@ _CONFUSED_TURNS = 2.5
 _MOST_LOST = 0.9
 HORIZON = 60  # turns looked at; a duel still undecided by then counts as a coin flip
 _DETAIL = 4  # damage groups per roll when sizing up a move
+_ROLLS_EXACT = 39  # every damage roll (217..255 of 255) on its own: whether one hit knocks out
+_NOT_THIS_TURN = frozenset({"CHARGE_EFFECT", "FLY_EFFECT"})  # the first turn only winds up
 
 
 class Pace(NamedTuple):
@@ -64,6 +66,7 @@ class Pace(NamedTuple):
     acts: float  # chance it acts in a turn
     lost: float  # turns lost before it acts at all
     slot: int  # the move that gives this pace (-1: none)
+    now: float = 0.0  # the chance its move this turn knocks our member out (worked out only for a bag)
 
 
 class DuelOdds(NamedTuple):
@@ -157,6 +160,24 @@ def _healing(heals: tuple[int, ...], me: Fighter, theirs: Pace) -> int:
     less the hit taken while using it. Up to MAX_HEALS_COUNTED of them, the largest first."""
     hit = theirs.acts * theirs.mean
     return round(sum(max(0.0, min(h, me.max_hp) - hit) for h in heals[:MAX_HEALS_COUNTED]))
+
+
+def _struck_down_now(me: Fighter, foe: Fighter, answers: list[tuple[float, Action]], theirs: Pace) -> float:
+    """The chance that the enemy's move this turn knocks out our member at the HP it has: summed over the
+    damage rolls of each answer, since one hit is a lumpy thing the race's normal curve fits badly (a
+    HYPER_BEAM among weak moves)."""
+    if theirs.lost >= 1:
+        return 0.0
+    down = 0.0
+    for p, action in answers:
+        if not isinstance(action, Attack) or action.slot < 0:
+            continue
+        move = move_of(foe, action.slot)
+        if not deals_damage(move) or move.effect in _NOT_THIS_TURN:
+            continue
+        strikes = strike_outcomes(move, foe, me, _ROLLS_EXACT, foe.scale(action.slot))
+        down += p * hit_chance(move, foe, me) * sum(q for q, damage in strikes if damage >= me.hp)
+    return min(1.0, theirs.acts * down)
 
 
 def _drain(fighter: Fighter) -> float:
@@ -413,6 +434,8 @@ def _race_once(
     # it hands back nothing. We either attack on (what we deal while it stores is owed too) or, with a
     # move that deals no damage, wait its storing turns out: whichever wins more often.
     owed = 2.0 * foe.bide_damage
+    if _heal_share(duel):
+        theirs = theirs._replace(now=_struck_down_now(me, foe, answers, theirs))
     if foe.bide <= 1:
         return _race_with(duel, plan, ours, theirs, owed, max(1, foe.bide))
     fed = _race_with(duel, plan, ours, theirs, owed + 2 * ours.mean * (foe.bide - 1), foe.bide)
@@ -429,9 +452,12 @@ def _race_with(duel: Duel, plan: str, ours: Pace, theirs: Pace, owed: float, rel
     me, foe = duel.us.fighter, duel.them.fighter
     we_ko = _ko_by(ours, foe.hp, _drain(foe), 0.0)
     share = _heal_share(duel)
-    they_ko = _ko_by(
-        theirs, me.hp + _healing(share, me, theirs), _drain(me) - _seeded_gain(foe), owed, release
-    )
+    healing, drain = _healing(share, me, theirs), _drain(me) - _seeded_gain(foe)
+    they_ko = _ko_by(theirs, me.hp + healing, drain, owed, release)
+    if healing:
+        # The bag is reached only by a member that lives through the hit coming now: a heal is a turn's
+        # action, so a member in reach of a knock-out this turn has the HP it has, not the bag's.
+        they_ko = tuple(max(p, theirs.now) for p in they_ko)
     first = _first_chance(me, foe)
     win, when, prev_us, prev_them = 0.0, 0.0, 0.0, 0.0
     for t in range(HORIZON):

@@ -35,6 +35,10 @@ from engine.game.assessment import likely_moves
 from engine.game.tables import game_data
 from tests.support.scenarios import set_bag, set_move_pp, set_party, start_battle
 
+# Raised whenever the set-up writes something else into the game for the same scenario (2: each member's
+# experience matches its level, tests/support/scenarios.py make_mon).
+SETUP_VERSION = 2
+
 # (species, level) knows the moves it would have from levelling up; (species, level, "MOVE MOVE …")
 # names them, the first being its main attack.
 Member = tuple[str, int] | tuple[str, int, str]
@@ -253,7 +257,7 @@ class CatalogueScenario:
     def digest(self) -> str:
         """Changes whenever anything that decides the battle changes: results kept for one version of a
         scenario are not reused for another."""
-        text = repr((self.members(), self.opponent, self.bag, self.badges, self.pp))
+        text = repr((SETUP_VERSION, self.members(), self.opponent, self.bag, self.badges, self.pp))
         return hashlib.sha256(text.encode()).hexdigest()[:12]
 
     def setup(self, session: EmulatorSession) -> None:

@@ -9,6 +9,7 @@ from typing import Any
 from engine.emulator.session import EmulatorSession
 from engine.game.buttons import Button
 from engine.game.damage import stat_at_level
+from engine.game.growth import experience_for_level
 from engine.game.mart import encode_bcd
 from engine.game.models import DecisionPoint, GameState
 from engine.game.state import decode_state
@@ -74,7 +75,7 @@ def boot_to_name_menu(session: EmulatorSession) -> list[DecisionPoint]:
 
 
 def make_mon(species: str, level: int, *, ot_id: int, moves: Iterable[str] | None = None) -> dict[str, Any]:
-    """A party record for the game wrapper's set_party, with the game's own stat formula."""
+    """A party record for the game wrapper's set_party, with the game's own stat and experience formulas."""
     data = game_data()
     entry = data.species_by_name[species]
     if moves is None:
@@ -90,6 +91,9 @@ def make_mon(species: str, level: int, *, ot_id: int, moves: Iterable[str] | Non
         "level": level,
         "hp": max_hp,
         "max_hp": max_hp,
+        # The fewest points for the level by the species' growth rate: with any other figure the game
+        # re-levels the member at its first win (a slow one down, its HP then past zero).
+        "exp": experience_for_level(entry.growth_rate, level),
         "attack": stat_at_level(base.attack, level, SCENARIO_DV),
         "defense": stat_at_level(base.defense, level, SCENARIO_DV),
         "speed": stat_at_level(base.speed, level, SCENARIO_DV),

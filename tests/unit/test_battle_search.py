@@ -18,6 +18,7 @@ from engine.combat.fighter import (
     fighter_of,
 )
 from engine.combat.judge import win_probability
+from engine.combat.race import duel_odds
 from engine.combat.rollout import sampled_win_rate
 from engine.combat.search import search
 from engine.combat.turn import resolve_turn
@@ -113,6 +114,25 @@ def test_the_search_heals_when_the_next_hit_would_end_the_battle() -> None:
     assert verdict.best.action == potion
     full = position._replace(us=Side(members=(squirtle._replace(hp=squirtle.max_hp - 2),)))
     assert search(full, [Attack(0), Attack(1), potion]).best.action != potion
+
+
+@pytest.mark.parametrize("hp", [40, 66])
+def test_the_bag_counts_only_for_a_member_that_lives_through_the_hit_coming_now(hp: int) -> None:
+    # Lance's AERODACTYL against an ARCANINE in reach of a knock-out: FULL_RESTOREs in the bag help only
+    # if it heals now; attacking on, it wins at most as often as it survives this turn's hit.
+    arcanine = mon("ARCANINE", 50, "ROAR", "EMBER", "LEER", "TAKE_DOWN", hp=hp)
+    aerodactyl = mon("AERODACTYL", 60, "SUPERSONIC", "BITE", "TAKE_DOWN", "HYPER_BEAM")
+    position = Duel(us=Side(members=(arcanine,), heals=(999,) * 7), them=trainer("LANCE", aerodactyl))
+    knocked_out_now = sum(
+        p * q
+        for p, theirs in enemy.choices(position)
+        for q, after in resolve_turn(position, Attack(1), theirs)
+        if after.us.fighter.hp == 0
+    )
+    assert 0.3 < knocked_out_now < 0.9
+    assert duel_odds(position).win <= 1 - knocked_out_now + 0.01
+    full_restore = UseItem(item="FULL_RESTORE", heal=999, cures=frozenset(), member=0)
+    assert search(position, [Attack(1), Attack(3), full_restore]).best.action == full_restore
 
 
 # -- the win estimate ------------------------------------------------------------------------------------
