@@ -10,7 +10,9 @@ tie). engine/combat/judge.py chains duels into a whole battle.
 
 from __future__ import annotations
 
+import itertools
 import math
+from bisect import bisect_left, bisect_right
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -80,6 +82,7 @@ class DuelOdds(NamedTuple):
 
 _PACES: dict[tuple[object, ...], tuple[float, float]] = {}
 _PACES_KEPT = 1 << 13  # paces and enemy choices remembered, each (~0.4 and ~0.7 KB an entry)
+_TAILS: dict[tuple[object, ...], tuple[tuple[int, ...], tuple[float, ...]]] = {}  # as many, ~1 KB each
 
 
 def move_pace(user: Fighter, target: Fighter, slot: int) -> tuple[float, float]:
@@ -88,19 +91,50 @@ def move_pace(user: Fighter, target: Fighter, slot: int) -> tuple[float, float]:
     move = move_of(user, slot)
     if not deals_damage(move):
         return 0.0, 0.0
-    hp = target.hp if move.effect in ("SUPER_FANG_EFFECT", "OHKO_EFFECT") else 0
-    scale = user.scale(slot)
-    key = (
-        move.id, hp, scale, user.level, user.battle, user.stats, user.types, user.base_speed,
-        user.focus_energy, user.stages, target.battle, target.stats, target.types, target.stages,
-        target.reflect, target.light_screen,
-    )  # fmt: skip
+    key = _strike_key(move, user, target, slot)
     found = _PACES.get(key)
     if found is None:
         if len(_PACES) > _PACES_KEPT:
             _PACES.clear()
-        found = _PACES[key] = _pace_of(move, user, target, scale)
+        found = _PACES[key] = _pace_of(move, user, target, user.scale(slot))
     return found
+
+
+def _strike_key(move: Move, user: Fighter, target: Fighter, slot: int) -> tuple[object, ...]:
+    """Everything one use's damage depends on, the target's HP only where the damage does."""
+    hp = target.hp if move.effect in ("SUPER_FANG_EFFECT", "OHKO_EFFECT") else 0
+    return (
+        move.id, hp, user.scale(slot), user.level, user.battle, user.stats, user.types, user.base_speed,
+        user.focus_energy, user.stages, target.battle, target.stats, target.types, target.stages,
+        target.reflect, target.light_screen,
+    )  # fmt: skip
+
+
+def _knock_out_chance(user: Fighter, target: Fighter, slot: int) -> float:
+    """The chance that one use of the move knocks the target out from the HP it has: the move's damages,
+    largest first with the chance of at least each, are remembered; the HP picks the place."""
+    move = move_of(user, slot)
+    key = _strike_key(move, user, target, slot)
+    found = _TAILS.get(key)
+    if found is None:
+        if len(_TAILS) > _PACES_KEPT:
+            _TAILS.clear()
+        found = _TAILS[key] = _tail_of(move, user, target, user.scale(slot))
+    damages, at_least = found
+    reached = bisect_right(damages, -target.hp)  # damages are stored negated: largest first, ascending
+    return at_least[reached - 1] if reached else 0.0
+
+
+def _tail_of(
+    move: Move, user: Fighter, target: Fighter, scale: float
+) -> tuple[tuple[int, ...], tuple[float, ...]]:
+    hit = hit_chance(move, user, target)
+    merged: dict[int, float] = {}
+    for p, damage in strike_outcomes(move, user, target, _ROLLS_EXACT, scale):
+        merged[-damage] = merged.get(-damage, 0.0) + hit * p
+    damages = tuple(sorted(merged))
+    at_least = tuple(itertools.accumulate(merged[d] for d in damages))
+    return damages, at_least
 
 
 def _pace_of(move: Move, user: Fighter, target: Fighter, scale: float) -> tuple[float, float]:
@@ -175,8 +209,7 @@ def _struck_down_now(me: Fighter, foe: Fighter, answers: list[tuple[float, Actio
         move = move_of(foe, action.slot)
         if not deals_damage(move) or move.effect in _NOT_THIS_TURN:
             continue
-        strikes = strike_outcomes(move, foe, me, _ROLLS_EXACT, foe.scale(action.slot))
-        down += p * hit_chance(move, foe, me) * sum(q for q, damage in strikes if damage >= me.hp)
+        down += p * _knock_out_chance(foe, me, action.slot)
     return min(1.0, theirs.acts * down)
 
 
@@ -457,7 +490,8 @@ def _race_with(duel: Duel, plan: str, ours: Pace, theirs: Pace, owed: float, rel
     if healing:
         # The bag is reached only by a member that lives through the hit coming now: a heal is a turn's
         # action, so a member in reach of a knock-out this turn has the HP it has, not the bag's.
-        they_ko = tuple(max(p, theirs.now) for p in they_ko)
+        below = bisect_left(they_ko, theirs.now)  # the curve only rises: lift its start to `now`
+        they_ko = (theirs.now,) * below + they_ko[below:]
     first = _first_chance(me, foe)
     win, when, prev_us, prev_them = 0.0, 0.0, 0.0, 0.0
     for t in range(HORIZON):
