@@ -42,6 +42,7 @@ from engine.combat.fighter import (
     moves_of,
 )
 from engine.combat.hits import deals_damage, hit_chance, strike_outcomes
+from engine.combat.wear import worn
 from engine.game.tables import Move
 
 _SURE = 1 - 1e-6
@@ -457,7 +458,7 @@ def _race_once(
     pace: Pace | None = None,
 ) -> DuelOdds:
     me, foe = duel.us.fighter, duel.them.fighter
-    ours, theirs = pace or best_pace(me, foe), enemy_pace(duel, answers)
+    ours, theirs = worn(me, foe, answers, pace or best_pace(me, foe), enemy_pace(duel, answers))
     acts = ours.acts * (1 - _pressure(duel, answers)) * shares[0]
     mended = _mending(foe, answers) / acts if acts > 0 else 0.0
     ours = Pace(max(0.0, ours.mean - mended), ours.variance, acts, ours.lost + delay, ours.slot)

@@ -22,6 +22,7 @@ from engine.combat.race import duel_odds
 from engine.combat.rollout import sampled_win_rate
 from engine.combat.search import search
 from engine.combat.turn import resolve_turn
+from engine.combat.wear import stage_multiplier
 from engine.game.tables import game_data
 
 
@@ -158,6 +159,21 @@ def test_win_probability_agrees_with_battles_played_in_the_model(
     position = Duel(us=Side(members=(ours,)), them=Side(members=(theirs,)), wild=wild)
     played = sampled_win_rate(position, battles=40, seed=1)
     assert abs(win_probability(position) - played) < 0.2  # 40 battles: a standard error of about 0.08
+
+
+def test_a_duel_against_an_enemy_that_keeps_growling_is_judged_as_played() -> None:
+    # The rival's CHARMANDER in Oak's lab alternates SCRATCH and GROWL: each GROWL shrinks our TACKLE.
+    # Judged with the first turn's paces this read 85%; played out in the turn model it is won about two
+    # times in three (and in the game it was lost on 8 of 12 draws).
+    position = Duel(
+        us=Side(members=(mon("BULBASAUR", 5, "TACKLE", "GROWL"),)),
+        them=trainer("RIVAL1", mon("CHARMANDER", 5, "SCRATCH", "GROWL")),
+    )
+    played = sampled_win_rate(position, battles=200, seed=3)
+    assert 0.5 < played < 0.8
+    assert abs(win_probability(position) - played) < 0.15  # 200 battles: a standard error of about 0.035
+    assert stage_multiplier(-1) == pytest.approx(2 / 3) and stage_multiplier(-6) == 0.25
+    assert stage_multiplier(2) == 2.0
 
 
 def test_the_config_switch_gives_back_the_one_turn_policy() -> None:
