@@ -25,7 +25,7 @@ from engine.combat.fighter import (
 )
 from engine.combat.hits import deals_damage
 from engine.frozen import Frozen
-from engine.game.damage import type_effectiveness
+from engine.game.damage import ai_type_effectiveness
 from engine.game.items import BATTLE_ITEMS, ItemKind
 from engine.game.tables import Move, game_data
 
@@ -163,8 +163,8 @@ def _modification(kind: int, move: Move, me: Fighter, player: Fighter, turns_out
 
 def _type_modification(move: Move, me: Fighter, player: Fighter) -> int:
     """Encourage super effective moves (even non-damaging ones); discourage resisted ones when a damaging
-    move of another type (or a fixed-damage move) is there instead."""
-    effectiveness = type_effectiveness(move.type, *player.types)
+    move of another type (or a fixed-damage move) is there instead. Effectiveness as the AI reads it."""
+    effectiveness = ai_type_effectiveness(move.type, *player.types)
     if effectiveness > 1:
         return -1
     if effectiveness == 1:

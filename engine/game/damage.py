@@ -130,6 +130,18 @@ def type_effectiveness(move_type: str, defender_type1: str, defender_type2: str)
     return math.prod(m / 10 for m in _matchups(move_type, defender_type1, defender_type2))
 
 
+def ai_type_effectiveness(move_type: str, defender_type1: str, defender_type2: str) -> float:
+    """What the trainer AI believes (AIGetTypeEffectiveness, pret engine/battle/core.asm): the first chart
+    entry for the move's type against either of the defender's types, not their product, and neutral when
+    none matches. POISONPOWDER against IVYSAUR reads super effective (POISON on GRASS comes before POISON
+    on POISON), so ERIKA's VICTREEBEL chooses it every turn, though a poison type cannot be poisoned."""
+    defenders = {defender_type1, defender_type2}
+    for matchup in game_data().type_chart:
+        if matchup.attacker == move_type and matchup.defender in defenders:
+            return matchup.multiplier
+    return 1.0
+
+
 def _attack_and_defense(
     attacker: Combatant, defender: Combatant, move: Move, critical: bool
 ) -> tuple[int, int]:

@@ -23,6 +23,7 @@ from engine.combat.rollout import sampled_win_rate
 from engine.combat.search import search
 from engine.combat.turn import resolve_turn
 from engine.combat.wear import stage_multiplier
+from engine.game.damage import ai_type_effectiveness
 from engine.game.tables import game_data
 
 
@@ -103,6 +104,16 @@ def test_the_search_switches_out_of_a_hopeless_matchup() -> None:
     position = Duel(us=Side(members=(pikachu, squirtle)), them=trainer("BROCK", mon("GEODUDE", 12)))
     verdict = search(position, [Attack(0), Attack(1), Switch(1)])
     assert verdict.best.action == Switch(1) and "switch to SQUIRTLE" in verdict.reason
+
+
+def test_trainer_ai_reads_the_first_chart_entry_not_the_product() -> None:
+    assert ai_type_effectiveness("POISON", "GRASS", "POISON") == 2.0  # the product is 1
+    assert ai_type_effectiveness("ELECTRIC", "WATER", "FLYING") == 2.0  # the product is 4
+    assert ai_type_effectiveness("NORMAL", "GRASS", "POISON") == 1.0  # no entry: neutral
+    # So ERIKA's VICTREEBEL uses POISONPOWDER every turn against an IVYSAUR it cannot poison.
+    victreebel = mon("VICTREEBEL", 29, "RAZOR_LEAF", "WRAP", "POISONPOWDER", "SLEEP_POWDER")
+    position = Duel(us=Side(members=(mon("IVYSAUR", 24),)), them=trainer("ERIKA", victreebel))
+    assert [a for _, a in enemy.choices(position)] == [Attack(2)]
 
 
 def test_the_search_heals_when_the_next_hit_would_end_the_battle() -> None:
