@@ -98,7 +98,8 @@ def test_the_battle_log_reads_super_effective_from_the_game(
     game: EmulatorSession, rom_path: Path, tmp_path: Path
 ) -> None:
     """SQUIRTLE's water moves against BROCK's GEODUDE and ONIX: "It's super effective!" every time."""
-    state = at_first_menu(game, [("SQUIRTLE", 13)], "BROCK", 1, tmp_path)
+    # L15: what the L13 of earlier set-ups became at its first win (its experience was level³).
+    state = at_first_menu(game, [("SQUIRTLE", 15)], "BROCK", 1, tmp_path)
     code, summary, run_dir = run(
         ["--rom", str(rom_path), "--state", str(state), "--max-battles", "1"], tmp_path
     )

@@ -23,7 +23,9 @@ class Stage:
     events: tuple[str, ...]
     hidden: tuple[tuple[str, int], ...] = ()  # (map, object index) switched off
     shown: tuple[tuple[str, int], ...] = ()
-    party: tuple[tuple[str, int], ...] = (("SQUIRTLE", 12),)
+    # L14: what the L12 of earlier set-ups became at its first win, when its experience was level³ (see
+    # make_mon); an L12 is poisoned in Viridian Forest and faints walking, which sends the player home.
+    party: tuple[tuple[str, int], ...] = (("SQUIRTLE", 14),)
     bag: tuple[tuple[str, int], ...] = (("POKE_BALL", 5), ("POTION", 3))
     badges: tuple[str, ...] = ()
     # Map script indices (wXxxCurScript) where the story left them: a map script run at an index its
