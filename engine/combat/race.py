@@ -14,7 +14,7 @@ import itertools
 import math
 from bisect import bisect_left, bisect_right
 from functools import lru_cache
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 from engine.combat import enemy
 from engine.combat.effects import (
@@ -81,6 +81,7 @@ class DuelOdds(NamedTuple):
     heals_used: int = 0  # healing items the race counted on (spent for the duels after it)
 
 
+_Kept = TypeVar("_Kept")
 _PACES: dict[tuple[object, ...], tuple[float, float]] = {}
 _PACES_KEPT = 1 << 13  # paces and enemy choices remembered, each (~0.4 and ~0.7 KB an entry)
 _TAILS: dict[tuple[object, ...], tuple[tuple[int, ...], tuple[float, ...]]] = {}  # as many, ~1 KB each
@@ -95,10 +96,16 @@ def move_pace(user: Fighter, target: Fighter, slot: int) -> tuple[float, float]:
     key = _strike_key(move, user, target, slot)
     found = _PACES.get(key)
     if found is None:
-        if len(_PACES) > _PACES_KEPT:
-            _PACES.clear()
-        found = _PACES[key] = _pace_of(move, user, target, user.scale(slot))
+        found = _remember(_PACES, key, _pace_of(move, user, target, user.scale(slot)))
     return found
+
+
+def _remember(memo: dict[tuple[object, ...], _Kept], key: tuple[object, ...], value: _Kept) -> _Kept:
+    """Keep `value` under `key`, forgetting the whole memo first once it holds _PACES_KEPT entries."""
+    if len(memo) > _PACES_KEPT:
+        memo.clear()
+    memo[key] = value
+    return value
 
 
 def _strike_key(move: Move, user: Fighter, target: Fighter, slot: int) -> tuple[object, ...]:
@@ -118,9 +125,7 @@ def _knock_out_chance(user: Fighter, target: Fighter, slot: int) -> float:
     key = _strike_key(move, user, target, slot)
     found = _TAILS.get(key)
     if found is None:
-        if len(_TAILS) > _PACES_KEPT:
-            _TAILS.clear()
-        found = _TAILS[key] = _tail_of(move, user, target, user.scale(slot))
+        found = _remember(_TAILS, key, _tail_of(move, user, target, user.scale(slot)))
     damages, at_least = found
     reached = bisect_right(damages, -target.hp)  # damages are stored negated: largest first, ascending
     return at_least[reached - 1] if reached else 0.0

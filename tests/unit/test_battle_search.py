@@ -175,7 +175,7 @@ def test_win_probability_agrees_with_battles_played_in_the_model(
 def test_a_duel_against_an_enemy_that_keeps_growling_is_judged_as_played() -> None:
     # The rival's CHARMANDER in Oak's lab alternates SCRATCH and GROWL: each GROWL shrinks our TACKLE.
     # Judged with the first turn's paces this read 85%; played out in the turn model it is won about two
-    # times in three (and in the game it was lost on 8 of 12 draws).
+    # times in three.
     position = Duel(
         us=Side(members=(mon("BULBASAUR", 5, "TACKLE", "GROWL"),)),
         them=trainer("RIVAL1", mon("CHARMANDER", 5, "SCRATCH", "GROWL")),
