@@ -253,8 +253,18 @@ def race_key(duel: Duel) -> tuple[object, ...]:
     benches. Positions of one search that differ only behind the lines race alike (a third of them)."""
     us, them = duel.us, duel.them
     behind = len(them.able()) if us.heals and not duel.wild else 0  # _heal_share's divisor
-    return (us.fighter, them.fighter, us.badges, them.badges, us.heals, behind, them.trainer_class,
-            them.turns_out == 1, them.ai_uses > 0, duel.wild)  # fmt: skip
+    return (_raced(us.fighter), _raced(them.fighter), us.badges, them.badges, us.heals, behind,
+            them.trainer_class, them.turns_out == 1, them.ai_uses > 0, duel.wild)  # fmt: skip
+
+
+def _raced(fighter: Fighter) -> Fighter:
+    """The member as the race sees it: whether each move has PP, not how much (a move used in one branch
+    of the search, or on the turn before, then races like the others)."""
+    pp = fighter.pp
+    for left in pp:
+        if left > 1:
+            return fighter._replace(pp=tuple(1 if left else 0 for left in pp))
+    return fighter
 
 
 def duel_odds(duel: Duel, status_plans: bool = False) -> DuelOdds:
@@ -272,8 +282,9 @@ def duel_odds(duel: Duel, status_plans: bool = False) -> DuelOdds:
     starts: list[Start] = [(duel, 0.0, "", (1.0, 1.0))]
     if status_plans:
         starts += [start for move in _status_moves(me) if (start := _status_start(duel, move)) is not None]
-    for start in starts:
-        for odds in [_race(*start)] + [
+    for number, start in enumerate(starts):
+        # The first start is the plain race, raced above already.
+        for odds in [best if number == 0 else _race(*start)] + [
             plan for move in _status_moves(me) for plan in _setup_plans(start, move)
         ]:
             if odds.win > best.win + _PLAN_MARGIN:

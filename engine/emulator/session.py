@@ -316,10 +316,12 @@ class EmulatorSession:
         if key in self._last_call_frame:
             return
         self._last_call_frame[key] = None
-        self.pyboy.hook_register(bank, address, self._record_call, key)
+        pyboy, last = self.pyboy, self._last_call_frame
 
-    def _record_call(self, key: tuple[int, int]) -> None:
-        self._last_call_frame[key] = self.pyboy.frame_count
+        def record(called: tuple[int, int]) -> None:  # a closure: it runs up to ~50 times a frame
+            last[called] = pyboy.frame_count
+
+        pyboy.hook_register(bank, address, record, key)
 
     def call_ages(self) -> tuple[tuple[int, int, int], ...]:
         """(bank, address, frames since it last ran or -1) for each tracked routine: kept in checkpoints,
