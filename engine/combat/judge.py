@@ -142,9 +142,10 @@ def _leave(duel: Duel, ours_lost: bool, winner_hp: int, heals_used: int = 0) -> 
     loser = loser.with_fighter(_down(loser.fighter))
     winner_fighter = winner.fighter
     kept = _bucketed(min(winner_fighter.hp, winner_hp), winner_fighter.max_hp)
-    # The race reads whether a move has PP left, not how much: the battle after a duel does not either.
-    usable = tuple(1 if pp > 0 else 0 for pp in winner_fighter.pp)
-    winner = winner.with_fighter(winner_fighter._replace(hp=kept, pp=usable))
+    # The PP the duel used are not followed; what the winner has left is kept coarsely (the race rations a
+    # move only where its PP runs out within the duel), so positions after it share the rest of the battle.
+    pp = winner_fighter.pp
+    winner = winner.with_fighter(winner_fighter._replace(hp=kept, pp=_PP_KEPT.get(pp) or _coarse_pp(pp)))
     return (
         Duel(us=loser, them=winner, wild=duel.wild)
         if ours_lost
@@ -153,6 +154,16 @@ def _leave(duel: Duel, ours_lost: bool, winner_hp: int, heals_used: int = 0) -> 
 
 
 HP_STEPS = 16
+_PP_STEPS = (16, 8, 4, 3, 2, 1)  # a winner's PP left, rounded down to one of these (or 0)
+_PP_KEPT: dict[tuple[int, ...], tuple[int, ...]] = {}
+
+
+def _coarse_pp(pp: tuple[int, ...]) -> tuple[int, ...]:
+    coarse = tuple(next((step for step in _PP_STEPS if left >= step), 0) for left in pp)
+    if len(_PP_KEPT) > KEPT:
+        _PP_KEPT.clear()
+    _PP_KEPT[pp] = coarse
+    return coarse
 
 
 def _bucketed(hp: int, max_hp: int) -> int:

@@ -34,6 +34,7 @@ from engine.combat.fighter import (
     DEFENSE,
     SPECIAL,
     SPEED,
+    STRUGGLE_SLOT,
     Action,
     Attack,
     Duel,
@@ -166,12 +167,39 @@ def _stopped(fighter: Fighter, foe: Fighter) -> tuple[float, float]:
 
 
 def best_pace(user: Fighter, target: Fighter) -> Pace:
-    """Our side: the move with the highest expected damage."""
+    """Our side: the move with the highest expected damage, for as long as its PP lasts (see _rationed)."""
     acts, lost = _stopped(user, target)
     slots = [i for i, pp in enumerate(user.pp) if pp > 0] or [-1]
-    best = max(((move_pace(user, target, s), s) for s in slots), key=lambda item: item[0][0])
-    (mean, variance), slot = best
+    paces = [(move_pace(user, target, s), s) for s in slots]
+    (mean, variance), slot = max(paces, key=lambda item: item[0][0])
+    if slot >= 0 and 0 < user.pp[slot] * mean < target.hp:
+        mean, variance = _rationed(user, target, paces, mean, variance)
     return Pace(mean=mean, variance=variance, acts=acts, lost=lost, slot=slot)
+
+
+def _rationed(
+    user: Fighter, target: Fighter, paces: list[tuple[tuple[float, float], int]], mean: float, variance: float
+) -> tuple[float, float]:
+    """A pace for a best move whose PP runs out before the target is down: the moves are used best first,
+    each while its PP lasts; then the moves that deal nothing use theirs up, and only then comes STRUGGLE
+    (the game offers it only once every move is out of PP). The mean is the target's HP over those turns,
+    so a member with one VINE WHIP left and three status moves is seen to stall, not to win."""
+    left, turns = float(target.hp), 0.0
+    for (move_mean, _variance), slot in sorted(paces, key=lambda item: -item[0][0]):
+        if move_mean <= 0:
+            break
+        uses = user.pp[slot]
+        if uses * move_mean >= left:
+            turns += left / move_mean
+            left = 0.0
+            break
+        turns, left = turns + uses, left - uses * move_mean
+    if left > 0:
+        idle = sum(user.pp[slot] for (move_mean, _variance), slot in paces if move_mean <= 0)
+        struggling, _spread = move_pace(user, target, STRUGGLE_SLOT)
+        turns += idle + (left / struggling if struggling > 0 else HORIZON)
+    rationed = target.hp / turns
+    return rationed, variance * (rationed / mean) ** 2
 
 
 def enemy_pace(duel: Duel, answers: list[tuple[float, Action]] | None = None) -> Pace:
@@ -253,18 +281,8 @@ def race_key(duel: Duel) -> tuple[object, ...]:
     benches. Positions of one search that differ only behind the lines race alike (a third of them)."""
     us, them = duel.us, duel.them
     behind = len(them.able()) if us.heals and not duel.wild else 0  # _heal_share's divisor
-    return (_raced(us.fighter), _raced(them.fighter), us.badges, them.badges, us.heals, behind,
-            them.trainer_class, them.turns_out == 1, them.ai_uses > 0, duel.wild)  # fmt: skip
-
-
-def _raced(fighter: Fighter) -> Fighter:
-    """The member as the race sees it: whether each move has PP, not how much (a move used in one branch
-    of the search, or on the turn before, then races like the others)."""
-    pp = fighter.pp
-    for left in pp:
-        if left > 1:
-            return fighter._replace(pp=tuple(1 if left else 0 for left in pp))
-    return fighter
+    return (us.fighter, them.fighter, us.badges, them.badges, us.heals, behind, them.trainer_class,
+            them.turns_out == 1, them.ai_uses > 0, duel.wild)  # fmt: skip
 
 
 def duel_odds(duel: Duel, status_plans: bool = False) -> DuelOdds:
@@ -475,6 +493,7 @@ def _race_once(
 ) -> DuelOdds:
     me, foe = duel.us.fighter, duel.them.fighter
     ours, theirs = worn(me, foe, answers, pace or best_pace(me, foe), enemy_pace(duel, answers))
+    theirs = _their_rationing(duel, answers, theirs, _turns_to_down(ours, foe.hp))
     acts = ours.acts * (1 - _pressure(duel, answers)) * shares[0]
     mended = _mending(foe, answers) / acts if acts > 0 else 0.0
     ours = Pace(max(0.0, ours.mean - mended), ours.variance, acts, ours.lost + delay, ours.slot)
@@ -494,6 +513,32 @@ def _race_once(
     waiting = Pace(ours.mean, ours.variance, ours.acts, ours.lost + foe.bide - 1, ours.slot)
     waited = _race_with(duel, plan, waiting, theirs, owed, foe.bide)
     return max((fed, waited), key=lambda odds: (odds.win, odds.our_hp_left))
+
+
+def _turns_to_down(pace: Pace, hp: int) -> float:
+    rate = pace.acts * pace.mean
+    return min(float(HORIZON), pace.lost + hp / rate) if rate > 0 else float(HORIZON)
+
+
+def _their_rationing(duel: Duel, answers: list[tuple[float, Action]], theirs: Pace, turns: float) -> Pace:
+    """The enemy's pace over the duel when the move it picks most often runs out of PP before the duel is
+    over: its mix of moves until then, and its choices without that move for the rest (ERIKA's VICTREEBEL
+    spends its 35 POISONPOWDERs on a member it cannot poison, then attacks)."""
+    chance, action = max(answers, key=lambda answer: answer[0])
+    if not isinstance(action, Attack) or action.slot < 0 or chance <= 0 or theirs.acts <= 0:
+        return theirs
+    foe = duel.them.fighter
+    runs_out = foe.pp[action.slot] / (chance * theirs.acts)
+    if runs_out >= turns:
+        return theirs
+    pp = (*foe.pp[: action.slot], 0, *foe.pp[action.slot + 1 :])
+    spent = duel._replace(them=duel.them.with_fighter(foe._replace(pp=pp)))
+    after = enemy_pace(spent, _choices(spent))
+    later = turns - runs_out
+    mean = (runs_out * theirs.mean + later * after.mean) / turns
+    before_second, after_second = theirs.variance + theirs.mean**2, after.variance + after.mean**2
+    second = (runs_out * before_second + later * after_second) / turns
+    return theirs._replace(mean=mean, variance=max(0.0, second - mean * mean))
 
 
 def _race_with(duel: Duel, plan: str, ours: Pace, theirs: Pace, owed: float, release: int) -> DuelOdds:

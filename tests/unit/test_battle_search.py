@@ -116,6 +116,30 @@ def test_trainer_ai_reads_the_first_chart_entry_not_the_product() -> None:
     assert [a for _, a in enemy.choices(position)] == [Attack(2)]
 
 
+def test_a_last_pp_of_the_only_damaging_move_is_not_a_win() -> None:
+    # SQUIRTLE needs about five TACKLEs for this CATERPIE: with two left, TAIL WHIP's thirty PP must be used
+    # up before STRUGGLE, while the CATERPIE keeps tackling.
+    def odds(tackles: int) -> float:
+        squirtle = mon("SQUIRTLE", 10, "TACKLE", "TAIL_WHIP", pp=(tackles, 30))
+        caterpie = mon("CATERPIE", 10, "TACKLE", "STRING_SHOT")
+        return duel_odds(Duel(us=Side(members=(squirtle,)), them=Side(members=(caterpie,)), wild=True)).win
+
+    assert odds(35) > 0.99
+    assert odds(2) < 0.05
+
+
+def test_an_enemy_wasting_its_turns_attacks_once_that_move_is_out_of_pp() -> None:
+    # The AI picks POISONPOWDER every turn against a poison type it cannot poison; with five PP of it left
+    # VICTREEBEL hits within the duel, with thirty-five it mostly does not.
+    def odds(powders: int) -> float:
+        ivysaur = mon("IVYSAUR", 24, "TACKLE", pp=(35,))
+        victreebel = mon("VICTREEBEL", 29, "RAZOR_LEAF", "WRAP", "POISONPOWDER", "SLEEP_POWDER",
+                         pp=(25, 20, powders, 15))  # fmt: skip
+        return duel_odds(Duel(us=Side(members=(ivysaur,)), them=trainer("ERIKA", victreebel))).win
+
+    assert odds(5) < odds(35) - 0.2
+
+
 def test_the_search_heals_when_the_next_hit_would_end_the_battle() -> None:
     squirtle = mon("SQUIRTLE", 8, "TACKLE", "TAIL_WHIP")
     position = Duel(
@@ -321,6 +345,18 @@ def test_how_a_member_went_down_does_not_change_the_battle_after_it() -> None:
         for fell in (fell_calm, fell_raging)
     ]
     assert odds[0] == odds[1] and 0.0 < odds[0] <= 1.0
+
+
+def test_a_duels_winner_keeps_its_pp_coarsely_for_the_battle_after_it() -> None:
+    # The race rations a move only where its PP runs out within a duel; after one the winner's PP are kept
+    # rounded down (16, 8, 4, 3, 2, 1), so that positions differing by a PP or two share what follows.
+    from engine.combat.judge import _leave
+
+    winner = mon("SQUIRTLE", 20, "TACKLE", "TAIL_WHIP", "BUBBLE", "WATER_GUN", pp=(35, 7, 0, 2))
+    duel = Duel(us=Side(members=(winner,)), them=trainer("YOUNGSTER", mon("RATTATA", 10), mon("EKANS", 10)))
+    after = _leave(duel, ours_lost=False, winner_hp=30)
+    assert after.us.fighter.pp == (16, 4, 0, 2) and after.us.fighter.hp <= winner.hp
+    assert after.them.fighter.fainted
 
 
 def test_a_six_against_six_search_races_hundreds_of_duels_not_thousands() -> None:
