@@ -556,11 +556,16 @@ def _race_with(duel: Duel, plan: str, ours: Pace, theirs: Pace, owed: float, rel
         they_ko = (theirs.now,) * below + they_ko[below:]
     first = _first_chance(me, foe)
     win, when, prev_us, prev_them = 0.0, 0.0, 0.0, 0.0
+    lost, lost_when = 0.0, 0.0  # the same for their knock-out, for the HP they keep when they win
     for t in range(HORIZON):
         now = we_ko[t] - prev_us
         alive = first * (1 - prev_them) + (1 - first) * (1 - they_ko[t])
         win += now * alive
         when += (t + 1) * now * alive
+        falls = they_ko[t] - prev_them
+        standing = (1 - first) * (1 - prev_us) + first * (1 - we_ko[t])
+        lost += falls * standing
+        lost_when += (t + 1) * falls * standing
         prev_us, prev_them = we_ko[t], they_ko[t]
         if prev_us > _SURE or prev_them > _SURE:
             break
@@ -570,7 +575,10 @@ def _race_with(duel: Duel, plan: str, ours: Pace, theirs: Pace, owed: float, rel
     lasts = min(when / win if win > 0 else turns, HORIZON)
     released = 1.0 - (we_ko[release - 2] if release >= 2 else 0.0)  # the chance it lives to release
     taken = theirs.acts * theirs.mean * max(0.0, lasts - theirs.lost) + owed * released
-    dealt = ours.acts * ours.mean * max(0.0, min(turns, HORIZON) - ours.lost)
+    # What we deal before they win: over the turns their knock-out takes (we act in its last one only if we
+    # move first), not over the turns ours would have taken.
+    falls_at = min(lost_when / lost if lost > 0 else turns, HORIZON)
+    dealt = ours.acts * ours.mean * max(0.0, falls_at - (1 - first) - ours.lost)
     attack = move_of(me, ours.slot).name if ours.mean > 0 else ""
     return DuelOdds(
         win=win,

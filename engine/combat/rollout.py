@@ -8,11 +8,10 @@ import random
 from collections.abc import Callable
 from typing import TypeVar
 
-from engine.combat import enemy
 from engine.combat.fighter import Action, Duel, Switch, fresh
 from engine.combat.judge import Judge
 from engine.combat.search import attacks, search
-from engine.combat.turn import resolve_turn
+from engine.combat.turn import enemy_answers, resolve_turn
 
 MAX_TURNS = 150
 ROLLOUT_DETAIL = 8
@@ -60,9 +59,9 @@ def play_out(duel: Duel, rng: random.Random, ours: OurChoice = searching) -> boo
             return True
         if duel.us.defeated:
             return False
-        choices = enemy.choices(duel)
-        theirs = _pick(choices, rng)
-        duel = _pick(resolve_turn(duel, ours(duel), theirs, ROLLOUT_DETAIL), rng)
+        action = ours(duel)
+        theirs = _pick(enemy_answers(duel, action), rng)
+        duel = _pick(resolve_turn(duel, action, theirs, ROLLOUT_DETAIL), rng)
     return False
 
 

@@ -17,7 +17,7 @@ from engine.combat.effects import pointless
 from engine.combat.fighter import Action, Attack, Duel, Switch, UseItem, move_of
 from engine.combat.hits import deals_damage
 from engine.combat.judge import Judge
-from engine.combat.turn import resolve_turn
+from engine.combat.turn import enemy_answers, resolve_turn
 
 SEARCH_DETAIL = 2  # damage groups and sleep/confusion lengths per branch
 # Between two actions this close in winning chance, prefer attacking: the model is not exact, and a
@@ -95,12 +95,21 @@ def search(duel: Duel, actions: list[Action], detail: int = SEARCH_DETAIL, boss_
     worth = [i for i, action in enumerate(actions) if not _pointless(duel, action)] or list(
         range(len(actions))
     )
-    scored = tuple(_score(duel, action, answers, judge, detail) for action in actions)
+    scored = tuple(_score(duel, action, _answers(duel, action, answers), judge, detail) for action in actions)
     index = max(worth, key=lambda i: _preference(duel, scored[i]))
     if boss_plies > 1 and duel.them.trainer_class in enemy.BOSS_CLASSES:
         index, scored = _deeper(duel, actions, answers, judge, scored, worth, index)
     best = scored[index]
     return Verdict(best=best, index=index, scored=scored, reason=_reason(duel, best, scored))
+
+
+Answers = list[tuple[float, Action]]
+
+
+def _answers(duel: Duel, action: Action, to_attacks: Answers) -> Answers:
+    """The enemy's choices against this action: `to_attacks` (worked out once) unless we switch or use an
+    item, which the enemy's AI sees before it picks (see enemy_answers)."""
+    return to_attacks if isinstance(action, Attack) else enemy_answers(duel, action)
 
 
 def _preference(duel: Duel, scored: Scored) -> float:
@@ -146,7 +155,7 @@ def _deeper(
         return index, scored
     deeper = list(scored)
     for i in close:
-        deeper[i] = _score_two_plies(duel, actions[i], answers, judge)
+        deeper[i] = _score_two_plies(duel, actions[i], _answers(duel, actions[i], answers), judge)
     return max(close, key=lambda i: _preference(duel, deeper[i])), tuple(deeper)
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from engine.combat import effects
+from engine.combat import effects, enemy
 from engine.combat.effects import Pair
 from engine.combat.fighter import (
     ATTACK,
@@ -54,6 +54,16 @@ def resolve_turn(duel: Duel, ours: Action, theirs: Action, detail: int = DEFAULT
                 end = _end_of_turn(after)
                 out[end] = out.get(end, 0.0) + p * q * r
     return [(p, d) for d, p in out.items()]
+
+
+def enemy_answers(duel: Duel, ours: Action) -> list[tuple[float, Action]]:
+    """The enemy's choices against our action. The game picks the enemy's move after our switch or item has
+    happened (MainInBattleLoop calls SelectEnemyMove once DisplayBattleMenu has carried them out), so its
+    AI sees the member that came in: a GEODUDE sent against STARYU meets WATER GUN, not the TACKLE meant
+    for the CHARMELEON it replaced."""
+    if isinstance(ours, Attack):
+        return enemy.choices(duel)
+    return enemy.choices(_non_moves(duel, True, ours))
 
 
 def moves_first(duel: Duel, ours: Action, theirs: Action) -> float:
