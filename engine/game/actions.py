@@ -190,7 +190,30 @@ def legal_actions(state: GameState) -> list[BattleAction]:
             actions.append(Run())
         return actions
     if point is DecisionPoint.LEARN_MOVE_PROMPT:
-        return [LearnMove(forget_slot=slot) for slot in (None, 0, 1, 2, 3)]
+        return [LearnMove(forget_slot=slot) for slot in (None, *forgettable(state))]
     if point is DecisionPoint.EVOLUTION:
         return [Evolve(allow=True), Evolve(allow=False)]
     return []
+
+
+# pret engine/items/item_effects.asm HMMoves: the moves LearnMove refuses to delete ("HM techniques can't be
+# deleted!", and the forget menu comes back).
+HM_MOVES = frozenset({"CUT", "FLY", "SURF", "STRENGTH", "FLASH"})
+
+
+def learner(state: GameState) -> Mon | None:
+    """The member a level-up move is offered to: wWhichPokemon's, else the one in front."""
+    battle = state.battle
+    if battle is not None and battle.learner_slot is not None and battle.learner_slot < len(state.party):
+        return state.party[battle.learner_slot]
+    if battle is not None and battle.player is not None:
+        return state.party[battle.player_active_slot] if state.party else battle.player
+    return state.party[0] if state.party else None
+
+
+def forgettable(state: GameState) -> list[int]:
+    """The learner's move slots the game lets it forget: any but an HM's."""
+    mon = learner(state)
+    if mon is None:
+        return [0, 1, 2, 3]
+    return [slot for slot, move in enumerate(mon.moves) if move.name not in HM_MOVES]

@@ -190,6 +190,7 @@ def decode_battle(
         disabled_slot=(image.u8(ram.wPlayerDisabledMove) >> 4) - 1
         if image.u8(ram.wPlayerDisabledMove) >> 4
         else None,
+        learner_slot=image.u8(ram.wWhichPokemon),
     )
 
 

@@ -141,6 +141,9 @@ class BattleState(Frozen):
     enemy_side: BattleSide = BattleSide()
     enemy_move_id: int = 0  # the move the enemy used last (wEnemyMoveNum), 0 before its first
     disabled_slot: int | None = None  # our move slot the enemy's DISABLE shut (wPlayerDisabledMove)
+    # The party member a level-up move is offered to (wWhichPokemon, which LearnMove reads): after a win
+    # every member that fought gains experience, so it need not be the one in front.
+    learner_slot: int | None = None
 
 
 Facing = Literal["down", "up", "left", "right", "unknown"]

@@ -76,6 +76,7 @@ class RamMap(BaseModel):
     wTrainerClass: int
     wTrainerNo: int
     wPlayerMonNumber: int
+    wWhichPokemon: int
     wBattleMon: int
     wBattleMonNick: int
     wEnemyMon: int
@@ -202,6 +203,7 @@ RED_BLUE = RamMap(
     wTrainerClass=0xD031,
     wTrainerNo=0xD05D,
     wPlayerMonNumber=0xCC2F,
+    wWhichPokemon=0xCF92,
     wBattleMon=0xD014,
     wBattleMonNick=0xD009,
     wEnemyMon=0xCFE5,

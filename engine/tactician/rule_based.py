@@ -16,6 +16,8 @@ from engine.game.actions import (
     UseItem,
     UseMove,
     describe,
+    forgettable,
+    learner,
     legal_actions,
 )
 from engine.game.assessment import (
@@ -236,19 +238,21 @@ class RuleBasedPolicy:
         return ActionDecision(action=choice, reason=f"{describe(choice, state)}: best matchup left")
 
     def _learn(self, state: GameState) -> ActionDecision:
-        learner = _learner(state)
+        mon = learner(state)
         offered = _offeredmove_by_id(state)
-        if learner is None or offered is None:
+        if mon is None or offered is None:
             return ActionDecision(
                 action=LearnMove(forget_slot=None), reason="cannot tell which move is offered"
             )
-        values = [_move_value(learner, move_by_id(slot.move_id)) for slot in learner.moves]
-        weakest = min(range(len(values)), key=values.__getitem__)
-        if _move_value(learner, offered) <= values[weakest]:
+        values = {i: _move_value(mon, move_by_id(mon.moves[i].move_id)) for i in forgettable(state)}
+        if not values:
+            return ActionDecision(action=LearnMove(forget_slot=None), reason="only HM moves to forget")
+        weakest = min(values, key=values.__getitem__)
+        if _move_value(mon, offered) <= values[weakest]:
             return ActionDecision(
                 action=LearnMove(forget_slot=None), reason=f"{offered.name} is not stronger"
             )
-        old = learner.moves[weakest].name
+        old = mon.moves[weakest].name
         return ActionDecision(
             action=LearnMove(forget_slot=weakest), reason=f"{offered.name} replaces the weaker {old}"
         )
@@ -262,12 +266,6 @@ def _move_value(mon: Mon, move: Move | None) -> float:
         return STATUS_MOVE_VALUE
     stab = 1.5 if move.type in (mon.type1_name, mon.type2_name) else 1.0
     return move.power * move.accuracy / 100 * stab
-
-
-def _learner(state: GameState) -> Mon | None:
-    if state.battle is not None and state.battle.player is not None:
-        return state.party[state.battle.player_active_slot] if state.party else state.battle.player
-    return state.party[0] if state.party else None
 
 
 def _offeredmove_by_id(state: GameState) -> Move | None:

@@ -123,6 +123,27 @@ def test_policy_keeps_old_moves_when_the_offer_is_weaker() -> None:
     assert decision is not None and decision.action == LearnMove(forget_slot=None)
 
 
+def test_the_move_is_offered_to_the_member_the_game_names_and_an_hm_is_never_forgotten() -> None:
+    # After a win every member that fought gains experience: here the second member (wWhichPokemon 1),
+    # not the one in front, is offered BUBBLE. It knows SURF, which the game refuses to delete.
+    state = fixture_state("red_learn_move_prompt")
+    assert state.battle is not None and state.battle.learner_slot == 0
+    moves = game_data().moves_by_name
+    front = state.party[0]
+    slots = tuple(
+        front.moves[0].model_copy(update={"move_id": moves[name].id, "name": name})
+        for name in ("SURF", "TACKLE", "STRENGTH", "GROWL")
+    )
+    second = front.model_copy(update={"slot": 1, "moves": slots})
+    offered_to_second = state.model_copy(
+        update={"party": (front, second), "battle": state.battle.model_copy(update={"learner_slot": 1})}
+    )
+    assert legal_actions(offered_to_second) == [LearnMove(forget_slot=slot) for slot in (None, 1, 3)]
+    decision = RuleBasedPolicy().decide(offered_to_second)
+    assert decision is not None and decision.action == LearnMove(forget_slot=3)  # GROWL, not SURF
+    assert legal_actions(state) == [LearnMove(forget_slot=slot) for slot in (None, 0, 1, 2, 3)]
+
+
 def test_hp_bar_rounds_down_to_pixels_but_never_shows_empty_for_a_live_member() -> None:
     assert hp_bar_fraction(33, 33) == 1.0
     assert hp_bar_fraction(16, 33) == 23 / 48
