@@ -30,8 +30,10 @@ from engine.combat.effects import (
     status_of_move,
 )
 from engine.combat.fighter import (
+    ACCURACY,
     ATTACK,
     DEFENSE,
+    EVASION,
     SPECIAL,
     SPEED,
     STRUGGLE_SLOT,
@@ -303,7 +305,7 @@ def duel_odds(duel: Duel, status_plans: bool = False) -> DuelOdds:
     for number, start in enumerate(starts):
         # The first start is the plain race, raced above already.
         for odds in [best if number == 0 else _race(*start)] + [
-            plan for move in _status_moves(me) for plan in _setup_plans(start, move)
+            plan for move in _status_moves(me) for plan in _setup_plans(start, move, status_plans)
         ]:
             if odds.win > best.win + _PLAN_MARGIN:
                 best = odds
@@ -317,9 +319,13 @@ def _status_moves(me: Fighter) -> list[Move]:
     return [move for slot, move in enumerate(moves_of(me)) if move.power == 0 and me.pp[slot] > 0]
 
 
-def _setup_plans(start: Start, move: Move) -> list[DuelOdds]:
+def _setup_plans(start: Start, move: Move, evasive: bool = False) -> list[DuelOdds]:
+    """With `evasive` (a forecast's race), SAND-ATTACK's kind and DOUBLE TEAM's count as setup too: a
+    PIDGEOTTO that lowers STARMIE's accuracy three times beats it, which the search finds a turn at a time,
+    but a forecast that never tries it calls MISTY against a wrong-type team lost. The search leaves them
+    out of its races (they would double its work) and weighs them at its root instead."""
     duel, delay, before, shares = start
-    if not _is_setup(move):
+    if not (_is_setup(move) or (evasive and _is_evasive(move))):
         return []
     hit = hit_chance(move, duel.us.fighter, duel.them.fighter)
     plans: list[DuelOdds] = []
@@ -354,6 +360,12 @@ def _status_start(duel: Duel, move: Move) -> Start | None:
         return duel, 0.0, f"{move.name} when awake", (_ASLEEP_TURNS / cycle, 1 / hit / cycle)
     afflicted = inflict(foe, status, 1)[0][1]
     return duel._replace(them=duel.them.with_fighter(afflicted)), 1 / hit, move.name, (1.0, 1.0)
+
+
+def _is_evasive(move: Move) -> bool:
+    if move.effect in STAT_UP:
+        return STAT_UP[move.effect][0] == EVASION
+    return move.effect in STAT_DOWN and STAT_DOWN[move.effect][0] == ACCURACY
 
 
 def _is_setup(move: Move) -> bool:

@@ -344,7 +344,7 @@ def test_the_judge_saves_the_member_the_next_enemy_needs() -> None:
     # keeps more of its bar), but STARMIE then meets it hurt; the half-hurt PIDGEOTTO finishes STARYU and
     # SQUIRTLE comes to STARMIE fresh. Sending the best duel first loses more often; weighing the whole
     # battle does not.
-    pidgeotto = mon("PIDGEOTTO", 19, "GUST", "SAND_ATTACK", "QUICK_ATTACK")
+    pidgeotto = mon("PIDGEOTTO", 19, "GUST", "QUICK_ATTACK")
     pidgeotto = pidgeotto._replace(hp=pidgeotto.max_hp // 2)
     geodude = mon("GEODUDE", 17, "TACKLE", "DEFENSE_CURL", "ROCK_THROW", hp=0)
     squirtle = mon("SQUIRTLE", 20, "TACKLE", "BUBBLE", "WATER_GUN", "BITE")
@@ -371,6 +371,19 @@ def test_how_a_member_went_down_does_not_change_the_battle_after_it() -> None:
         for fell in (fell_calm, fell_raging)
     ]
     assert odds[0] == odds[1] and 0.0 < odds[0] <= 1.0
+
+
+def test_a_forecast_counts_on_lowering_the_enemys_accuracy() -> None:
+    # PIDGEOTTO beats MISTY's STARMIE by SAND-ATTACKing first; the forecast sees it, the search's races (for
+    # speed) do not, and with WHIRLWIND in its place (which does nothing against a trainer) neither does.
+    def position(move: str) -> Duel:
+        return Duel(
+            us=Side(members=(mon("PIDGEOTTO", 19, "GUST", move, "QUICK_ATTACK"),)),
+            them=trainer("MISTY", mon("STARMIE", 21)),
+        )
+
+    assert win_probability(position("SAND_ATTACK")) > win_probability(position("WHIRLWIND")) + 0.2
+    assert duel_odds(position("SAND_ATTACK")).win == pytest.approx(duel_odds(position("WHIRLWIND")).win)
 
 
 def test_a_duels_winner_keeps_its_pp_coarsely_for_the_battle_after_it() -> None:
