@@ -141,17 +141,14 @@ def test_an_enemy_wasting_its_turns_attacks_once_that_move_is_out_of_pp() -> Non
 
 
 def test_the_enemy_picks_its_move_against_the_member_we_switch_in() -> None:
-    # The game selects the enemy's move after our switch: MISTY's STARYU answers a GEODUDE coming in with
-    # WATER GUN, whatever it would have used on the CHARMELEON that left.
-    charmeleon = mon("CHARMELEON", 21, "SCRATCH", "GROWL", "EMBER", "LEER")
+    # The game selects the enemy's move after our switch: MISTY's STARYU, which TACKLEs the BULBASAUR in front
+    # (WATER GUN is not very effective on it), answers a GEODUDE coming in with WATER GUN.
+    bulbasaur = mon("BULBASAUR", 21, "TACKLE", "VINE_WHIP")
     geodude = mon("GEODUDE", 17, "TACKLE", "DEFENSE_CURL", "ROCK_THROW")
-    position = Duel(
-        us=Side(members=(charmeleon, geodude)),
-        them=trainer("MISTY", mon("STARYU", 18, "TACKLE", "WATER_GUN")),
-    )
-    against_switch = dict((action, p) for p, action in enemy_answers(position, Switch(1)))
-    assert against_switch == {Attack(1): pytest.approx(1.0)}
-    assert enemy_answers(position, Attack(0)) == enemy.choices(position)
+    staryu = mon("STARYU", 18, "TACKLE", "WATER_GUN")
+    position = Duel(us=Side(members=(bulbasaur, geodude)), them=trainer("MISTY", staryu))
+    assert enemy_answers(position, Attack(0)) == [(1.0, Attack(0))]
+    assert enemy_answers(position, Switch(1)) == [(1.0, Attack(1))]
 
 
 def test_a_duel_lost_quickly_leaves_the_enemy_most_of_its_hp() -> None:
