@@ -30,6 +30,7 @@ from engine.emulator.errors import (
 )
 from engine.emulator.pacing import Pacer
 from engine.emulator.png import encode_png
+from engine.emulator.polls import JoypadPolls
 from engine.emulator.rom import read_rom_file
 from engine.emulator.state_check import check_state_belongs
 from engine.emulator.state_file import Cartridge, export, missing_state, read_state
@@ -127,6 +128,8 @@ class EmulatorSession:
         # PyBoy frame of each tracked routine's last run; None: not since tracking began (or a load). A
         # restored record may be negative: it ran before this PyBoy's first frame.
         self._last_call_frame: dict[tuple[int, int], int | None] = {}
+        self._polls: JoypadPolls | None = None  # JoypadLowSensitivity's record, once someone tracks it
+        self._holding: set[Button] = set()  # buttons held down now
         # An explicit, blank battery RAM keeps PyBoy from reading or writing a .ram file beside the ROM:
         # in-game saves live in save states and checkpoints instead.
         if window and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
@@ -212,11 +215,16 @@ class EmulatorSession:
         watch = self._watchdog
         if watch.alarm:
             self._alarm(self._frame)
+        polls = self._polls
+        if polls is not None:
+            polls.before_tick(bool(self._holding))
         watch.ticking = True
         try:
             self.pyboy.tick(frames, render, False)
         finally:
             watch.ticking = False
+        if polls is not None:
+            polls.after_tick()
         self._frame += frames
         if watch.alarm:
             self._alarm(self._frame)
@@ -265,6 +273,7 @@ class EmulatorSession:
         step = max(1, self.check_every if check_every is None else check_every)
         stepped = 0
         watch = self._watchdog  # `ticking` around each tick, its alarm looked at after it (see _tick)
+        polls, holding = self._polls, bool(self._holding)  # no button changes during the wait
         if watch.alarm:
             self._alarm(self._frame)
         try:
@@ -272,9 +281,13 @@ class EmulatorSession:
                 if stepped >= max_frames:
                     raise FrameBudgetExceeded(max_frames, self._frame + stepped)
                 count = step if stepped + step <= max_frames else max_frames - stepped
+                if polls is not None:
+                    polls.before_tick(holding)
                 watch.ticking = True
                 tick(count, render, False)
                 watch.ticking = False
+                if polls is not None:
+                    polls.after_tick()
                 stepped += count
                 if watch.alarm:
                     self._alarm(self._frame + stepped)
@@ -298,9 +311,11 @@ class EmulatorSession:
         self.tick(release)
 
     def hold(self, button: Button) -> None:
+        self._holding.add(Button(button))
         self._send(_PRESS[Button(button)])
 
     def release(self, button: Button) -> None:
+        self._holding.discard(Button(button))
         self._send(_RELEASE[Button(button)])
 
     def _send(self, event: int) -> None:
@@ -316,6 +331,9 @@ class EmulatorSession:
         if key in self._last_call_frame:
             return
         self._last_call_frame[key] = None
+        if key == (0, self.ram_map.JoypadLowSensitivity):
+            self._polls = JoypadPolls(self.pyboy, self.ram_map, self._last_call_frame)
+            return
         pyboy, last = self.pyboy, self._last_call_frame
 
         def record(called: tuple[int, int]) -> None:  # a closure: it runs up to ~50 times a frame
@@ -414,6 +432,8 @@ class EmulatorSession:
         this session ran before (the executor waits on them before pressing a button)."""
         for key in self._last_call_frame:
             self._last_call_frame[key] = None
+        if self._polls is not None:
+            self._polls.reset()
 
     def _load_checked(self, data: bytes) -> None:
         state = read_state(data)  # packed or plain, with or without the footer

@@ -165,10 +165,16 @@ class RamMap(BaseModel):
     wLastMap: int
     # HRAM
     hJoyHeld: int
+    hJoyInput: int  # the buttons the VBlank handler read last
+    wMenuJoypadPollCount: int  # 1: HandleMenuInput_ polls once and returns
     hWY: int
     hLoadedROMBank: int
     # Home-bank routine that every text box and menu calls each frame while it waits for a button
     JoypadLowSensitivity: int
+    # Where JoypadLowSensitivity returns to in the two loops that call it many times a frame, with no
+    # frame wait between (engine.emulator.polls): just after `call JoypadLowSensitivity` in each.
+    WaitForTextScrollButtonPress_polled: int
+    HandleMenuInput_polled: int
     # Home-bank routine only the overworld loop calls each frame: the player can walk or open the menu
     JoypadOverworld: int
     # Home-bank routine only the intro film and the title screen call while they wait for A or START
@@ -285,9 +291,13 @@ RED_BLUE = RamMap(
     wTownVisitedFlag=0xD70B,
     wLastMap=0xD365,
     hJoyHeld=0xFFB4,
+    hJoyInput=0xFFF8,
+    wMenuJoypadPollCount=0xCC34,
     hWY=0xFFB0,
     hLoadedROMBank=0xFFB8,
     JoypadLowSensitivity=0x3831,
+    WaitForTextScrollButtonPress_polled=0x387C + 10,  # .skipAnimation: hlcoord, call, pop hl, call
+    HandleMenuInput_polled=0x3AE8 + 4,  # .getJoypadState: pop hl, call
     JoypadOverworld=0x0F4D,
     CheckForUserInterruption=0x12F8,
     MapHeaderPointers=0x01AE,

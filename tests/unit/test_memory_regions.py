@@ -7,7 +7,8 @@ from engine.game.ram import RED_BLUE
 
 # Symbols that are not read from a memory image: code addresses, ROM offsets, and what only the save-state
 # check reads (live, once per load).
-NOT_MEMORY = {"JoypadLowSensitivity", "JoypadOverworld", "CheckForUserInterruption", "MapHeaderPointers",
+NOT_MEMORY = {"JoypadLowSensitivity", "WaitForTextScrollButtonPress_polled", "HandleMenuInput_polled",
+              "JoypadOverworld", "CheckForUserInterruption", "MapHeaderPointers",
               "MapHeaderBanks", "Tilesets", "wTilesetBank"}  # fmt: skip
 NAME = RED_BLUE.nickname_length
 BATTLE_STRUCT_SIZE = 29  # pret macros/ram.asm battle_struct
