@@ -7,18 +7,32 @@ text box's ▼) and HandleMenuInput_ (every menu) call it some 40 to 70 times a 
 PyBoy's inner loop for Python (about a microsecond). Over power-on to Misty that was a million calls, a
 tenth of the emulation time.
 
-Neither loop can end without a button: WaitForTextScrollButtonPress leaves on A or B, HandleMenuInput_ on a
-watched key or after its single poll when wMenuJoypadPollCount is 1 (pret home/joypad2.asm and
-home/window.asm). So when the routine's last run came from one of those loops in the last frame, no button
-is held, and the game's own joypad bytes are clear, the game will go on calling it through every frame of
-the next tick: the hook is taken off for that tick, and the frame before the tick's end is recorded as
-the routine's last run, which is what the hook would have recorded. It goes back on before a tick in which
-a button is held (or after a state is loaded), so the frame a loop ends on is seen by the hook itself.
+Unless an animation is on (the party menu's mini sprites, the town map's blinking sprite: a frame's wait
+in each round), those loops poll again at once, and neither can end without a button:
+WaitForTextScrollButtonPress leaves on A or B, HandleMenuInput_ on a watched key or after its single poll
+when wMenuJoypadPollCount is 1 (pret home/joypad2.asm and home/window.asm). So when the routine's last run
+came from one of those loops in the last frame, no button is held, and the game's own joypad bytes are
+clear, the game will go on calling it through every frame of the next tick: the hook is taken off for that
+tick, and the frame before the tick's end is recorded as the routine's last run, which is what the hook
+would have recorded. It goes back on before a tick in which a button is held (or after a state is loaded),
+so the frame a loop ends on is seen by the hook itself.
+
+It also comes off in the middle of a tick, as a loop begins (WaitForTextScrollButtonPress is called, or
+DelayFrames returns to HandleMenuInput_.loop2) with no button held: one call each instead of dozens a
+frame until the tick ends. Only where the loop's first poll certainly falls in the same frame: not in the
+lines just before the frame ends (PyBoy's frames end after the vertical blank, at LY 153), nor for
+WaitForTextScrollButtonPress just before the vertical blank's interrupt, which could push that first poll
+past the frame's end.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
+
+LY = 0xFF44  # the line the LCD is drawing (Pan Docs): where in its frame the game is
+LAST_SAFE_LY = 151  # a loop beginning on a later line might first poll in the next frame
+VBLANK_LY = 144
+VBLANK_MARGIN = 4  # lines before the vertical blank's interrupt, for the few instructions before the poll
 
 if TYPE_CHECKING:
     from pyboy import PyBoy
@@ -40,7 +54,22 @@ class JoypadPolls:
         self.caller = -1
         self.hooked = False
         self.spinning_loops = (ram.WaitForTextScrollButtonPress_polled, ram.HandleMenuInput_polled)
+        self.holding = False  # a button is held during the tick under way
         self.hook()
+        memory, registers = pyboy.memory, pyboy.register_file
+
+        def text_box(_: object) -> None:
+            line = memory[LY]
+            if line < VBLANK_LY - VBLANK_MARGIN or VBLANK_LY <= line <= LAST_SAFE_LY:
+                self._entered(ram.WaitForTextScrollButtonPress_polled)
+
+        def delayed(_: object) -> None:
+            sp = registers.SP
+            if memory[sp] | memory[sp + 1] << 8 == ram.HandleMenuInput_loop2 and memory[LY] <= LAST_SAFE_LY:
+                self._entered(ram.HandleMenuInput_polled)
+
+        pyboy.hook_register(0, ram.WaitForTextScrollButtonPress, text_box, None)
+        pyboy.hook_register(0, ram.DelayFrames_ret, delayed, None)
 
     def hook(self) -> None:
         if self.hooked:
@@ -62,6 +91,7 @@ class JoypadPolls:
             self.hooked = False
 
     def before_tick(self, holding: bool) -> None:
+        self.holding = holding
         if self.hooked:
             if self.last[self.key] == self.pyboy.frame_count - 1 and self._cannot_leave(holding):
                 self.unhook()
@@ -77,12 +107,26 @@ class JoypadPolls:
         self.caller = -1
         self.hook()
 
-    def _cannot_leave(self, holding: bool) -> bool:
+    def _entered(self, loop: int) -> None:
+        """A spinning loop begins, inside a tick: off with the hook if nothing can end the loop before the
+        tick does (the tick's end then records the frame before it, as after a whole tick off)."""
+        if self.hooked:
+            caller, self.caller = self.caller, loop
+            if self._cannot_leave(self.holding, entering=True):
+                self.unhook()
+            else:
+                self.caller = caller
+
+    def _cannot_leave(self, holding: bool, entering: bool = False) -> bool:
         """The game is in one of the two spinning loops and no button can end it during the next tick."""
         caller = self.caller
         if holding or caller not in self.spinning_loops:
             return False
         memory, ram = self.pyboy.memory, self.ram
-        if memory[ram.hJoyInput] or memory[ram.hJoyHeld]:
+        if memory[ram.wPartyMenuAnimMonEnabled]:
+            return False  # each poll waits for a frame first: the loop does not spin
+        if memory[ram.hJoyInput]:
             return False  # a button the game read last frame may still end the loop
+        if memory[ram.hJoyHeld] and not entering:
+            return False  # the last poll saw one: the loop may have ended (a poll to come reads hJoyInput)
         return caller != ram.HandleMenuInput_polled or memory[ram.wMenuJoypadPollCount] != 1

@@ -167,6 +167,9 @@ class RamMap(BaseModel):
     hJoyHeld: int
     hJoyInput: int  # the buttons the VBlank handler read last
     wMenuJoypadPollCount: int  # 1: HandleMenuInput_ polls once and returns
+    # Non-zero: the party menu animates its mini sprites, a frame's wait in every poll of HandleMenuInput_
+    # (the same byte is wTownMapSpriteBlinkingEnabled, the same for WaitForTextScrollButtonPress)
+    wPartyMenuAnimMonEnabled: int
     hWY: int
     hLoadedROMBank: int
     # Home-bank routine that every text box and menu calls each frame while it waits for a button
@@ -175,6 +178,11 @@ class RamMap(BaseModel):
     # frame wait between (engine.emulator.polls): just after `call JoypadLowSensitivity` in each.
     WaitForTextScrollButtonPress_polled: int
     HandleMenuInput_polled: int
+    # Where those loops begin: WaitForTextScrollButtonPress itself, and HandleMenuInput_.loop2, which
+    # DelayFrames (its `ret`, after `call Delay3` in .loop1) returns to.
+    WaitForTextScrollButtonPress: int
+    HandleMenuInput_loop2: int
+    DelayFrames_ret: int
     # Home-bank routine only the overworld loop calls each frame: the player can walk or open the menu
     JoypadOverworld: int
     # Home-bank routine only the intro film and the title screen call while they wait for A or START
@@ -293,11 +301,15 @@ RED_BLUE = RamMap(
     hJoyHeld=0xFFB4,
     hJoyInput=0xFFF8,
     wMenuJoypadPollCount=0xCC34,
+    wPartyMenuAnimMonEnabled=0xD09B,
     hWY=0xFFB0,
     hLoadedROMBank=0xFFB8,
     JoypadLowSensitivity=0x3831,
     WaitForTextScrollButtonPress_polled=0x387C + 10,  # .skipAnimation: hlcoord, call, pop hl, call
     HandleMenuInput_polled=0x3AE8 + 4,  # .getJoypadState: pop hl, call
+    WaitForTextScrollButtonPress=0x3865,
+    HandleMenuInput_loop2=0x3AD9,
+    DelayFrames_ret=0x3739 + 6,  # DelayFrames: call DelayFrame, dec c, jr nz, ret
     JoypadOverworld=0x0F4D,
     CheckForUserInterruption=0x12F8,
     MapHeaderPointers=0x01AE,

@@ -302,6 +302,8 @@ class World:
         walkable, grass = tileset.walkable, tileset.grass
         grid, wide, high = self._grid(map_id), data.squares_wide, data.squares_high
         special = {(w.x, w.y) for w in data.warps}
+        # The squares a step away from a warp, worked out once rather than asked at every square.
+        beside_special = {(x + dx, y + dy) for x, y in special for dx, dy in STEPS.values()}
         ledge_fronts = {key[2] for key in self._ledge_keys} if data.tileset == OVERWORLD_TILESET else set()
         pairs = self._pairs.get(data.tileset, frozenset())
         found: dict[tuple[int, int], tuple[Edge, ...]] = {}
@@ -311,7 +313,7 @@ class World:
                 if here not in walkable:
                     continue
                 near_edge = x in (0, wide - 1) or y in (0, high - 1)
-                if near_edge or (x, y) in special or _next_to(special, x, y):
+                if near_edge or (x, y) in special or (x, y) in beside_special:
                     found[(x, y)] = self._edges_at((map_id, x, y))
                     continue
                 edges = []
@@ -363,10 +365,6 @@ class World:
         for y in range(data.squares_high):
             for x in range(data.squares_wide):
                 yield x, y
-
-
-def _next_to(squares: set[tuple[int, int]], x: int, y: int) -> bool:
-    return any((x + dx, y + dy) in squares for dx, dy in STEPS.values())
 
 
 def world_of(rom_bytes: bytes | None) -> World | None:

@@ -8,6 +8,7 @@ from engine.game.ram import RED_BLUE
 # Symbols that are not read from a memory image: code addresses, ROM offsets, and what only the save-state
 # check reads (live, once per load).
 NOT_MEMORY = {"JoypadLowSensitivity", "WaitForTextScrollButtonPress_polled", "HandleMenuInput_polled",
+              "WaitForTextScrollButtonPress", "HandleMenuInput_loop2", "DelayFrames_ret",
               "JoypadOverworld", "CheckForUserInterruption", "MapHeaderPointers",
               "MapHeaderBanks", "Tilesets", "wTilesetBank"}  # fmt: skip
 NAME = RED_BLUE.nickname_length
