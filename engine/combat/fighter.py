@@ -92,6 +92,10 @@ class Side(NamedTuple):
         members, active = self[0], self[1]
         return tuple.__new__(Side, ((*members[:active], fighter, *members[active + 1 :]), *self[1:]))
 
+    def with_turns_out(self, turns: int) -> Side:
+        """`_replace(turns_out=turns)` without naming fields: the end of every turn the search plays."""
+        return tuple.__new__(Side, (*self[:5], turns, *self[6:]))
+
     def able(self) -> list[int]:
         """Members that can still fight, other than the active one."""
         return [i for i, m in enumerate(self.members) if i != self.active and not m.fainted]
@@ -114,7 +118,7 @@ class Duel(NamedTuple):
         return self.us if ours else self.them
 
     def with_side(self, ours: bool, side: Side) -> Duel:
-        return self._replace(us=side) if ours else self._replace(them=side)
+        return tuple.__new__(Duel, (side, self[1], self[2]) if ours else (self[0], side, self[2]))
 
     @property
     def over(self) -> bool:

@@ -180,7 +180,8 @@ def _down(fighter: Fighter) -> Fighter:
     if found is None:
         if len(_DOWN) > KEPT:
             _DOWN.clear()
-        found = _DOWN[fighter] = _DOWN[_knocked_out(fighter)] = _knocked_out(fighter)
+        found = _knocked_out(fighter)
+        _DOWN[fighter] = _DOWN[found] = found
     return found
 
 

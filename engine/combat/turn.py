@@ -139,12 +139,14 @@ def _priority(move: Move) -> int:
 
 
 def _end_of_turn(duel: Duel) -> Duel:
+    # Built field by field: every branch of every turn the search plays ends here.
     us, them = duel.us, duel.them
-    us = us.with_fighter(us.fighter._replace(flinched=False))
-    them = them.with_fighter(them.fighter._replace(flinched=False))
-    return duel._replace(
-        us=us._replace(turns_out=us.turns_out + 1), them=them._replace(turns_out=them.turns_out + 1)
-    )
+    if us.fighter.flinched:
+        us = us.with_fighter(us.fighter._replace(flinched=False))
+    if them.fighter.flinched:
+        them = them.with_fighter(them.fighter._replace(flinched=False))
+    return tuple.__new__(Duel, (us.with_turns_out(us.turns_out + 1), them.with_turns_out(them.turns_out + 1),
+                                duel.wild))  # fmt: skip
 
 
 # -- one side's move -----------------------------------------------------------------------------------
