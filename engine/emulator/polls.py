@@ -11,11 +11,12 @@ Unless an animation is on (the party menu's mini sprites, the town map's blinkin
 in each round), those loops poll again at once, and neither can end without a button:
 WaitForTextScrollButtonPress leaves on A or B, HandleMenuInput_ on a watched key or after its single poll
 when wMenuJoypadPollCount is 1 (pret home/joypad2.asm and home/window.asm). So when the routine's last run
-came from one of those loops in the last frame, no button is held, and the game's own joypad bytes are
-clear, the game will go on calling it through every frame of the next tick: the hook is taken off for that
-tick, and the frame before the tick's end is recorded as the routine's last run, which is what the hook
-would have recorded. It goes back on before a tick in which a button is held (or after a state is loaded),
-so the frame a loop ends on is seen by the hook itself.
+came from one of those loops in the last frame and reported no button (hJoy5), none is held, and the game
+has read no press its polls have not seen (hJoyInput holds nothing new against hJoyLast; with hJoy7 set,
+held buttons repeat, so nothing at all), the game will go on calling it through every frame of the next
+tick: the hook is taken off for that tick, and the frame before the tick's end is recorded as the
+routine's last run, which is what the hook would have recorded. It goes back on before a tick in which a
+button is held (or after a state is loaded), so the frame a loop ends on is seen by the hook itself.
 
 It also comes off in the middle of a tick, as a loop begins (WaitForTextScrollButtonPress is called, or
 DelayFrames returns to HandleMenuInput_.loop2) with no button held: one call each instead of dozens a
@@ -125,8 +126,9 @@ class JoypadPolls:
         memory, ram = self.pyboy.memory, self.ram
         if memory[ram.wPartyMenuAnimMonEnabled]:
             return False  # each poll waits for a frame first: the loop does not spin
-        if memory[ram.hJoyInput]:
-            return False  # a button the game read last frame may still end the loop
-        if memory[ram.hJoyHeld] and not entering:
-            return False  # the last poll saw one: the loop may have ended (a poll to come reads hJoyInput)
+        if memory[ram.hJoy5] and not entering:
+            return False  # the last poll reported a button: the loop may have ended
+        pending = memory[ram.hJoyInput]
+        if pending and (memory[ram.hJoy7] or pending & ~memory[ram.hJoyLast]):
+            return False  # a press the polls have not seen yet, or held buttons that repeat
         return caller != ram.HandleMenuInput_polled or memory[ram.wMenuJoypadPollCount] != 1

@@ -166,6 +166,8 @@ class RamMap(BaseModel):
     # HRAM
     hJoyHeld: int
     hJoyInput: int  # the buttons the VBlank handler read last
+    hJoyLast: int  # the buttons Joypad saw at its last call
+    hJoy5: int  # what JoypadLowSensitivity reported at its last call
     wMenuJoypadPollCount: int  # 1: HandleMenuInput_ polls once and returns
     # Non-zero: the party menu animates its mini sprites, a frame's wait in every poll of HandleMenuInput_
     # (the same byte is wTownMapSpriteBlinkingEnabled, the same for WaitForTextScrollButtonPress)
@@ -300,6 +302,8 @@ RED_BLUE = RamMap(
     wLastMap=0xD365,
     hJoyHeld=0xFFB4,
     hJoyInput=0xFFF8,
+    hJoyLast=0xFFB1,
+    hJoy5=0xFFB5,
     wMenuJoypadPollCount=0xCC34,
     wPartyMenuAnimMonEnabled=0xD09B,
     hWY=0xFFB0,

@@ -47,8 +47,8 @@ class FakePyBoy:
 
 
 def polls_on(pyboy: FakePyBoy) -> tuple[JoypadPolls, dict[tuple[int, int], int | None]]:
-    pyboy.memory.update({RAM.hJoyInput: 0, RAM.hJoyHeld: 0, RAM.wMenuJoypadPollCount: 0,
-                         RAM.wPartyMenuAnimMonEnabled: 0, LY: 10})  # fmt: skip
+    pyboy.memory.update({RAM.hJoyInput: 0, RAM.hJoyLast: 0, RAM.hJoy5: 0, RAM.hJoy7: 0,
+                         RAM.wMenuJoypadPollCount: 0, RAM.wPartyMenuAnimMonEnabled: 0, LY: 10})  # fmt: skip
     last: dict[tuple[int, int], int | None] = {(0, RAM.JoypadLowSensitivity): None}
     return JoypadPolls(cast(Any, pyboy), RAM, last), last
 
@@ -77,8 +77,9 @@ def test_a_text_box_polled_last_frame_with_no_button_takes_the_hook_off_and_reco
     [
         (0x1234, {}, False),  # another caller: it may wait a frame between polls
         (TEXT_BOX, {}, True),
-        (TEXT_BOX, {RAM.hJoyInput: 0x01}, False),
-        (TEXT_BOX, {RAM.hJoyHeld: 0x01}, False),  # the last poll saw A: the text box may be gone
+        (TEXT_BOX, {RAM.hJoyInput: 0x01}, False),  # A pressed, not seen by a poll yet
+        (TEXT_BOX, {RAM.hJoyInput: 0x01, RAM.hJoyLast: 0x01, RAM.hJoy7: 1}, False),  # held: it repeats
+        (TEXT_BOX, {RAM.hJoy5: 0x01}, False),  # the last poll reported A: the text box may be gone
         (MENU, {RAM.wMenuJoypadPollCount: 1}, False),  # one poll and the menu returns
         (MENU, {RAM.wPartyMenuAnimMonEnabled: 1}, False),  # a frame's wait in every poll
     ],
@@ -92,6 +93,15 @@ def test_the_hook_stays_on_where_the_loop_could_end_or_does_not_spin(
     polled_last_frame(pyboy, caller)
     polls.before_tick(holding=holding)
     assert polls.hooked
+
+
+def test_a_released_button_the_polls_have_seen_does_not_keep_the_hook() -> None:
+    pyboy = FakePyBoy()
+    polls, _ = polls_on(pyboy)
+    pyboy.memory.update({RAM.hJoyInput: 0x80, RAM.hJoyLast: 0x80})  # DOWN, released since the last frame
+    polled_last_frame(pyboy, MENU)
+    polls.before_tick(holding=False)
+    assert not polls.hooked
 
 
 def test_a_poll_older_than_the_last_frame_keeps_the_hook() -> None:
@@ -112,7 +122,7 @@ def test_a_text_box_beginning_mid_tick_takes_the_hook_off_only_where_its_first_p
     polls, _ = polls_on(pyboy)
     polls.before_tick(holding=False)
     pyboy.memory[LY] = line
-    pyboy.memory[RAM.hJoyHeld] = 0x01  # stale from the last text box: the first poll reads hJoyInput
+    pyboy.memory[RAM.hJoy5] = 0x01  # the last text box's A: the new box's first poll comes before its check
     pyboy.hooks[RAM.WaitForTextScrollButtonPress](None)
     assert polls.hooked is not off
 
