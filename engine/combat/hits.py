@@ -44,8 +44,18 @@ def hit_chance(move: Move, user: Fighter, target: Fighter) -> float:
     stage reversed, kept in 1..255; a random byte below it hits (so even 100% moves miss 1 in 256)."""
     if move.effect == "SWIFT_EFFECT":
         return 1.0
-    accuracy = move.accuracy_byte
-    for stage in (user.stages[ACCURACY], -target.stages[EVASION]):
+    key = (move.accuracy_byte, user.stages[ACCURACY], target.stages[EVASION])
+    found = _HIT_CHANCES.get(key)
+    if found is None:  # the search asks ~800 times a decision; there are a few hundred keys in all
+        found = _HIT_CHANCES[key] = _scaled_hit_chance(*key)
+    return found
+
+
+_HIT_CHANCES: dict[tuple[int, int, int], float] = {}
+
+
+def _scaled_hit_chance(accuracy: int, accuracy_stage: int, evasion_stage: int) -> float:
+    for stage in (accuracy_stage, -evasion_stage):
         numerator, denominator = _RATIOS[stage + 6]
         accuracy = max(1, min(255, accuracy * numerator // denominator))
     return accuracy / 256

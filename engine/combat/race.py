@@ -553,13 +553,32 @@ def _their_rationing(duel: Duel, answers: list[tuple[float, Action]], theirs: Pa
     return theirs._replace(mean=mean, variance=max(0.0, second - mean * mean))
 
 
+_RACES_WITH: dict[tuple[object, ...], DuelOdds] = {}  # as many as the paces, ~0.5 KB an entry
+
+
 def _race_with(duel: Duel, plan: str, ours: Pace, theirs: Pace, owed: float, release: int) -> DuelOdds:
     """The race itself: who knocks the other out first, turn by turn, with `owed` damage landing on us in
-    turn `release` unless the enemy is down before then."""
+    turn `release` unless the enemy is down before then. Remembered by the few numbers it reads: the
+    setup plans and the search's branches race the same paces at the same HP again and again (three
+    races in five)."""
     me, foe = duel.us.fighter, duel.them.fighter
-    we_ko = _ko_by(ours, foe.hp, _drain(foe), 0.0)
     share = _heal_share(duel)
     healing, drain = _healing(share, me, theirs), _drain(me) - _seeded_gain(foe)
+    attack = move_of(me, ours.slot).name if ours.mean > 0 else ""
+    key = (me.hp, foe.hp, _drain(foe), healing, drain, len(share), _first_chance(me, foe),
+           ours, theirs, owed, release, plan, attack)  # fmt: skip
+    found = _RACES_WITH.get(key)
+    if found is None:
+        found = _remember(_RACES_WITH, key, _raced(me, foe, plan, ours, theirs, owed, release, healing, drain,
+                                                   share, attack))  # fmt: skip
+    return found
+
+
+def _raced(
+    me: Fighter, foe: Fighter, plan: str, ours: Pace, theirs: Pace, owed: float, release: int, healing: int,
+    drain: float, share: tuple[int, ...], attack: str,
+) -> DuelOdds:  # fmt: skip
+    we_ko = _ko_by(ours, foe.hp, _drain(foe), 0.0)
     they_ko = _ko_by(theirs, me.hp + healing, drain, owed, release)
     if healing:
         # The bag is reached only by a member that lives through the hit coming now: a heal is a turn's
@@ -591,7 +610,6 @@ def _race_with(duel: Duel, plan: str, ours: Pace, theirs: Pace, owed: float, rel
     # move first), not over the turns ours would have taken.
     falls_at = min(lost_when / lost if lost > 0 else turns, HORIZON)
     dealt = ours.acts * ours.mean * max(0.0, falls_at - (1 - first) - ours.lost)
-    attack = move_of(me, ours.slot).name if ours.mean > 0 else ""
     return DuelOdds(
         win=win,
         turns_to_ko=turns,

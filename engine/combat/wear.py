@@ -34,9 +34,27 @@ def stage_multiplier(stage: float) -> float:
 def worn(
     me: Fighter, foe: Fighter, answers: list[tuple[float, Action]], ours: Pace, theirs: Pace
 ) -> tuple[Pace, Pace]:
-    """Our pace and theirs over the duel, with the enemy's stat-lowering moves worked in."""
+    """Our pace and theirs over the duel, with the enemy's stat-lowering moves worked in. Remembered by
+    everything it reads (the races of one search meet the same ones about every other time)."""
     if me.mist:
         return ours, theirs
+    our_move = me.moves[ours.slot] if ours.slot >= 0 else -1
+    key = (me.stages, foe.stages[ACCURACY], me.hp, foe.hp, foe.moves, our_move, tuple(answers), ours, theirs)
+    found = _WORN.get(key)
+    if found is None:
+        if len(_WORN) > _WORN_KEPT:
+            _WORN.clear()
+        found = _WORN[key] = _worn(me, foe, answers, ours, theirs)
+    return found
+
+
+_WORN: dict[tuple[object, ...], tuple[Pace, Pace]] = {}
+_WORN_KEPT = 1 << 12  # ~0.7 KB an entry
+
+
+def _worn(
+    me: Fighter, foe: Fighter, answers: list[tuple[float, Action]], ours: Pace, theirs: Pace
+) -> tuple[Pace, Pace]:
     rates = _rates(me, foe, answers, theirs.acts)
     if not any(rates.values()):
         return ours, theirs

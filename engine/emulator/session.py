@@ -35,6 +35,7 @@ from engine.emulator.rom import read_rom_file
 from engine.emulator.state_check import check_state_belongs
 from engine.emulator.state_file import Cartridge, export, missing_state, read_state
 from engine.emulator.watchdog import Watchdog
+from engine.emulator.wrapper import quiet_game_wrapper
 from engine.game.buttons import Button
 from engine.game.cartridge import Game, identify, read_header
 from engine.game.errors import RomError
@@ -130,6 +131,7 @@ class EmulatorSession:
         self._last_call_frame: dict[tuple[int, int], int | None] = {}
         self._polls: JoypadPolls | None = None  # JoypadLowSensitivity's record, once someone tracks it
         self._holding: set[Button] = set()  # buttons held down now
+        self._changes = 0  # inputs sent, bytes written, states loaded: what changes the machine but frames
         # An explicit, blank battery RAM keeps PyBoy from reading or writing a .ram file beside the ROM:
         # in-game saves live in save states and checkpoints instead.
         if window and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
@@ -154,6 +156,7 @@ class EmulatorSession:
         except PyBoyException as exc:
             raise RomError(f"the emulator cannot load {self.rom_path}: {exc}") from exc
         self._pyboy.set_emulation_speed(0)
+        quiet_game_wrapper(self._pyboy)
         self._watchdog = Watchdog(self._pyboy, freeze_seconds)
         self._frozen_at: int | None = None  # this session's frame where the game froze, until a state loads
         weakref.finalize(self, self._watchdog.close)  # a session dropped unclosed stops its thread too
@@ -321,6 +324,7 @@ class EmulatorSession:
     def _send(self, event: int) -> None:
         if self.input_log is not None:
             self.input_log.append((self.pyboy.frame_count, event))
+        self._changes += 1
         self.pyboy.send_input(event)
 
     # -- code hooks --------------------------------------------------------------------------------
@@ -371,6 +375,7 @@ class EmulatorSession:
 
     def write_u8(self, address: int, value: int) -> None:
         """For scenario builders and tests; the engine itself only reads."""
+        self._changes += 1
         self.pyboy.memory[address] = value
 
     def memory_image(self) -> MemoryImage:
@@ -406,10 +411,16 @@ class EmulatorSession:
         self.pyboy.save_state(buffer)
         return buffer.getvalue()
 
-    def export_state(self) -> bytes:
+    def export_state(self, machine: bytes | None = None) -> bytes:
         """A save state for a file a person keeps: it names this cartridge, so no other accepts it, and is
-        packed (about 30 times smaller; `engine plain-state` turns it into one plain PyBoy loads)."""
-        return export(self.save_state(), self.cartridge)
+        packed (about 30 times smaller; `engine plain-state` turns it into one plain PyBoy loads). Of
+        `machine` (a `save_state` taken earlier) if given, else of the game now."""
+        return export(self.save_state() if machine is None else machine, self.cartridge)
+
+    def mark(self) -> tuple[int, int]:
+        """Equal marks: the machine did not change in between (no frame emulated, no input sent, no state
+        loaded, no byte written through the session), so a save state taken at one serves the other."""
+        return self.pyboy.frame_count, self._changes
 
     def load_state(self, data: bytes) -> None:
         """Load a PyBoy save state; refuse one that is truncated or made with another cartridge.
@@ -436,6 +447,7 @@ class EmulatorSession:
             self._polls.reset()
 
     def _load_checked(self, data: bytes) -> None:
+        self._changes += 1
         state = read_state(data)  # packed or plain, with or without the footer
         made_with = state.made_with
         if made_with is not None and made_with.sha256 != self.rom_sha256:
@@ -456,6 +468,7 @@ class EmulatorSession:
         check_state_belongs(self.read, self._rom, self.ram_map)
 
     def _restore(self, data: bytes) -> None:
+        self._changes += 1
         self.pyboy.load_state(io.BytesIO(data))
 
     def load_state_file(self, path: Path) -> None:

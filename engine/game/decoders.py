@@ -265,10 +265,12 @@ def decode_sprites(image: MemoryImage, ram: RamMap) -> tuple[Sprite, ...]:
         picture = image.u8(first)
         if picture == 0 or slot in hidden:
             continue
-        found.append(Sprite(index=slot, picture=picture, x=image.u8(second + 5) - SPRITE_COORD_BIAS,
-                            y=image.u8(second + 4) - SPRITE_COORD_BIAS,
-                            facing=FACING.get(image.u8(first + 9), "unknown"),
-                            walking=image.u8(second + 6) != MOVEMENT_STAY))  # fmt: skip
+        # Unvalidated, as decode_story's: ints, a facing from FACING or "unknown", a bool.
+        found.append(Sprite.model_construct(index=slot, picture=picture,
+                                            x=image.u8(second + 5) - SPRITE_COORD_BIAS,
+                                            y=image.u8(second + 4) - SPRITE_COORD_BIAS,
+                                            facing=FACING.get(image.u8(first + 9), "unknown"),
+                                            walking=image.u8(second + 6) != MOVEMENT_STAY))  # fmt: skip
     return tuple(found)
 
 
@@ -286,7 +288,9 @@ def decode_story(image: MemoryImage, ram: RamMap, data: GameData) -> Story:
     hidden = _set_bits(image.read(ram.wToggleableObjectFlags, ram.toggle_flag_bytes))
     town_names = (data.maps[town].name for town in towns if town in data.maps)
     last_map = image.u8(ram.wLastMap)
-    return Story(
+    # Built without validation: every field is made here with its exact type, and validating a few
+    # hundred flags at every look cost more than decoding them (sprites likewise).
+    return Story.model_construct(
         event_flags=frozenset(events),
         events=frozenset(data.events[index] for index in events if index in data.events),
         towns_visited=frozenset(town_names),

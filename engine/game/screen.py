@@ -43,8 +43,20 @@ def _window_columns(window_x: int) -> tuple[tuple[int, int], ...]:
 def visible_tiles(image: MemoryImage) -> TileGrid:
     """The 20x18 tile indices the player sees: background scrolled by SCX/SCY, window over it.
 
-    Called at every look at the screen, so it works on whole map rows rather than one byte at a time."""
-    data = image.to_bytes()
+    Called at least once at every look at the screen (the decision point and the state both read it), so
+    the last image's grid is kept, and unwrapped rows are sliced whole rather than read a byte at a time."""
+    global _last_grid
+    if _last_grid is not None and _last_grid[0] is image:
+        return _last_grid[1]
+    grid = _visible_tiles(image.to_bytes())
+    _last_grid = (image, grid)
+    return grid
+
+
+_last_grid: tuple[MemoryImage, TileGrid] | None = None
+
+
+def _visible_tiles(data: bytes) -> TileGrid:
     lcdc = data[LCDC]
     scx, scy = data[SCX], data[SCY]
     window_x, window_y = data[WX] - 7, data[WY]
@@ -52,14 +64,20 @@ def visible_tiles(image: MemoryImage) -> TileGrid:
     bg_map = BG_MAP_1 if lcdc & LCDC_BG_MAP_HIGH else BG_MAP_0
     window_map = BG_MAP_1 if lcdc & LCDC_WINDOW_MAP_HIGH else BG_MAP_0
     columns = _map_columns(scx)
+    first = columns[0]
+    unwrapped = first + SCREEN_COLUMNS <= MAP_SIZE  # the 20 columns are one run of the map row
     covered = _window_columns(window_x) if window_on else ()
     rows = []
     for row in range(SCREEN_ROWS):
         y = row * 8
         start = bg_map + ((y + scy) // 8) % MAP_SIZE * MAP_SIZE
+        windowed = covered and y >= window_y
+        if unwrapped and not windowed:
+            rows.append(tuple(data[start + first : start + first + SCREEN_COLUMNS]))
+            continue
         line = data[start : start + MAP_SIZE]
         tiles = [line[column] for column in columns]
-        if covered and y >= window_y:
+        if windowed:
             window_start = window_map + (y - window_y) // 8 * MAP_SIZE
             for column, window_column in covered:
                 tiles[column] = data[window_start + window_column]

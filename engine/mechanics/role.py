@@ -48,6 +48,9 @@ class EmulatorRole:
         self.driver = OverworldDriver(session)
         self._traveller: Traveller | None = None
         self.intro_lines: list[str] = []
+        # The save state a battle's start kept, with the session's mark then: a checkpoint snapshot taken
+        # before the game moves on (a trainer battle's) shares it instead of saving again.
+        self._saved: tuple[tuple[int, int], bytes] | None = None
 
     @property
     def world(self) -> World:
@@ -115,7 +118,11 @@ class EmulatorRole:
         self.executor.caught_species = None
         self.session.forget_calls()
         opening = self.executor.take_battle_text()
-        state = self.session.export_state() if keep_state else None
+        state = None
+        if keep_state:
+            machine = self.session.save_state()
+            self._saved = (self.session.mark(), machine)
+            state = self.session.export_state(machine)
         return BattleStart(frame=self.session.frame, opening_text=opening, state=state)
 
     def act(self, action: BattleAction) -> Executed:
@@ -144,11 +151,17 @@ class EmulatorRole:
     def snapshot(self) -> EmulatorSnapshot:
         """The game as it is now, for a checkpoint (take it between verbs, where the game waits)."""
         return EmulatorSnapshot(
-            state=self.session.save_state(),
+            state=self._machine_now(),
             frames=self.session.frame,
             last_in_battle=self.executor.last_in_battle,
             call_ages=self.session.call_ages(),
         )
+
+    def _machine_now(self) -> bytes:
+        saved, self._saved = self._saved, None
+        if saved is not None and saved[0] == self.session.mark():
+            return saved[1]
+        return self.session.save_state()
 
     def restore(self, snapshot: EmulatorSnapshot) -> None:
         """Go back to a snapshot, on this role or on one just opened (the emulator actor re-created after

@@ -99,9 +99,6 @@ class Conductor:
         self._pending: list[GameEvent] = []  # events seen between looks (a battle's end), for the strategist
         # A battle ended: the reason of the checkpoint due at the next cycle boundary.
         self._battle_ended: str | None = None
-        # A trainer battle was just seen coming: its start gets a checkpoint (a wild one's does not, see
-        # _checkpoint_if_due).
-        self._trainer_ahead = False
         self._storage_failed: StorageError | None = None  # why the run stopped, if a file failed to write
 
     def request_stop(self, signal: SignalName = "SIGINT") -> None:
@@ -301,11 +298,7 @@ class Conductor:
 
     def _checkpoint_if_due(self) -> None:
         ended, self._battle_ended = self._battle_ended, None
-        # A wild battle's start is a few steps past the last battle's end, which has a checkpoint: saving
-        # again there (~12 ms a save state, thousands of wild battles an hour) would buy almost nothing.
-        started = self.progress.in_battle and self.battle is None and self._trainer_ahead
-        self.supervisor.checkpoint_if_due(battle_ended=ended, battle_started=started,
-                                          decisions=self.progress.decisions)  # fmt: skip
+        self.supervisor.checkpoint_if_due(battle_ended=ended, decisions=self.progress.decisions)
 
     # -- one cycle ---------------------------------------------------------------------------------
     def _cycle(self) -> None:
@@ -331,15 +324,9 @@ class Conductor:
             else:
                 self._battle_decision()
             return
-        state = emulator.settle()
-        self._battle_ahead(state)
+        self.progress.in_battle = emulator.settle().battle is not None
         if not self.progress.in_battle:
             self._overworld_decision()
-
-    def _battle_ahead(self, state: GameState) -> None:
-        """Out of the overworld, the game as it stands: whether a battle is beginning, and which kind."""
-        self.progress.in_battle = state.battle is not None
-        self._trainer_ahead = state.battle is not None and state.battle.kind == "trainer"
 
     def _look(self) -> Perception:
         perception = self.roles.vision.call.perceive(self.roles.emulator.call.frame())
@@ -371,7 +358,14 @@ class Conductor:
     def _battle_decision(self) -> None:
         perception = self._look()
         state = perception.state
-        battle = self.battle or self._start_battle(state)
+        battle = self.battle
+        if battle is None:
+            battle = self._start_battle(state)
+            if battle.tracker.battle_type == "trainer":
+                # At the first decision, where the battle's start state was just saved: the checkpoint
+                # shares that save (~12 ms each), and a crash in the battle replays only the battle. A
+                # wild battle's start is a few steps past the last battle's end, which has a checkpoint.
+                self.supervisor.checkpoint("battle_start")
         screenshot = self.roles.emulator.call.screenshot() if self.options.screenshots else None
         choice = self.roles.tactician.call.choose_battle(
             state, self.progress.directive, screenshot, battle.battle_id
@@ -461,7 +455,7 @@ class Conductor:
         report = self.roles.emulator.call.travel(leg)
         # A notification: the tactician's next call runs after it (one caller, calls kept in order).
         self.roles.tactician.tell.travelled(state, leg, report)
-        self._battle_ahead(report.state)
+        self.progress.in_battle = report.state.battle is not None
         self._note_milestones(report.state, perception.frame + report.frames)
         before = self.progress.steps
         self.progress.steps += report.steps

@@ -118,20 +118,18 @@ class Supervisor:
         for failure in written.failed:
             log.error("checkpoint (%s) not written: %s", failure.reason, failure)
 
-    def checkpoint_if_due(self, *, battle_ended: str | None, battle_started: bool, decisions: int) -> None:
+    def checkpoint_if_due(self, *, battle_ended: str | None, decisions: int) -> None:
         """`battle_ended`: the reason for the battle that just ended ("battle_end", or "wild_battle_end",
         which the Checkpoint role skips soon after another checkpoint), None if none did."""
-        reason = self._due_reason(battle_ended, battle_started, decisions)
+        reason = self._due_reason(battle_ended, decisions)
         if reason is not None:
             self.checkpoint(reason)
 
-    def _due_reason(self, battle_ended: str | None, battle_started: bool, decisions: int) -> str | None:
+    def _due_reason(self, battle_ended: str | None, decisions: int) -> str | None:
         """Why a checkpoint is due now, if one is. A wild battle's end comes last: the role may skip it,
         and a checkpoint due for another reason is then taken all the same."""
         if battle_ended is not None and battle_ended != ROUTINE_BATTLE_END:
             return battle_ended
-        if battle_started:
-            return "battle_start"
         if decisions - self.decisions_at_checkpoint >= self.options.checkpoint_every_decisions:
             return "decisions"
         now = time.monotonic()

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 
-from engine.config import RoutingConfig
+from engine.config import RoutingConfig, Tier
 from engine.frozen import Frozen
 from engine.game.models import GameState
 from engine.llm.answers import StrategicAnswer
@@ -65,6 +65,7 @@ class Strategist:
         self.directive: Directive | None = None
         self.fired: dict[str, int] = {}
         self.model_directives = 0
+        self._paid: tuple[Tier, ...] | None = None  # asked once: the gateway's live tiers do not change
 
     def consider(self, events: list[GameEvent], state: GameState) -> Directive | None:
         """A new directive if any event is a trigger; None leaves the standing one in force."""
@@ -82,6 +83,9 @@ class Strategist:
         planned = rule_based_plan(trigger, state, candidates).model_copy(update={"selection": selection})
         if wanted == "rule_based" or self.gateway is None or trigger.name not in MODEL_TRIGGERS:
             return planned
+        if not self._paid_tiers():  # no key: no prompt to draw, no lessons to recall for it
+            steps = ("no model tier is available",)
+            return planned.model_copy(update={"selection": selection.model_copy(update={"steps": steps})})
         lines = [f"{o.name}: {o.title}{' (optional)' if o.optional else ''}" for o in candidates]
         system, user = render_strategy(
             state, trigger, self.directive, self._lessons(state), self._where(state), lines
@@ -105,6 +109,11 @@ class Strategist:
             frame=trigger.frame,
             selection=outcome.selection,
         )
+
+    def _paid_tiers(self) -> tuple[Tier, ...]:
+        if self._paid is None:
+            self._paid = tuple(self.gateway.available()) if self.gateway is not None else ()
+        return self._paid
 
     def _worth_it(self, candidates: tuple[Objective, ...], state: GameState) -> tuple[Objective, ...]:
         """The open objectives worth doing now: the required ones, and the optional ones close at hand
@@ -155,6 +164,7 @@ class Strategist:
         self.directive = snapshot.directive
         self.fired = dict(snapshot.fired)
         self.model_directives = snapshot.model_directives
+        self._paid = None  # the gateway may have been re-created since
 
     def report(self) -> RoleReport:
         counters = {k: float(v) for k, v in self.fired.items()}

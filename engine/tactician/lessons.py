@@ -25,8 +25,9 @@ class BattleLessons:
         self.texts: tuple[str, ...] = ()
         self._looked_at: tuple[str | None, str] | None = None
 
-    def refresh(self, state: GameState, battle_id: str | None) -> None:
-        """Look lessons up when the battle or the enemy changed; memory failures never stop a decision."""
+    def refresh(self, state: GameState, battle_id: str | None, *, texts: bool = True) -> None:
+        """Look lessons up when the battle or the enemy changed; memory failures never stop a decision.
+        Without `texts` (no model to show them to) only the observed numbers are fetched."""
         enemy = state.battle.enemy if state.battle else None
         if self.memory is None or enemy is None or not enemy.species_name:
             return
@@ -36,8 +37,7 @@ class BattleLessons:
         self._looked_at = key
         try:
             measured = self.memory.measured_for(enemy.species_name)
-            query, context = battle_context(state)
-            recalled = self.memory.recall(query, context)
+            recalled = self.memory.recall(*battle_context(state)) if texts else []
         except Exception as error:  # a broken memory costs the lessons, not the battle
             log.warning("lesson memory unavailable: %s", error)
             return

@@ -73,7 +73,8 @@ class Tactician:
         battle_id: str | None = None,
     ) -> BattleChoice:
         legal = legal_actions(state)
-        self.lessons.refresh(state, battle_id)
+        # Lesson texts are for a model's prompt: recalled only when a model may be asked.
+        self.lessons.refresh(state, battle_id, texts=bool(self._paid_tiers()))
         fallback = (self.pilot.catching() and catch_decision(state, legal)) or self.policy.decide(
             state, legal
         )

@@ -169,6 +169,9 @@ def _indoor_group(world: World, map_id: int) -> set[int]:
 
 
 # -- searching ---------------------------------------------------------------------------------------
+_ONTO = frozenset({"walk", "cross", "hop"})  # edges that end on their `to` square, which must be free
+
+
 class Planner:
     def __init__(
         self,
@@ -196,9 +199,15 @@ class Planner:
         order = itertools.count()
         queue: list[tuple[float, int, Square]] = [(target.estimate(start), next(order), start)]
         done: set[Square] = set()
-        # The loop runs hundreds of thousands of times a run: its lookups are bound to locals.
-        pop, push, edges, step_cost = heapq.heappop, heapq.heappush, self._edges, self._cost
+        # The loop runs hundreds of thousands of times a run: the edges allowed from a square and what each
+        # step costs are worked out inline, with every lookup bound to a local.
+        pop, push, world_edges = heapq.heappop, heapq.heappush, self.world.edges
         reached, estimate, unknown = target.reached, target.estimate, float("inf")
+        around, avoid = self.around, self.avoid
+        blocked, gated, watched, costly = around.blocked, around.gated, around.watched, around.costly
+        indoor, came_from, destination = around.indoor_group, around.came_from, self.world.warp_destination
+        priced = bool(watched or costly)
+        grass_cost, watched_cost, costly_cost = self._grass_cost, self._watched_cost, self._costly_cost
         while queue and len(done) < max_nodes:
             _, _, square = pop(queue)
             if square in done:
@@ -207,44 +216,34 @@ class Planner:
             cost = costs[square]
             if square != start and reached(square, parents[square][1]):
                 return self._plan(parents, start, square, cost, target)
-            for edge, to in edges(square):
-                total = cost + step_cost(edge, to)
+            for edge in world_edges(square):
+                if avoid and (square, edge.direction) in avoid:
+                    continue  # a press that did not do what the terrain says, this leg
+                kind, via = edge.kind, edge.via
+                stepped_on = via if via is not None else edge.to
+                if kind != "push" and (stepped_on in blocked or stepped_on in gated):
+                    continue
+                if edge.last_map and edge.warp is not None and square[0] in indoor:
+                    to = destination(edge.warp, came_from, from_map=square[0])
+                else:
+                    to = edge.to
+                if to is None or (kind in _ONTO and to in blocked):
+                    continue
+                step = BASE_COST[kind]
+                if edge.grass:
+                    step += grass_cost
+                if priced:
+                    on = via if via is not None else to
+                    if on in watched:
+                        step += watched_cost
+                    if on in costly:
+                        step += costly_cost
+                total = cost + step
                 if total < costs.get(to, unknown):
                     costs[to] = total
                     parents[to] = (square, edge)
                     push(queue, (total + estimate(to), next(order), to))
         return None
-
-    def _edges(self, square: Square) -> Iterable[tuple[Edge, Square]]:
-        around, avoid = self.around, self.avoid
-        blocked, gated = around.blocked, around.gated
-        for edge in self.world.edges(square):
-            if avoid and (square, edge.direction) in avoid:
-                continue
-            kind = edge.kind
-            stepped_on = edge.via if edge.via is not None else edge.to
-            if kind != "push" and (stepped_on in blocked or stepped_on in gated):
-                continue
-            if edge.last_map and edge.warp is not None and square[0] in around.indoor_group:
-                to = self.world.warp_destination(edge.warp, around.came_from, from_map=square[0])
-            else:
-                to = edge.to
-            if to is None or (kind in ("walk", "cross", "hop") and to in blocked):
-                continue
-            yield edge, to
-
-    def _cost(self, edge: Edge, to: Square) -> float:
-        cost = BASE_COST[edge.kind]
-        if edge.grass:
-            cost += self._grass_cost
-        around = self.around
-        if around.watched or around.costly:
-            stepped_on = edge.via if edge.via is not None else to
-            if stepped_on in around.watched:
-                cost += self._watched_cost
-            if stepped_on in around.costly:
-                cost += self._costly_cost
-        return cost
 
     def _plan(
         self,

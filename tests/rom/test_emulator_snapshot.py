@@ -14,6 +14,7 @@ import pytest
 
 from engine.config import EmulatorConfig, PlayerConfig
 from engine.emulator.errors import SaveStateError
+from engine.game.buttons import Button
 from engine.game.models import DecisionPoint, GameState
 from engine.mechanics.role import EmulatorRole
 from engine.mechanics.snapshot import EmulatorSnapshot
@@ -115,3 +116,38 @@ def test_a_truncated_state_is_refused_and_the_role_plays_on(battle: tuple[Emulat
     assert played and played[-1][2].decision_point is DecisionPoint.OVERWORLD_FREE
     role.restore(snapshot)
     assert play(role, state) == played  # the refused restores left nothing behind
+
+
+def test_a_snapshot_right_after_a_kept_battle_start_shares_its_save(
+    rom_path: Path, boot_record: tuple[bytes, list]
+) -> None:
+    """A trainer battle's checkpoint is taken at its first decision, just after the start state was kept:
+    it reuses that save state; once the game moves (a frame, or an input) a snapshot saves afresh."""
+    role = open_role(rom_path)
+    try:
+        role.session.load_state(boot_record[0])
+        set_party(role.session, [("SQUIRTLE", 8)])
+        start_battle(role.session, "RATTATA", 6)
+        first = role.advance()
+        saves: list[bytes] = []
+        save_state = role.session.save_state
+
+        def counted() -> bytes:
+            saves.append(save_state())
+            return saves[-1]
+
+        role.session.save_state = counted  # type: ignore[method-assign]
+        start = role.begin_battle(first, keep_state=True)
+        shared = role.snapshot()
+        assert len(saves) == 1 and shared.state == saves[0]
+        assert start.state is not None and role.session.export_state(shared.state) == start.state
+        role.session.tick(1)
+        moved = role.snapshot()
+        assert len(saves) == 2 and moved.state != shared.state
+        role.begin_battle(first, keep_state=True)
+        role.session.hold(Button.A)  # an input changes the machine without a frame
+        role.snapshot()
+        role.session.release(Button.A)
+        assert len(saves) == 4
+    finally:
+        role.close()

@@ -471,15 +471,17 @@ def _levelling_searches() -> None:
 def test_what_the_search_remembers_across_decisions_stays_within_its_caps(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """The caps are what bounds a long run's memory (~35 MB for them all at the caps set in the code)."""
-    from engine.combat import fighter, judge, race
+    """The caps are what bounds a long run's memory (~40 MB for them all at the caps set in the code)."""
+    from engine.combat import fighter, judge, race, wear
 
     memos = {"races": judge._RACES, "knocked out": judge._DOWN, "fresh": fighter._FRESH,
-             "paces": race._PACES, "choices": race._CHOICES}  # fmt: skip
+             "paces": race._PACES, "choices": race._CHOICES, "races run": race._RACES_WITH,
+             "worn": wear._WORN}  # fmt: skip
     cap = 16
     monkeypatch.setattr(judge, "KEPT", 1 << 30)
     monkeypatch.setattr(fighter, "FRESH_KEPT", 1 << 30)
     monkeypatch.setattr(race, "_PACES_KEPT", 1 << 30)
+    monkeypatch.setattr(wear, "_WORN_KEPT", 1 << 30)
     for memo in memos.values():
         memo.clear()
     _levelling_searches()
@@ -488,6 +490,7 @@ def test_what_the_search_remembers_across_decisions_stays_within_its_caps(
     monkeypatch.setattr(judge, "KEPT", cap)
     monkeypatch.setattr(fighter, "FRESH_KEPT", cap)
     monkeypatch.setattr(race, "_PACES_KEPT", cap)
+    monkeypatch.setattr(wear, "_WORN_KEPT", cap)
     for memo in memos.values():
         memo.clear()
     _levelling_searches()

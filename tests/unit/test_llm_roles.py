@@ -125,6 +125,16 @@ def test_a_heartbeat_or_a_wild_battle_never_pays_for_a_plan() -> None:
     assert gateway.tasks == []
 
 
+def test_without_live_tiers_a_boss_plan_is_rule_based_and_says_why() -> None:
+    gateway = ScriptedGateway([{"objective": "never asked", "priorities": [], "warnings": []}], tiers=())
+    strategist = Strategist(gateway=gateway)
+    directive = strategist.consider([battle_start("trainer vs BROCK")], state("red_brock_main_menu"))
+    assert directive is not None and directive.tier == "rule_based"
+    assert directive.selection.wanted == "thinking"
+    assert directive.selection.steps == ("no model tier is available",)
+    assert gateway.tasks == []
+
+
 def write_battle(tmp_path: Path, battle_type: str, outcome: str) -> BattleRecord:
     summary = BattleSummary.model_validate(
         {"battle_id": f"r-{battle_type}", "outcome": outcome, "battle_type": battle_type,

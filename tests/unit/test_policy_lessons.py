@@ -6,8 +6,11 @@ from typing import Any
 
 import pytest
 
+from engine.config import Tier
 from engine.game.actions import describe
+from engine.llm.tasks import ModelOutcome, ModelTask
 from engine.memory.lessons import Lesson, LessonContext, Measurement
+from engine.messages import Selection
 from engine.tactician.rule_based import MIN_OBSERVED_USES, RuleBasedPolicy
 from engine.tactician.tactician import Tactician
 from tests.unit.test_actions_and_policy import fixture_state
@@ -66,14 +69,27 @@ class FakeMemory:
         return self.lessons[:1]
 
 
+class SilentGateway:
+    """A gateway with a live tier whose every ask comes back without an answer (the rule stands)."""
+
+    def available(self) -> tuple[Tier, ...]:
+        return ("acting",)
+
+    def ask(self, task: ModelTask) -> ModelOutcome:
+        return ModelOutcome(answer=None, selection=Selection(tier="rule_based", wanted=task.wanted,
+                                                             reason=task.reason))  # fmt: skip
+
+
+def bubble_lesson(enemy: str) -> Lesson:
+    return Lesson(lesson_id="x", kind="move", text="BUBBLE does nothing here", move="BUBBLE",
+                  species=(enemy,), confidence=0.9, evidence=3, created_play_hours=0.0,
+                  updated_play_hours=0.0, measured=Measurement(uses=20, damage_percent=0.0))  # fmt: skip
+
+
 def test_tactician_asks_memory_once_per_battle_and_enemy() -> None:
     state = fixture_state("red_brock_main_menu")
-    enemy = state.battle.enemy.species_name  # type: ignore[union-attr]
-    lesson = Lesson(lesson_id="x", kind="move", text="BUBBLE does nothing here", move="BUBBLE",
-                    species=(enemy,), confidence=0.9, evidence=3, created_play_hours=0.0,
-                    updated_play_hours=0.0, measured=Measurement(uses=20, damage_percent=0.0))  # fmt: skip
-    memory = FakeMemory([lesson])
-    tactician = Tactician(memory=memory)  # type: ignore[arg-type]
+    memory = FakeMemory([bubble_lesson(state.battle.enemy.species_name)])  # type: ignore[union-attr]
+    tactician = Tactician(memory=memory, gateway=SilentGateway())  # type: ignore[arg-type]
     first = tactician.choose_battle(state, None, battle_id="b1")
     tactician.choose_battle(state, None, battle_id="b1")
     assert "0% a use in 20" in first.reason
@@ -81,6 +97,16 @@ def test_tactician_asks_memory_once_per_battle_and_enemy() -> None:
     assert tactician.lessons.texts == ("BUBBLE does nothing here",)
     tactician.choose_battle(state, None, battle_id="b2")
     assert len(memory.calls) == 4
+
+
+def test_without_a_model_only_the_numbers_are_fetched() -> None:
+    state = fixture_state("red_brock_main_menu")
+    memory = FakeMemory([bubble_lesson(state.battle.enemy.species_name)])  # type: ignore[union-attr]
+    tactician = Tactician(memory=memory)  # type: ignore[arg-type]
+    choice = tactician.choose_battle(state, None, battle_id="b1")
+    assert "0% a use in 20" in choice.reason  # the measurement still steers the rule-based policy
+    assert [method for method, _ in memory.calls] == ["measured_for"]
+    assert choice.lessons == ()
 
 
 def test_a_failing_memory_costs_the_lessons_not_the_decision() -> None:

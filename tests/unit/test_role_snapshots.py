@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 
 import pytest
 
-from engine.config import EmulatorConfig, LLMConfig, ModelsConfig, ModelTierConfig, PlayerConfig
+from engine.config import EmulatorConfig, LLMConfig, ModelsConfig, ModelTierConfig, PlayerConfig, Tier
 from engine.emulator.errors import SaveStateError
 from engine.frozen import Frozen
 from engine.game.actions import UseMove
@@ -34,7 +34,7 @@ from tests.conftest import GEN1_FIXTURES
 from tests.support.fake_emulator import FakeEmulator
 from tests.support.stub_llm import StubLLMServer, StubReply, script
 from tests.support.tiny_world import INDOOR, TinyMap, build_world, walk_leg
-from tests.unit.test_policy_lessons import FakeMemory
+from tests.unit.test_policy_lessons import FakeMemory, SilentGateway
 
 
 def state(name: str) -> GameState:
@@ -129,6 +129,9 @@ class PlanningGateway:
 
     def __init__(self) -> None:
         self.tasks: list[ModelTask] = []
+
+    def available(self) -> tuple[Tier, ...]:
+        return ("acting", "thinking")
 
     def ask(self, task: ModelTask) -> ModelOutcome:
         self.tasks.append(task)
@@ -245,7 +248,7 @@ def test_tactician_restore_asks_lesson_memory_again() -> None:
                     species=(enemy,), confidence=0.9, evidence=3, created_play_hours=0.0,
                     updated_play_hours=0.0, measured=Measurement(uses=20, damage_percent=0.0))  # fmt: skip
     memory = FakeMemory([lesson])
-    tactician = Tactician(memory=memory)  # type: ignore[arg-type]
+    tactician = Tactician(memory=memory, gateway=SilentGateway())  # type: ignore[arg-type]
     before = tactician.choose_battle(BROCK, None, battle_id="b1")
     snapshot = tactician.snapshot()
     tactician.choose_battle(BROCK, None, battle_id="b1")
