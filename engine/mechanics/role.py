@@ -13,7 +13,6 @@ from engine.config import EmulatorConfig, PlayerConfig
 from engine.emulator.png import encode_png
 from engine.emulator.session import EmulatorSession, open_session
 from engine.game.actions import BattleAction
-from engine.game.memory import DECODER_REGIONS
 from engine.game.models import GameState
 from engine.mechanics.executor import BattleExecutor
 from engine.mechanics.intro import IntroReport, reach_overworld
@@ -81,7 +80,7 @@ class EmulatorRole:
 
     # -- looking -----------------------------------------------------------------------------------
     def frame(self) -> Frame:
-        regions = tuple((start, self.session.read(start, end - start)) for start, end in DECODER_REGIONS)
+        regions = self.session.memory_regions()
         digest = hashlib.blake2b(b"".join(chunk for _, chunk in regions), digest_size=8).hexdigest()
         return Frame(number=self.session.frame, digest=digest, regions=regions)
 
