@@ -37,16 +37,21 @@ def open_role(rom: Path) -> EmulatorRole:
 def battle(rom_path: Path, boot_record: tuple[bytes, list]) -> Iterator[tuple[EmulatorRole, GameState]]:
     """SQUIRTLE L8 against a wild RATTATA L6 (several turns, with damage rolls and misses), at its first
     choice, as the conductor begins a battle."""
-    role = open_role(rom_path)
+    role, first = at_first_choice(rom_path, boot_record[0])
     try:
-        role.session.load_state(boot_record[0])
-        set_party(role.session, [("SQUIRTLE", 8)])
-        start_battle(role.session, "RATTATA", 6)
-        first = role.advance()
         role.begin_battle(first)
         yield role, first
     finally:
         role.close()
+
+
+def at_first_choice(rom: Path, boot_state: bytes) -> tuple[EmulatorRole, GameState]:
+    """A role whose game is at that battle's first choice, the battle not begun yet."""
+    role = open_role(rom)
+    role.session.load_state(boot_state)
+    set_party(role.session, [("SQUIRTLE", 8)])
+    start_battle(role.session, "RATTATA", 6)
+    return role, role.advance()
 
 
 def play(role: EmulatorRole, state: GameState, decisions: int = MAX_DECISIONS) -> list[Look]:
@@ -123,12 +128,8 @@ def test_a_snapshot_right_after_a_kept_battle_start_shares_its_save(
 ) -> None:
     """A trainer battle's checkpoint is taken at its first decision, just after the start state was kept:
     it reuses that save state; once the game moves (a frame, or an input) a snapshot saves afresh."""
-    role = open_role(rom_path)
+    role, first = at_first_choice(rom_path, boot_record[0])
     try:
-        role.session.load_state(boot_record[0])
-        set_party(role.session, [("SQUIRTLE", 8)])
-        start_battle(role.session, "RATTATA", 6)
-        first = role.advance()
         saves: list[bytes] = []
         save_state = role.session.save_state
 
