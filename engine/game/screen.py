@@ -46,8 +46,9 @@ def visible_tiles(image: MemoryImage) -> TileGrid:
     Called at least once at every look at the screen (the decision point and the state both read it), so
     the last image's grid is kept, and unwrapped rows are sliced whole rather than read a byte at a time."""
     global _last_grid
-    if _last_grid is not None and _last_grid[0] is image:
-        return _last_grid[1]
+    last = _last_grid  # read once: another thread may replace it in between
+    if last is not None and last[0] is image:
+        return last[1]
     grid = _visible_tiles(image.to_bytes())
     _last_grid = (image, grid)
     return grid

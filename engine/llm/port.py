@@ -18,3 +18,20 @@ class GatewayPort(Protocol):
     def snapshot(self) -> GatewaySnapshot: ...
     def restore(self, snapshot: GatewaySnapshot) -> None: ...
     def report(self) -> RoleReport: ...
+
+
+class LiveTiers:
+    """The gateway's paid tiers with a client, asked once (they do not change while the gateway lives);
+    `forget` after a restore, when the gateway may have been re-created. None has none."""
+
+    def __init__(self, gateway: GatewayPort | None) -> None:
+        self.gateway = gateway
+        self._tiers: tuple[Tier, ...] | None = None
+
+    def __call__(self) -> tuple[Tier, ...]:
+        if self._tiers is None:
+            self._tiers = tuple(self.gateway.available()) if self.gateway is not None else ()
+        return self._tiers
+
+    def forget(self) -> None:
+        self._tiers = None

@@ -11,12 +11,12 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 
-from engine.config import RoutingConfig, Tier
+from engine.config import RoutingConfig
 from engine.frozen import Frozen
 from engine.game.models import GameState
 from engine.llm.answers import StrategicAnswer
 from engine.llm.complexity import profile
-from engine.llm.port import GatewayPort
+from engine.llm.port import GatewayPort, LiveTiers
 from engine.llm.render import render_strategy
 from engine.llm.router import wanted_tier
 from engine.llm.tasks import ModelOutcome, ModelTask
@@ -65,7 +65,7 @@ class Strategist:
         self.directive: Directive | None = None
         self.fired: dict[str, int] = {}
         self.model_directives = 0
-        self._paid: tuple[Tier, ...] | None = None  # asked once: the gateway's live tiers do not change
+        self._paid_tiers = LiveTiers(gateway)
 
     def consider(self, events: list[GameEvent], state: GameState) -> Directive | None:
         """A new directive if any event is a trigger; None leaves the standing one in force."""
@@ -109,11 +109,6 @@ class Strategist:
             frame=trigger.frame,
             selection=outcome.selection,
         )
-
-    def _paid_tiers(self) -> tuple[Tier, ...]:
-        if self._paid is None:
-            self._paid = tuple(self.gateway.available()) if self.gateway is not None else ()
-        return self._paid
 
     def _worth_it(self, candidates: tuple[Objective, ...], state: GameState) -> tuple[Objective, ...]:
         """The open objectives worth doing now: the required ones, and the optional ones close at hand
@@ -164,7 +159,7 @@ class Strategist:
         self.directive = snapshot.directive
         self.fired = dict(snapshot.fired)
         self.model_directives = snapshot.model_directives
-        self._paid = None  # the gateway may have been re-created since
+        self._paid_tiers.forget()  # the gateway may have been re-created since
 
     def report(self) -> RoleReport:
         counters = {k: float(v) for k, v in self.fired.items()}

@@ -17,7 +17,7 @@ from engine.game.actions import BattleAction, describe, legal_actions
 from engine.game.models import GameState
 from engine.llm.answers import TacticalAnswer
 from engine.llm.complexity import profile
-from engine.llm.port import GatewayPort
+from engine.llm.port import GatewayPort, LiveTiers
 from engine.llm.render import action_options, render_tactical
 from engine.llm.router import wanted_tier
 from engine.llm.tasks import ModelOutcome, ModelTask
@@ -61,7 +61,7 @@ class Tactician:
         self.routing = routing or RoutingConfig()
         self.gateway = gateway
         self.lessons = BattleLessons(memory, self.policy)
-        self._paid: tuple[Tier, ...] | None = None  # asked once: the gateway's live tiers do not change
+        self._paid_tiers = LiveTiers(gateway)
         self.recent: deque[str] = deque(maxlen=HISTORY_KEPT)
         self.counts: dict[str, int] = {"battle_choices": 0, "legs_chosen": 0, "model_choices": 0}
 
@@ -148,11 +148,6 @@ class Tactician:
             selection=selection,
         )
 
-    def _paid_tiers(self) -> tuple[Tier, ...]:
-        if self._paid is None:
-            self._paid = tuple(self.gateway.available()) if self.gateway is not None else ()
-        return self._paid
-
     def choose_leg(self, state: GameState, directive: Directive | None) -> Leg:
         """Where to walk next, out of battle: the next step of the directive's objective, or the
         explorer's choice when the objective has none to offer (or the pilot is stuck and looks around)."""
@@ -189,7 +184,7 @@ class Tactician:
         if snapshot.pilot is not None:
             self.pilot.restore(snapshot.pilot)
         self.lessons.forget()
-        self._paid = None
+        self._paid_tiers.forget()
 
     def report(self) -> RoleReport:
         counters = {key: float(value) for key, value in self.counts.items()} | self.explorer.counters()

@@ -37,7 +37,8 @@ def test_quieting_changes_no_frame(rom_path: Path) -> None:
         pyboy = PyBoy(str(rom_path), window="null", sound_emulated=False, log_level="ERROR",
                       ram_file=io.BytesIO(bytes(0x8000)))  # fmt: skip
         try:
-            assert quiet_game_wrapper(pyboy) if quiet else True
+            if quiet:
+                assert quiet_game_wrapper(pyboy)
             for frame in range(0, FRAMES, 2):  # two frames a tick, as the engine waits
                 if frame in PRESSES:
                     pyboy.send_input(WindowEvent.PRESS_BUTTON_START)
