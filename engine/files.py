@@ -58,8 +58,7 @@ def write_bytes_atomic(path: Path, data: bytes, *, mode: int = 0o644) -> None:
     with nothing changed on disk."""
     temporary = temporary_for(path)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+        descriptor = _create(temporary, mode)
         with os.fdopen(descriptor, "wb") as handle:
             handle.write(data)
             handle.flush()
@@ -74,6 +73,17 @@ def write_bytes_atomic(path: Path, data: bytes, *, mode: int = 0o644) -> None:
         with contextlib.suppress(OSError):
             temporary.unlink()
         raise
+
+
+def _create(path: Path, mode: int) -> int:
+    """A new file opened for writing; its folder is made only when missing (a run writes thousands of
+    files into folders that exist, and asking for each folder again cost more than the write)."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC
+    try:
+        return os.open(path, flags, mode)
+    except FileNotFoundError:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return os.open(path, flags, mode)
 
 
 def write_json_atomic(path: Path, data: Any) -> None:

@@ -16,6 +16,7 @@ from typing import Any
 import ray
 
 from engine.actors.handles import close_role
+from engine.actors.heap import freeze_start_up
 from engine.errors import EngineError
 from engine.telemetry.tracing import TraceCarrier, continued
 
@@ -28,6 +29,7 @@ class RoleShell:
         self.failure: EngineError | None = None
         try:
             self.role = build()
+            freeze_start_up()  # the actor's process is the role's: what it built lasts as long as it does
         except EngineError as exc:
             # Kept and raised by every call: an error escaping __init__ would reach the caller as an untyped
             # ActorDiedError (and print a worker traceback), losing e.g. a RomError's one-line message.

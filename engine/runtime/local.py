@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from engine.actors.factory import EmulatorFactory, build_roles
+from engine.actors.heap import start_up_frozen
 from engine.config import EngineConfig
 from engine.layout import RunPaths
 from engine.mechanics.role import EmulatorRole
@@ -30,7 +31,8 @@ def run_local(
     telemetry = telemetry or Telemetry.from_config(config.telemetry, paths.run_id)
     conductor = Conductor(roles, options, paths, telemetry, stop)
     try:
-        return conductor.run()
+        with start_up_frozen():
+            return conductor.run()
     finally:
         conductor.stop_watching()
         telemetry.shutdown()

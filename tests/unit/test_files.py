@@ -32,6 +32,25 @@ def test_the_folder_is_fsynced_after_the_rename(tmp_path: Path, monkeypatch: pyt
     assert synced == ["file", "dir"]  # the data first, then the folder that now names it
 
 
+def test_a_write_makes_missing_folders_and_asks_for_none_that_exist(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_bytes_atomic(tmp_path / "a" / "b" / "state", b"1")
+    assert (tmp_path / "a" / "b" / "state").read_bytes() == b"1"
+    made: list[Path] = []
+    real_mkdir = Path.mkdir
+
+    def recording_mkdir(self: Path, *args: object, **kwargs: object) -> None:
+        made.append(self)
+        real_mkdir(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Path, "mkdir", recording_mkdir)
+    write_bytes_atomic(tmp_path / "a" / "b" / "state", b"2")
+    assert made == [] and (tmp_path / "a" / "b" / "state").read_bytes() == b"2"
+    write_bytes_atomic(tmp_path / "a" / "c" / "state", b"3")
+    assert made == [tmp_path / "a" / "c"]
+
+
 @pytest.mark.parametrize("failing", ["fsync", "replace"])
 def test_a_failed_write_keeps_the_old_file_and_leaves_no_temporary(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, failing: str

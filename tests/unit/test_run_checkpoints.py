@@ -307,3 +307,46 @@ def test_a_checkpoint_keeps_the_count_of_battles_not_their_summaries(paths: RunP
     conductor = json.loads((newest.path / "conductor.json").read_text())
     assert conductor["battles_ended"] == 1 and "battles" not in conductor
     assert [item["battle_id"] for item in conductor["recent_battles"]] == [battle.battle_id]
+
+
+def test_a_battle_goes_to_reflection_after_the_checkpoint_of_its_end(
+    paths: RunPaths, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from engine.reflection.inbox import Reflection
+    from engine.runtime.supervisor import Supervisor
+
+    order: list[str] = []
+    checkpoint, receive = Supervisor.checkpoint, Reflection.receive
+
+    def checkpoint_noted(self: Supervisor, reason: str, *args: Any, **kwargs: Any) -> None:
+        order.append(reason)
+        checkpoint(self, reason, *args, **kwargs)
+
+    def receive_noted(self: Reflection, record: Any) -> str:
+        order.append("reflection")
+        return receive(self, record)
+
+    monkeypatch.setattr(Supervisor, "checkpoint", checkpoint_noted)
+    monkeypatch.setattr(Reflection, "receive", receive_noted)
+    play(paths, config_from_mapping({"checkpoint": {"keep": 50, "wild_battle_seconds": 0}}),
+         checkpoint_every_decisions=100)  # fmt: skip
+    # Reflection's work then never runs beside the save state of the checkpoint (it slowed it by half).
+    assert order == ["start", "wild_battle_end", "reflection", "stop"]
+
+
+def test_start_up_is_frozen_out_of_the_collector_during_a_run_and_only_then(
+    paths: RunPaths, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import gc
+
+    frozen: list[int] = []
+    run = Conductor.run
+
+    def run_noted(self: Conductor) -> RunSummary:
+        frozen.append(gc.get_freeze_count())
+        return run(self)
+
+    monkeypatch.setattr(Conductor, "run", run_noted)
+    play(paths)
+    # The roles (the world, the tables, the store's client) were built before: they are all frozen.
+    assert frozen[0] > 10_000 and gc.get_freeze_count() == 0
