@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import NamedTuple, TypeVar
 
+from engine.combat.memo import keep
 from engine.game.assessment import likely_moves
 from engine.game.damage import MAX_STAT_VALUE, apply_stage, stat_at_level
 from engine.game.tables import Move, game_data
@@ -203,9 +204,7 @@ def fresh(fighter: Fighter, badges: frozenset[str] = frozenset()) -> Fighter:
     Remembered: a battle's judge sends the same few members out thousands of times."""
     found = _FRESH.get((fighter, badges))
     if found is None:
-        if len(_FRESH) > FRESH_KEPT:
-            _FRESH.clear()
-        found = _FRESH[(fighter, badges)] = _fresh(fighter, badges)
+        found = keep(_FRESH, (fighter, badges), _fresh(fighter, badges), FRESH_KEPT)
     return found
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from engine.combat.fighter import NEUTRAL, Duel, Fighter, Side, fresh
+from engine.combat.memo import keep
 from engine.combat.race import DuelOdds, duel_odds, race_key
 
 # Races and knocked-out members remembered across decisions, at most (a six-against-six search races a few
@@ -54,9 +55,7 @@ class Judge:
         key = (race_key(duel), self.status_plans)
         found = _RACES.get(key)
         if found is None:
-            if len(_RACES) > KEPT:
-                _RACES.clear()
-            found = _RACES[key] = duel_odds(duel, self.status_plans)
+            found = keep(_RACES, key, duel_odds(duel, self.status_plans), KEPT)
         return found
 
     def battle(self, duel: Duel) -> float:
@@ -160,10 +159,7 @@ _PP_KEPT: dict[tuple[int, ...], tuple[int, ...]] = {}
 
 def _coarse_pp(pp: tuple[int, ...]) -> tuple[int, ...]:
     coarse = tuple(next((step for step in _PP_STEPS if left >= step), 0) for left in pp)
-    if len(_PP_KEPT) > KEPT:
-        _PP_KEPT.clear()
-    _PP_KEPT[pp] = coarse
-    return coarse
+    return keep(_PP_KEPT, pp, coarse, KEPT)
 
 
 def _bucketed(hp: int, max_hp: int) -> int:
@@ -178,10 +174,8 @@ def _down(fighter: Fighter) -> Fighter:
     only in how the member went down (its stages, PP or status at the end) then share what follows."""
     found = _DOWN.get(fighter)
     if found is None:
-        if len(_DOWN) > KEPT:
-            _DOWN.clear()
-        found = _knocked_out(fighter)
-        _DOWN[fighter] = _DOWN[found] = found
+        found = keep(_DOWN, fighter, _knocked_out(fighter), KEPT)
+        _DOWN[found] = found
     return found
 
 

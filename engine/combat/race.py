@@ -45,6 +45,7 @@ from engine.combat.fighter import (
     moves_of,
 )
 from engine.combat.hits import deals_damage, hit_chance, strike_outcomes
+from engine.combat.memo import keep
 from engine.combat.wear import worn
 from engine.game.tables import Move
 
@@ -104,11 +105,8 @@ def move_pace(user: Fighter, target: Fighter, slot: int) -> tuple[float, float]:
 
 
 def _remember(memo: dict[tuple[object, ...], _Kept], key: tuple[object, ...], value: _Kept) -> _Kept:
-    """Keep `value` under `key`, forgetting the whole memo first once it holds _PACES_KEPT entries."""
-    if len(memo) > _PACES_KEPT:
-        memo.clear()
-    memo[key] = value
-    return value
+    """Keep `value` under `key`, at most _PACES_KEPT entries (engine/combat/memo.py)."""
+    return keep(memo, key, value, _PACES_KEPT)
 
 
 def _strike_key(move: Move, user: Fighter, target: Fighter, slot: int) -> tuple[object, ...]:
@@ -419,9 +417,7 @@ def _choices(duel: Duel) -> list[tuple[float, Action]]:
     )  # fmt: skip
     found = _CHOICES.get(key)
     if found is None:
-        if len(_CHOICES) > _PACES_KEPT:
-            _CHOICES.clear()
-        found = _CHOICES[key] = enemy.choices(duel)
+        found = keep(_CHOICES, key, enemy.choices(duel), _PACES_KEPT)
     return found
 
 

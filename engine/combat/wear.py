@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from engine.combat.effects import COMPUTER_STAT_DOWN_MISS, STAT_DOWN
 from engine.combat.fighter import ACCURACY, ATTACK, DEFENSE, SPECIAL, Action, Attack, Fighter, move_of
 from engine.combat.hits import deals_damage, hit_chance
+from engine.combat.memo import keep
 from engine.game.damage import PHYSICAL_TYPES
 
 if TYPE_CHECKING:
@@ -42,9 +43,7 @@ def worn(
     key = (me.stages, foe.stages[ACCURACY], me.hp, foe.hp, foe.moves, our_move, tuple(answers), ours, theirs)
     found = _WORN.get(key)
     if found is None:
-        if len(_WORN) > _WORN_KEPT:
-            _WORN.clear()
-        found = _WORN[key] = _worn(me, foe, answers, ours, theirs)
+        found = keep(_WORN, key, _worn(me, foe, answers, ours, theirs), _WORN_KEPT)
     return found
 
 
