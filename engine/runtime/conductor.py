@@ -49,7 +49,7 @@ from engine.runtime.summary import SIGNAL_STOPS, RunSummary, StopReason
 from engine.runtime.supervisor import Supervisor
 from engine.story.graph import story_graph
 from engine.telemetry import Telemetry
-from engine.telemetry.tracing import ATTR_BATTLE_ID, CycleKind
+from engine.telemetry.tracing import ATTR_BATTLE_ID, CycleKind, TraceCarrier, continued, trace_carrier
 from engine.world.goals import Leg
 
 log = logging.getLogger("engine.run")
@@ -96,7 +96,8 @@ class Conductor:
         self._last_state: GameState | None = None  # the newest look and its frame, for the live page
         self._live_frame = 0
         self._model_calls, self._model_cost = 0, 0.0  # as the decisions report them, for the live page
-        self._to_reflect: list[BattleRecord] = []  # battles ended this cycle, for reflection after it
+        # Battles ended this cycle, for reflection after it, each with the cycle's trace context.
+        self._to_reflect: list[tuple[BattleRecord, TraceCarrier | None]] = []
         self._pending: list[GameEvent] = []  # events seen between looks (a battle's end), for the strategist
         # A battle ended: the reason of the checkpoint due at the next cycle boundary.
         self._battle_ended: str | None = None
@@ -302,8 +303,9 @@ class Conductor:
         """Battles that ended go to reflection after the boundary's checkpoint: its work (reading the log,
         storing lessons) then does not run beside the checkpoint's save state, which it slowed by half."""
         records, self._to_reflect = self._to_reflect, []
-        for record in records:
-            self.roles.reflection.tell.receive(record)
+        for record, cycle in records:
+            with continued(cycle):
+                self.roles.reflection.tell.receive(record)
 
     def _checkpoint_if_due(self) -> None:
         ended, self._battle_ended = self._battle_ended, None
@@ -433,7 +435,7 @@ class Conductor:
         self._pending.append(ended)
         record = BattleRecord(battle_id=summary.battle_id, outcome=summary.outcome, opponent=summary.opponent,
                               log_path=str(log_path))  # fmt: skip
-        self._to_reflect.append(record)
+        self._to_reflect.append((record, trace_carrier()))  # its model calls stay in this cycle's trace
         self._save_journey()
         log.info("battle %d: %s vs %s in %d turns (%d decisions, %d frames, %.1f s)",
                  self.progress.battles_ended, summary.outcome, summary.opponent, summary.turns,
