@@ -1,10 +1,10 @@
 """The search's memories across decisions: dicts capped by entries, forgetting their oldest quarter when
 full.
 
-Forgetting a whole memory at once made its size a saw tooth from empty to the cap; with a dozen memories
-filling and emptying at their own pace, the allocator's high-water mark crept up over an hour of play (the
-freed entries' room went to other objects, the refill took new room). A memory that forgets a quarter at a
-time stays between three quarters of its cap and the cap, and what it keeps is what it met last.
+Forgetting a whole memory at once made its size a saw tooth from empty to the cap, each refill taking new
+room from the allocator while the freed room went to other objects. A memory that forgets a quarter at a
+time stays between three quarters of its cap and the cap, and keeps what it met last. (An hour of play
+still grows about 30 MB past the caps: docs/figures.md.)
 """
 
 from __future__ import annotations
