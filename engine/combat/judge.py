@@ -15,9 +15,10 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from engine.combat.fighter import NEUTRAL, Duel, Fighter, Side, fresh
+from engine.combat.fighter import NEUTRAL, Duel, Fighter, Side, Switch, fresh
 from engine.combat.memo import keep
 from engine.combat.race import DuelOdds, duel_odds, race_key
+from engine.combat.turn import enemy_answers, resolve_turn
 
 # Races and knocked-out members remembered across decisions, at most (a six-against-six search races a few
 # hundred; ~1 KB an entry).
@@ -196,6 +197,29 @@ def _send(duel: Duel, ours: bool, member: int) -> Duel:
     return duel.with_side(ours, sent.with_fighter(coming))
 
 
+# The turn detail of a forecast's switches (damage groups, sleep lengths): one switch a member, so coarse.
+SWITCH_DETAIL = 2
+
+
 def win_probability(duel: Duel) -> float:
-    """The chance of winning the whole battle from this position, with no search (fast: for planning)."""
-    return Judge(status_plans=True, sketch_mass=FORECAST_SKETCH_MASS).battle(duel)
+    """The chance of winning the whole battle from this position, with no search (fast: for planning):
+    the better of fighting on with the member in front and switching now to one on the bench (who takes
+    the enemy's move of this turn). A player leads a weak member into a boss and switches at once; a
+    forecast that could not would call the battle lost."""
+    judge = Judge(status_plans=True, sketch_mass=FORECAST_SKETCH_MASS)
+    stay = judge.battle(duel)
+    if stay >= _SURE_ENOUGH or duel.us.fighter.fainted or duel.over:
+        return stay
+    return max([stay] + [_switched(judge, duel, member) for member in duel.us.able()])
+
+
+_SURE_ENOUGH = 0.995  # past this, no switch is weighed: it could add half a percent at most
+
+
+def _switched(judge: Judge, duel: Duel, member: int) -> float:
+    switch = Switch(member)
+    return sum(
+        q * p * judge.battle(after)
+        for q, answer in enemy_answers(duel, switch)
+        for p, after in resolve_turn(duel, switch, answer, SWITCH_DETAIL)
+    )

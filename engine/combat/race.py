@@ -59,7 +59,7 @@ _ASLEEP_TURNS = 4.0
 _TRAPPED_TURNS = 2.1
 _CONFUSED_TURNS = 2.5
 _MOST_LOST = 0.9
-HORIZON = 60  # turns looked at; a duel still undecided by then counts as a coin flip
+HORIZON = 60  # turns looked at; a duel undecided by then goes by the expected knock-outs (_beyond_horizon)
 _DETAIL = 4  # damage groups per roll when sizing up a move
 _ROLLS_EXACT = 39  # every damage roll (217..255 of 255) on its own: whether one hit knocks out
 _NOT_THIS_TURN = frozenset({"CHARGE_EFFECT", "FLY_EFFECT"})  # the first turn only winds up
@@ -172,8 +172,12 @@ def best_pace(user: Fighter, target: Fighter) -> Pace:
     slots = [i for i, pp in enumerate(user.pp) if pp > 0] or [-1]
     paces = [(move_pace(user, target, s), s) for s in slots]
     (mean, variance), slot = max(paces, key=lambda item: item[0][0])
-    if slot >= 0 and 0 < user.pp[slot] * mean < target.hp:
-        mean, variance = _rationed(user, target, paces, mean, variance)
+    if slot >= 0 and user.pp[slot] * mean < target.hp:
+        if mean > 0:
+            mean, variance = _rationed(user, target, paces, mean, variance)
+        elif (struggle := move_pace(user, target, STRUGGLE_SLOT))[0] > 0:
+            # Nothing but status moves: their PP first, then STRUGGLE.
+            mean, variance = _rationed(user, target, paces, *struggle)
     return Pace(mean=mean, variance=variance, acts=acts, lost=lost, slot=slot)
 
 
@@ -501,7 +505,6 @@ def _race_once(
 ) -> DuelOdds:
     me, foe = duel.us.fighter, duel.them.fighter
     ours, theirs = worn(me, foe, answers, pace or best_pace(me, foe), enemy_pace(duel, answers))
-    theirs = _their_rationing(duel, answers, theirs, _turns_to_down(ours, foe.hp))
     acts = ours.acts * (1 - _pressure(duel, answers)) * shares[0]
     mended = _mending(foe, answers) / acts if acts > 0 else 0.0
     ours = Pace(max(0.0, ours.mean - mended), ours.variance, acts, ours.lost + delay, ours.slot)
@@ -521,32 +524,6 @@ def _race_once(
     waiting = Pace(ours.mean, ours.variance, ours.acts, ours.lost + foe.bide - 1, ours.slot)
     waited = _race_with(duel, plan, waiting, theirs, owed, foe.bide)
     return max((fed, waited), key=lambda odds: (odds.win, odds.our_hp_left))
-
-
-def _turns_to_down(pace: Pace, hp: int) -> float:
-    rate = pace.acts * pace.mean
-    return min(float(HORIZON), pace.lost + hp / rate) if rate > 0 else float(HORIZON)
-
-
-def _their_rationing(duel: Duel, answers: list[tuple[float, Action]], theirs: Pace, turns: float) -> Pace:
-    """The enemy's pace over the duel when the move it picks most often runs out of PP before the duel is
-    over: its mix of moves until then, and its choices without that move for the rest (ERIKA's VICTREEBEL
-    spends its 35 POISONPOWDERs on a member it cannot poison, then attacks)."""
-    chance, action = max(answers, key=lambda answer: answer[0])
-    if not isinstance(action, Attack) or action.slot < 0 or chance <= 0 or theirs.acts <= 0:
-        return theirs
-    foe = duel.them.fighter
-    runs_out = foe.pp[action.slot] / (chance * theirs.acts)
-    if runs_out >= turns:
-        return theirs
-    pp = (*foe.pp[: action.slot], 0, *foe.pp[action.slot + 1 :])
-    spent = duel._replace(them=duel.them.with_fighter(foe._replace(pp=pp)))
-    after = enemy_pace(spent, _choices(spent))
-    later = turns - runs_out
-    mean = (runs_out * theirs.mean + later * after.mean) / turns
-    before_second, after_second = theirs.variance + theirs.mean**2, after.variance + after.mean**2
-    second = (runs_out * before_second + later * after_second) / turns
-    return theirs._replace(mean=mean, variance=max(0.0, second - mean * mean))
 
 
 _RACES_WITH: dict[tuple[object, ...], DuelOdds] = {}  # as many as the paces, ~0.5 KB an entry
@@ -597,7 +574,7 @@ def _raced(
         if prev_us > _SURE or prev_them > _SURE:
             break
     undecided = (1 - prev_us) * (1 - prev_them)
-    win = min(1.0, win + 0.5 * undecided)
+    win = min(1.0, win + _beyond_horizon(ours, theirs, foe, me.hp + healing, drain) * undecided)
     turns = _median_turn(we_ko)
     lasts = min(when / win if win > 0 else turns, HORIZON)
     released = 1.0 - (we_ko[release - 2] if release >= 2 else 0.0)  # the chance it lives to release
@@ -614,6 +591,24 @@ def _raced(
         plan=f"{plan}, then {attack}" if plan and attack else (plan or attack),
         heals_used=len(share),
     )
+
+
+def _beyond_horizon(ours: Pace, theirs: Pace, foe: Fighter, our_hp: int, drain: float) -> float:
+    """Our share of a duel still undecided after HORIZON turns, by each side's expected turns to its
+    knock-out: a member that can only STRUGGLE after eighty turns of status moves, against an enemy that
+    spends its turns on POISONPOWDER it cannot land, wins in the end (a coin flip called it even)."""
+    ours_in = _expected_turns(ours, foe.hp, _drain(foe))
+    theirs_in = _expected_turns(theirs, our_hp, max(0.0, drain))
+    if math.isinf(ours_in) and math.isinf(theirs_in):
+        return 0.5
+    if math.isinf(theirs_in):
+        return 1.0
+    return theirs_in / (ours_in + theirs_in)
+
+
+def _expected_turns(pace: Pace, hp: int, drain: float) -> float:
+    rate = pace.acts * pace.mean + drain
+    return pace.lost + hp / rate if rate > 0 else math.inf
 
 
 def _heal_share(duel: Duel) -> tuple[int, ...]:

@@ -223,8 +223,8 @@ def _use_move(
 ) -> list[tuple[float, Pair]]:
     move = move_of(me, slot)
     if slot != STRUGGLE_SLOT and me.charging != slot:
-        pp = (*me.pp[:slot], max(0, me.pp[slot] - 1), *me.pp[slot + 1 :])
-        me = me._replace(pp=pp)
+        if ours:  # only the player's PP go down: the game never calls DecrementPP for the enemy
+            me = me._replace(pp=(*me.pp[:slot], max(0, me.pp[slot] - 1), *me.pp[slot + 1 :]))
         if move.effect in CHARGE_EFFECTS:
             return [(1.0, (me._replace(charging=slot), foe))]  # the charging turn
     me = me._replace(charging=-1)

@@ -74,6 +74,7 @@ class RamMap(BaseModel):
     wCurOpponent: int
     wBattleType: int
     wTrainerClass: int
+    wGymLeaderNo: int  # also wLoneAttackNo: which leader's special move ReadTrainer gives
     wTrainerNo: int
     wPlayerMonNumber: int
     wWhichPokemon: int
@@ -217,6 +218,7 @@ RED_BLUE = RamMap(
     wCurOpponent=0xD059,
     wBattleType=0xD05A,
     wTrainerClass=0xD031,
+    wGymLeaderNo=0xD05C,
     wTrainerNo=0xD05D,
     wPlayerMonNumber=0xCC2F,
     wWhichPokemon=0xCF92,

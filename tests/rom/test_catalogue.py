@@ -70,3 +70,22 @@ def test_the_low_pp_team_starts_with_its_main_attacks_nearly_spent(game: Emulato
     scenario.setup(game)
     state = advance_to(game, MENUS)
     assert [mon.moves[0].pp for mon in state.party] == [LOW_PP] * len(scenario.party)
+
+
+@pytest.mark.parametrize(("name", "member", "move"), [("gym_lt_surge_wrong_type", 2, "THUNDERBOLT"),
+                                                     ("gym_misty_status", 1, "BUBBLEBEAM")])  # fmt: skip
+def test_a_gym_leader_gives_one_member_the_special_move(
+    game: EmulatorSession, name: str, member: int, move: str
+) -> None:
+    # As the gym's script does before the battle (wGymLeaderNo), and as the search's model expects.
+    from engine.combat.enemy import special_move
+    from engine.game.ram import PartyStructOffsets
+
+    scenario = by_name(name)
+    scenario.setup(game)
+    advance_to(game, MENUS)
+    struct = PartyStructOffsets()
+    third_slot = game.ram_map.wEnemyMons + member * struct.size + struct.moves + 2
+    assert game_data().moves_by_id[game.read(third_slot, 1)[0]].name == move
+    expected = special_move(scenario.opponent[0], member)
+    assert expected is not None and expected.name == move

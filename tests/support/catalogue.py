@@ -36,8 +36,9 @@ from engine.game.tables import game_data
 from tests.support.scenarios import set_bag, set_move_pp, set_party, start_battle
 
 # Raised whenever the set-up writes something else into the game for the same scenario (2: each member's
-# experience matches its level, tests/support/scenarios.py make_mon).
-SETUP_VERSION = 2
+# experience matches its level, tests/support/scenarios.py make_mon; 3: a gym leader's member has its special
+# move, scenarios.py GYM_LEADERS).
+SETUP_VERSION = 3
 
 # (species, level) knows the moves it would have from levelling up; (species, level, "MOVE MOVE …")
 # names them, the first being its main attack.

@@ -175,11 +175,21 @@ def enemy_party_hp(session: EmulatorSession) -> list[int]:
     return hp
 
 
+# A gym's script writes its leader's place in LoneMoves to wGymLeaderNo before the battle (pret
+# scripts/*Gym.asm: PewterGym 1 ... ViridianGym 8), and ReadTrainer then gives one member the leader's special
+# move (engine/battle/read_trainer_party.asm): MISTY's STARMIE its BUBBLEBEAM, LT. SURGE's RAICHU its
+# THUNDERBOLT. A battle started from outside the gym writes it too, or it is easier than the game's.
+GYM_LEADERS = {("BROCK", 1): 1, ("MISTY", 1): 2, ("LT_SURGE", 1): 3, ("ERIKA", 1): 4, ("KOGA", 1): 5,
+               ("SABRINA", 1): 6, ("BLAINE", 1): 7, ("GIOVANNI", 3): 8}  # fmt: skip
+
+
 def start_battle(session: EmulatorSession, opponent: str, level_or_number: int) -> None:
     """A trainer class (e.g. BROCK, 1) or a wild species (e.g. PIDGEY, 5); waits until it begins."""
     wrapper = session.pyboy.game_wrapper
     if opponent in {c.name for c in game_data().trainer_classes.values()}:
         wrapper.start_trainer_battle(opponent, level_or_number)
+        leader = GYM_LEADERS.get((opponent, level_or_number), 0)
+        session.write_u8(session.ram_map.wGymLeaderNo, leader)
     else:
         wrapper.start_wild_battle(opponent, level_or_number)
     in_battle = session.ram_map.wIsInBattle

@@ -128,16 +128,20 @@ def test_a_last_pp_of_the_only_damaging_move_is_not_a_win() -> None:
     assert odds(2) < 0.05
 
 
-def test_an_enemy_wasting_its_turns_attacks_once_that_move_is_out_of_pp() -> None:
-    # The AI picks POISONPOWDER every turn against a poison type it cannot poison; with five PP of it left
-    # VICTREEBEL hits within the duel, with thirty-five it mostly does not.
-    def odds(powders: int) -> float:
-        ivysaur = mon("IVYSAUR", 24, "TACKLE", pp=(35,))
+def test_the_enemy_never_runs_out_of_pp() -> None:
+    # The game lowers only the player's PP (pret engine/battle/core.asm calls DecrementPP from
+    # PlayerCanExecuteMove alone): ERIKA's VICTREEBEL spends POISONPOWDER on a poison type for ever.
+    ivysaur = mon("IVYSAUR", 24, "TACKLE", pp=(35,))
+
+    def position(powders: int) -> Duel:
         victreebel = mon("VICTREEBEL", 29, "RAZOR_LEAF", "WRAP", "POISONPOWDER", "SLEEP_POWDER",
                          pp=(25, 20, powders, 15))  # fmt: skip
-        return duel_odds(Duel(us=Side(members=(ivysaur,)), them=trainer("ERIKA", victreebel))).win
+        return Duel(us=Side(members=(ivysaur,)), them=trainer("ERIKA", victreebel))
 
-    assert odds(5) < odds(35) - 0.2
+    assert duel_odds(position(1)).win == duel_odds(position(35)).win
+    after = [duel for _, duel in resolve_turn(position(1), Attack(0), Attack(2))]
+    assert {duel.them.fighter.pp for duel in after} == {(25, 20, 1, 15)}
+    assert {duel.us.fighter.pp for duel in after} == {(34,)}
 
 
 def test_the_enemy_picks_its_move_against_the_member_we_switch_in() -> None:
@@ -495,3 +499,37 @@ def test_what_the_search_remembers_across_decisions_stays_within_its_caps(
         memo.clear()
     _levelling_searches()
     assert all(len(memo) <= cap + 1 for memo in memos.values()), {n: len(m) for n, m in memos.items()}
+
+
+def test_a_duel_won_only_after_the_horizon_is_still_won() -> None:
+    # Eighty turns of status moves before STRUGGLE, against a CATERPIE that can only STRING SHOT: nothing
+    # is decided within the race's sixty turns, but only we can ever knock the other out.
+    squirtle = mon("SQUIRTLE", 10, "TAIL_WHIP", "GROWL", pp=(40, 40))
+    caterpie = mon("CATERPIE", 10, "STRING_SHOT")
+    stall = Duel(us=Side(members=(squirtle,)), them=Side(members=(caterpie,)), wild=True)
+    assert duel_odds(stall).win > 0.99
+    # The other way round, the CATERPIE that only TACKLEs after our member has nothing left but GROWLs.
+    harmless = mon("SQUIRTLE", 10, "TAIL_WHIP", pp=(0,))
+    assert duel_odds(Duel(us=Side(members=(harmless,)), them=Side(members=(caterpie,)), wild=True)).win > 0.99
+
+
+@pytest.mark.parametrize(
+    ("boss", "team"),
+    [
+        ("LT_SURGE", (("PIDGEOTTO", 24), ("WARTORTLE", 26), ("BUTTERFREE", 22))),
+        ("MISTY", (("CHARMELEON", 21), ("GEODUDE", 17), ("PIDGEOTTO", 19))),
+        ("BROCK", (("PIDGEY", 13), ("BULBASAUR", 12))),
+    ],
+)
+def test_a_forecast_may_switch_out_of_a_bad_lead(boss: str, team: tuple[tuple[str, int], ...]) -> None:
+    from engine.combat.judge import FORECAST_SKETCH_MASS, Judge
+    from engine.combat.position import trainer_side
+
+    them = trainer_side(boss, 1)
+    assert them is not None
+    position = Duel(us=Side(members=tuple(mon(*member) for member in team)), them=them)
+    fighting_on = Judge(status_plans=True, sketch_mass=FORECAST_SKETCH_MASS).battle(position)
+    assert win_probability(position) >= fighting_on
+    if boss == "LT_SURGE":
+        # Fighting on with PIDGEOTTO is worse than sending WARTORTLE in at once.
+        assert win_probability(position) > fighting_on + 0.01
