@@ -209,6 +209,10 @@ class DyingHandle(LocalHandle[Any]):
     def call(self) -> Any:
         return VerbProxy(self._dying_call)
 
+    @property
+    def tell(self) -> Any:
+        return VerbProxy(self._dying_call)
+
     def _dying_call(self, method: str, args: tuple[Any, ...]) -> Any:
         if method in self.deaths:
             self.calls[method] += 1
@@ -226,9 +230,11 @@ def run_with_dying_tactician(
     deaths: dict[str, tuple[int, ...]],
     checkpoint_deaths: dict[str, tuple[int, ...]] | None = None,
     disk: DiskQuota | None = None,
+    reflection: dict[str, tuple[int, ...]] | None = None,
+    config: EngineConfig | None = None,
     **changes: Any,
 ) -> RunSummary:
-    config = EngineConfig()
+    config = config or EngineConfig()
     options = RunOptions(**{"rom": Path("scripted.gb"), "max_battles": 1, "checkpoint_every_decisions": 2,
                             "recovery_timeout": 5.0, **changes})  # fmt: skip
     roles = build_roles(config, options.role_build(paths), "local", fake())
@@ -239,6 +245,8 @@ def run_with_dying_tactician(
         )
     if checkpoint_deaths:
         roles = replace(roles, checkpoint=DyingHandle(roles.checkpoint, checkpoint_deaths))  # type: ignore[arg-type]
+    if reflection:
+        roles = replace(roles, reflection=DyingHandle(roles.reflection, reflection))  # type: ignore[arg-type]
     try:
         return Conductor(roles, options, paths).run()
     finally:
@@ -332,6 +340,31 @@ def test_a_battle_goes_to_reflection_after_the_checkpoint_of_its_end(
          checkpoint_every_decisions=100)  # fmt: skip
     # Reflection's work then never runs beside the save state of the checkpoint (it slowed it by half).
     assert order == ["start", "wild_battle_end", "reflection", "stop"]
+
+
+def test_a_battle_whose_reflection_actor_died_when_told_is_reflected_on_once_after_the_rollback(
+    paths: RunPaths, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from engine.reflection.inbox import Reflection
+
+    # Reflection is told after the boundary's checkpoint, so the rollback lands after the battle: it is not
+    # played again, and the supervisor hands the re-created Reflection the battle that has no report.
+    received: list[str] = []
+    receive = Reflection.receive
+
+    def receive_counted(self: Reflection, record: Any) -> str:
+        received.append(record.battle_id)
+        return receive(self, record)
+
+    monkeypatch.setattr(Reflection, "receive", receive_counted)
+    config = config_from_mapping({"checkpoint": {"wild_battle_seconds": 0}})
+    summary = run_with_dying_tactician(paths, {}, reflection={"receive": (1,)}, config=config)
+    assert (summary.stopped, summary.recoveries) == ("max_battles", 1)
+    (rollback,) = [entry for entry in read_decisions(paths.decisions) if entry["kind"] == "rollback"]
+    assert rollback["decisions_rolled_back"] == 0
+    (battle,) = summary.battles
+    assert received == [battle.battle_id]  # the death came before Reflection had it; then once, not twice
+    assert paths.reflection(battle.battle_id).exists()
 
 
 def test_start_up_is_frozen_out_of_the_collector_during_a_run_and_only_then(
