@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from engine.combat.collector import collector_paused
 from engine.combat.fighter import NEUTRAL, Duel, Fighter, Side, Switch, fresh
 from engine.combat.memo import keep
 from engine.combat.race import DuelOdds, duel_odds, race_key
@@ -91,12 +92,14 @@ class Judge:
             return self.outlook(_send(duel, False, duel.them.able()[0]), mass)
         odds = self.duel(duel)
         p = odds.win
-        won_at = _leave(duel, False, odds.our_hp_left, odds.heals_used)
-        lost_at = _leave(duel, True, odds.their_hp_left, odds.heals_used)
         if mass < self.sketch_mass:
             # A position this unlikely is sketched: the battle after it follows whichever way the duel
             # most likely goes (a chain, not a tree); what it gets wrong weighs at most its mass.
-            return self.outlook(won_at if p >= 0.5 else lost_at, mass)
+            if p >= 0.5:
+                return self.outlook(_their_next(_leave(duel, False, odds.our_hp_left, odds.heals_used)), mass)
+            return self.outlook(_leave(duel, True, odds.their_hp_left, odds.heals_used), mass)
+        won_at = _their_next(_leave(duel, False, odds.our_hp_left, odds.heals_used))
+        lost_at = _leave(duel, True, odds.their_hp_left, odds.heals_used)
         won = self.outlook(won_at, mass * p)
         lost = self.outlook(lost_at, mass * (1 - p))
         return Outlook(
@@ -113,9 +116,13 @@ class Judge:
             return able
 
         def prospect(member: int) -> tuple[float, float]:
-            sent = _send(duel, True, member)
-            odds = self.duel(sent)
-            return odds.win, odds.our_hp_left / max(1, sent.us.fighter.max_hp)
+            # Looked up before the position is built: most prospects are remembered.
+            coming = fresh(duel.us.members[member], duel.us.badges)
+            key = (race_key(duel, coming), self.status_plans)
+            odds = _RACES.get(key)
+            if odds is None:
+                odds = keep(_RACES, key, duel_odds(_send(duel, True, member), self.status_plans), KEPT)
+            return odds.win, odds.our_hp_left / max(1, coming.max_hp)
 
         return sorted(able, key=prospect, reverse=True)
 
@@ -188,6 +195,15 @@ def _knocked_out(fighter: Fighter) -> Fighter:
     )  # fmt: skip
 
 
+def _their_next(duel: Duel) -> Duel:
+    """After the enemy's member is knocked out, a trainer's next one is out at once: its order is fixed,
+    so the position in between needs no judging of its own (a quarter of the positions of a long battle)."""
+    if duel.wild:
+        return duel
+    able = duel.them.able()
+    return _send(duel, False, able[0]) if able else duel
+
+
 def _send(duel: Duel, ours: bool, member: int) -> Duel:
     side = duel.side(ours)
     if side.fighter.fainted:
@@ -201,6 +217,7 @@ def _send(duel: Duel, ours: bool, member: int) -> Duel:
 SWITCH_DETAIL = 2
 
 
+@collector_paused
 def win_probability(duel: Duel) -> float:
     """The chance of winning the whole battle from this position, with no search (fast: for planning):
     the better of fighting on with the member in front and switching now to one on the bench (who takes

@@ -280,13 +280,14 @@ def _ko_by(pace: Pace, hp: int, drain: float, extra: float, extra_at: int = 1) -
     return tuple(out)
 
 
-def race_key(duel: Duel) -> tuple[object, ...]:
+def race_key(duel: Duel, ours: Fighter | None = None) -> tuple[object, ...]:
     """Everything `duel_odds` reads: the two members in front and a few facts of their sides, not the
-    benches. Positions of one search that differ only behind the lines race alike (a third of them)."""
+    benches. Positions of one search that differ only behind the lines race alike (a third of them).
+    `ours`: the member that would be in front instead (a member being sent out)."""
     us, them = duel.us, duel.them
     behind = len(them.able()) if us.heals and not duel.wild else 0  # _heal_share's divisor
-    return (us.fighter, them.fighter, us.badges, them.badges, us.heals, behind, them.trainer_class,
-            them.turns_out == 1, them.ai_uses > 0, duel.wild)  # fmt: skip
+    return (us.fighter if ours is None else ours, them.fighter, us.badges, them.badges, us.heals, behind,
+            them.trainer_class, them.turns_out == 1, them.ai_uses > 0, duel.wild)  # fmt: skip
 
 
 def duel_odds(duel: Duel, status_plans: bool = False) -> DuelOdds:

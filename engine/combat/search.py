@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from engine.combat import enemy
 from engine.combat.chance import percent
+from engine.combat.collector import collector_paused
 from engine.combat.effects import pointless
 from engine.combat.fighter import Action, Attack, Duel, Switch, UseItem, move_of
 from engine.combat.hits import deals_damage
@@ -47,7 +48,7 @@ MOST_TURNS = 10
 DEEP_CANDIDATES = 2
 DEEP_MARGIN = 0.02
 DEEP_DETAIL = 1
-DEEP_WORK = 600
+DEEP_WORK = 480
 WIN_SHOWN = 0.01  # smaller differences in winning chance are not worth naming in a reason
 ITEM_COST = 0.03
 
@@ -86,6 +87,7 @@ class Verdict:
     reason: str
 
 
+@collector_paused
 def search(duel: Duel, actions: list[Action], detail: int = SEARCH_DETAIL, boss_plies: int = 1) -> Verdict:
     """Scores every action; one that cannot do anything now (GROWL at -6, a second LEECH SEED) is scored
     but never chosen while anything else is on offer. With `boss_plies` 2, close calls against a boss are

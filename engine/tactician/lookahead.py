@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engine.combat.chance import percent
+from engine.combat.collector import collector_paused
 from engine.combat.fighter import Action, Duel, moves_of
 from engine.combat.judge import Judge
 from engine.combat.position import duel_of, model_action
@@ -70,6 +71,7 @@ class Lookahead:
         verdict = search(duel, [model for _, model in pairs], boss_plies=self.boss_plies)
         return pairs[verdict.index][0], verdict.reason + notes
 
+    @collector_paused
     def send_next(self, state: GameState, senders: list[SendNext]) -> tuple[SendNext, str] | None:
         """After a faint: the member with the best chance of winning the rest of the battle."""
         duel = self.duel(state)

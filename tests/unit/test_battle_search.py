@@ -537,3 +537,18 @@ def test_a_forecast_switches_out_of_a_bad_lead_only_where_it_pays(
         assert win_probability(position) > fighting_on + 0.01
     else:
         assert win_probability(position) == fighting_on
+
+
+def test_a_trainers_next_member_is_out_at_once_after_a_knock_out() -> None:
+    # The judge sends a trainer's next member straight after the duel that downs the one before (its order
+    # is fixed): the battle from the knock-out is the battle from the next member's entrance.
+    from engine.combat.judge import Judge, _leave, _their_next
+
+    squirtle = mon("SQUIRTLE", 14, "TACKLE", "TAIL_WHIP", "BUBBLE")
+    duel = Duel(us=Side(members=(squirtle,)), them=trainer("BROCK", mon("GEODUDE", 12), mon("ONIX", 14)))
+    after = _leave(duel, ours_lost=False, winner_hp=30)
+    sent = _their_next(after)
+    assert after.them.fighter.fainted and sent.them.active == 1 and sent.them.fighter.species == "ONIX"
+    assert Judge().outlook(after) == Judge().outlook(sent)
+    last = _leave(sent, ours_lost=False, winner_hp=20)
+    assert _their_next(last) is last and Judge().outlook(last).win == 1.0
