@@ -12,8 +12,9 @@ from __future__ import annotations
 import json
 import math
 import statistics
+from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -34,9 +35,10 @@ Key = tuple[str, str, int, str, str]
 
 
 # -- intervals ---------------------------------------------------------------------------------------------
-def wilson(wins: int, played: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson's score interval for a proportion (all of [0, 1] when nothing was played)."""
-    if played == 0:
+def wilson(wins: float, played: float, z: float = Z95) -> tuple[float, float]:
+    """Wilson's score interval for a proportion (all of [0, 1] when nothing was played). `played` may be
+    an effective sample size (see CalibrationBin.effective), `wins` then that size times the share."""
+    if played <= 0:
         return 0.0, 1.0
     share = wins / played
     centre = share + z * z / (2 * played)
@@ -93,6 +95,8 @@ class CalibrationBin:
     count: int
     predicted: float  # mean prediction in the bin
     observed: float  # share won
+    battles: int = 0  # distinct battles the predictions came from (0: one each)
+    effective: float = 0.0  # the sample size the interval stands on (0: count)
 
     @property
     def gap(self) -> float:
@@ -100,8 +104,10 @@ class CalibrationBin:
 
     @property
     def interval(self) -> tuple[float, float]:
-        """The 95% Wilson interval of the observed share."""
-        return wilson(round(self.observed * self.count), self.count)
+        """The 95% Wilson interval of the observed share, over the effective sample size: predictions made
+        in one battle share its outcome, so 26 decisions of one battle are not 26 trials."""
+        size = self.effective or self.count
+        return wilson(self.observed * size, size)
 
     @property
     def off(self) -> bool:
@@ -111,22 +117,37 @@ class CalibrationBin:
 
 
 def calibration(
-    predictions: Iterable[tuple[float, bool]], bins: int = CALIBRATION_BINS
+    predictions: Sequence[tuple[float, bool]],
+    bins: int = CALIBRATION_BINS,
+    battles: Sequence[object] | None = None,
 ) -> list[CalibrationBin]:
-    """The reliability table: predictions in bins of 1/bins (1.0 in the last), the empty ones left out."""
-    grouped: dict[int, list[tuple[float, bool]]] = {}
-    for predicted, won in predictions:
-        grouped.setdefault(min(bins - 1, max(0, int(predicted * bins))), []).append((predicted, won))
-    return [
-        CalibrationBin(
-            low=index / bins,
-            high=(index + 1) / bins,
-            count=len(group),
-            predicted=statistics.fmean(p for p, _ in group),
-            observed=statistics.fmean(float(w) for _, w in group),
-        )
-        for index, group in sorted(grouped.items())
-    ]
+    """The reliability table: predictions in bins of 1/bins (1.0 in the last), the empty ones left out.
+    `battles`: the battle each prediction was made in, when a battle makes several (its outcome is one
+    trial however many predictions share it)."""
+    grouped: dict[int, list[int]] = {}
+    for at, (predicted, _won) in enumerate(predictions):
+        grouped.setdefault(min(bins - 1, max(0, int(predicted * bins))), []).append(at)
+    return [_bin(index, bins, [predictions[at] for at in group],
+                 None if battles is None else [battles[at] for at in group])
+            for index, group in sorted(grouped.items())]  # fmt: skip
+
+
+def _bin(
+    index: int, bins: int, group: list[tuple[float, bool]], battles: list[object] | None
+) -> CalibrationBin:
+    found = CalibrationBin(
+        low=index / bins,
+        high=(index + 1) / bins,
+        count=len(group),
+        predicted=statistics.fmean(p for p, _ in group),
+        observed=statistics.fmean(float(w) for _, w in group),
+    )
+    if battles is None:
+        return found
+    sizes = Counter(battles).values()
+    # Kish's effective sample size for equal weights within clusters whose members share one outcome.
+    effective = sum(sizes) ** 2 / sum(size * size for size in sizes)
+    return replace(found, battles=len(sizes), effective=effective)
 
 
 def brier(predictions: Sequence[tuple[float, bool]]) -> float | None:
@@ -307,14 +328,29 @@ def decision_predictions(results: Sequence[Result]) -> list[tuple[float, bool]]:
             if r["policy"] == SEARCH for p in r.get("forecasts") or ()]  # fmt: skip
 
 
-def calibration_lines(predictions: Sequence[tuple[float, bool]], unit: str, markdown: bool) -> list[str]:
+def decision_battles(results: Sequence[Result]) -> list[tuple[str, int]]:
+    """The battle (scenario, draw) of each of `decision_predictions`, in the same order."""
+    return [(str(r["scenario"]), int(r["draw"])) for r in _finished(results)
+            if r["policy"] == SEARCH for _ in r.get("forecasts") or ()]  # fmt: skip
+
+
+def calibration_lines(
+    predictions: Sequence[tuple[float, bool]],
+    unit: str,
+    markdown: bool,
+    battles: Sequence[object] | None = None,
+) -> list[str]:
+    """The reliability table with its Brier score; with `battles` (the battle of each prediction), a column
+    of the distinct battles in each bin, whose intervals stand on them rather than on the predictions."""
     if not predictions:
         return ["none recorded"]
-    table = calibration(predictions)
-    rows = [[f"{b.low:.1f}-{b.high:.1f}", str(b.count), f"{b.predicted:.3f}", f"{b.observed:.3f}",
-             f"{b.interval[0]:.3f}-{b.interval[1]:.3f}", f"{b.gap:+.3f}", "yes" if b.off else ""]
+    table = calibration(predictions, battles=battles)
+    rows = [[f"{b.low:.1f}-{b.high:.1f}", str(b.count)] + ([str(b.battles)] if battles is not None else [])
+            + [f"{b.predicted:.3f}", f"{b.observed:.3f}", f"{b.interval[0]:.3f}-{b.interval[1]:.3f}",
+               f"{b.gap:+.3f}", "yes" if b.off else ""]
             for b in table]  # fmt: skip
-    header = ["predicted", unit, "mean predicted", "observed", "95% interval", "difference", "off"]
+    header = ["predicted", unit] + (["battles"] if battles is not None else [])
+    header += ["mean predicted", "observed", "95% interval", "difference", "off"]
     lines = _table(header, rows, markdown)
     score, gap = brier(predictions), largest_gap(table)
     if score is not None and gap is not None:
@@ -364,7 +400,8 @@ def report(results: Sequence[Result], markdown: bool = False) -> str:
         calibration_lines(first_predictions(results), "battles", markdown),
     )
     section("Calibration: win_probability at every decision of the search against the battle's outcome",
-            calibration_lines(decision_predictions(results), "decisions", markdown))  # fmt: skip
+            calibration_lines(decision_predictions(results), "decisions", markdown,
+                              decision_battles(results)))  # fmt: skip
     left = unfinished(results)
     section(f"Battles without an outcome ({len(left)})", left or ["none"])
     return "\n".join(lines).rstrip() + "\n"

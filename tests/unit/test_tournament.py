@@ -14,6 +14,7 @@ from benchmarks.tournament_report import (
     brier,
     calibration,
     calibration_lines,
+    decision_battles,
     decision_predictions,
     key_of,
     largest_gap,
@@ -107,9 +108,27 @@ def test_every_decision_of_the_search_is_a_prediction_of_its_battle() -> None:
         (0.999, False),
         (0.4, False),
     ]
+    assert decision_battles(rows) == [("a", 0), ("a", 0), ("a", 0), ("b", 0), ("b", 0)]
     lines = calibration_lines(decision_predictions(rows), "decisions", markdown=False)
     assert lines[-1] == "said 99.5% or more: 2 decisions, of which 1 lost"
     assert calibration_lines([], "decisions", markdown=False)[-1] == "none recorded"
+    by_battle = calibration_lines(decision_predictions(rows), "decisions", False, decision_battles(rows))
+    assert by_battle[0].split()[:3] == ["predicted", "decisions", "battles"]
+    top = next(line for line in by_battle if line.startswith("0.9-1.0"))
+    assert top.split()[:3] == ["0.9-1.0", "4", "2"]  # four decisions, two battles
+
+
+def test_decisions_of_one_battle_count_as_one_trial() -> None:
+    # Sixty decisions at 0.4 in battles that were all won: from sixty battles the bin is off, from three
+    # (twenty decisions each, one outcome each) it is not: three wins in three say little.
+    predictions = [(0.4, True)] * 60
+    alone = calibration(predictions, battles=list(range(60)))[0]
+    shared = calibration(predictions, battles=[i // 20 for i in range(60)])[0]
+    assert (alone.battles, alone.effective) == (60, pytest.approx(60.0)) and alone.off
+    assert (shared.battles, shared.effective) == (3, pytest.approx(3.0)) and not shared.off
+    uneven = calibration(predictions, battles=[0] * 30 + [1] * 20 + [2] * 10)[0]
+    assert uneven.effective == pytest.approx(60**2 / (30**2 + 20**2 + 10**2))
+    assert calibration(predictions)[0].interval == alone.interval  # one prediction a battle by default
 
 
 # -- results on disk ---------------------------------------------------------------------------------------
