@@ -51,13 +51,16 @@ class Judge:
         self._sketches: dict[Duel, Outlook] = {}
         self.positions = 0  # judged so far, for a caller's budget
 
-    def duel(self, duel: Duel) -> DuelOdds:
-        # Races are remembered across decisions too: the next turn's search meets the same members,
-        # fresh from the bench, against the same enemies.
-        key = (race_key(duel), self.status_plans)
+    def duel(self, duel: Duel, coming: int | None = None) -> DuelOdds:
+        """The race of the members in front, or with our member `coming` sent out first (looked up before
+        that position is built: most are remembered). Races are remembered across decisions too: the
+        next turn's search meets the same members, fresh from the bench, against the same enemies."""
+        ours = None if coming is None else fresh(duel.us.members[coming], duel.us.badges)
+        key = (race_key(duel, ours), self.status_plans)
         found = _RACES.get(key)
         if found is None:
-            found = keep(_RACES, key, duel_odds(duel, self.status_plans), KEPT)
+            sent = duel if coming is None else _send(duel, True, coming)
+            found = keep(_RACES, key, duel_odds(sent, self.status_plans), KEPT)
         return found
 
     def battle(self, duel: Duel) -> float:
@@ -89,7 +92,7 @@ class Judge:
                 return max(sent, key=lambda o: o.win)
             return self.outlook(_send(duel, True, ranked[0]), mass)
         if duel.them.fighter.fainted:
-            return self.outlook(_send(duel, False, duel.them.able()[0]), mass)
+            return self.outlook(_their_next(duel), mass)
         odds = self.duel(duel)
         p = odds.win
         if mass < self.sketch_mass:
@@ -116,13 +119,8 @@ class Judge:
             return able
 
         def prospect(member: int) -> tuple[float, float]:
-            # Looked up before the position is built: most prospects are remembered.
-            coming = fresh(duel.us.members[member], duel.us.badges)
-            key = (race_key(duel, coming), self.status_plans)
-            odds = _RACES.get(key)
-            if odds is None:
-                odds = keep(_RACES, key, duel_odds(_send(duel, True, member), self.status_plans), KEPT)
-            return odds.win, odds.our_hp_left / max(1, coming.max_hp)
+            odds = self.duel(duel, coming=member)
+            return odds.win, odds.our_hp_left / max(1, duel.us.members[member].max_hp)
 
         return sorted(able, key=prospect, reverse=True)
 

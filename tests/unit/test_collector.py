@@ -24,9 +24,9 @@ def collector_on() -> Iterator[None]:
 
 
 @collector_paused
-def seen_inside(inner: bool = False) -> bool:
-    """Whether the collector was on inside the call (and inside a nested call)."""
-    return gc.isenabled() or (inner and seen_inside())
+def seen_inside() -> bool:
+    """Whether the collector was on inside the call."""
+    return gc.isenabled()
 
 
 def test_the_collector_is_off_during_the_call_and_on_after_it() -> None:
