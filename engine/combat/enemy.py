@@ -176,6 +176,16 @@ def _type_modification(move: Move, me: Fighter, player: Fighter) -> int:
     return 1 if better else 0
 
 
+def item_held_back(side: Side) -> bool:
+    """Whether the HP of the member in front keeps the trainer's item routine from running (a HYPER POTION
+    held back until it is below a fifth): the only way the HP it has changes its choices."""
+    ai = trainer_ai().get(side.trainer_class or "")
+    if ai is None or ai.item is None or ai.item.hp_below_fraction is None:
+        return False
+    me = side.fighter
+    return me.hp >= me.max_hp // ai.item.hp_below_fraction
+
+
 def _item_choice(side: Side, player: Fighter) -> tuple[float, UseItem] | None:
     """TrainerAI: a class's item routine runs before its move, a limited number of times per member."""
     ai = trainer_ai().get(side.trainer_class or "")
@@ -184,7 +194,7 @@ def _item_choice(side: Side, player: Fighter) -> tuple[float, UseItem] | None:
     item, me = ai.item, side.fighter
     if item.only_with_status and me.status == "OK":
         return None
-    if item.hp_below_fraction is not None and me.hp >= me.max_hp // item.hp_below_fraction:
+    if item_held_back(side):
         return None
     return min(1.0, item.random_below / 256), _as_action(item.name, side.active)
 

@@ -72,6 +72,10 @@ class Fighter(NamedTuple):
         """`_replace(hp=hp)`, the search's most frequent change, without naming fields."""
         return tuple.__new__(Fighter, (*self[:2], hp, *self[3:]))
 
+    def with_hp_pp(self, hp: int, pp: tuple[int, ...]) -> Fighter:
+        """`_replace(hp=hp, pp=pp)` by position: how the judge leaves every duel's winner."""
+        return tuple.__new__(Fighter, (*self[:2], hp, *self[3:9], pp, *self[10:]))
+
     def healed(self, amount: int) -> Fighter:
         return self._replace(hp=min(self.max_hp, self.hp + amount))
 
@@ -99,7 +103,9 @@ class Side(NamedTuple):
 
     def able(self) -> list[int]:
         """Members that can still fight, other than the active one."""
-        return [i for i, m in enumerate(self.members) if i != self.active and not m.fainted]
+        # By position (m[2] is the HP): the judge asks this millions of times a battle.
+        active = self[1]
+        return [i for i, m in enumerate(self[0]) if m[2] > 0 and i != active]
 
     @property
     def defeated(self) -> bool:

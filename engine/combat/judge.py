@@ -150,7 +150,7 @@ def _leave(duel: Duel, ours_lost: bool, winner_hp: int, heals_used: int = 0) -> 
     # The PP the duel used are not followed; what the winner has left is kept coarsely (the race rations a
     # move only where its PP runs out within the duel), so positions after it share the rest of the battle.
     pp = winner_fighter.pp
-    winner = winner.with_fighter(winner_fighter._replace(hp=kept, pp=_PP_KEPT.get(pp) or _coarse_pp(pp)))
+    winner = winner.with_fighter(winner_fighter.with_hp_pp(kept, _PP_KEPT.get(pp) or _coarse_pp(pp)))
     return (
         Duel(us=loser, them=winner, wild=duel.wild)
         if ours_lost

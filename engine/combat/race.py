@@ -10,11 +10,10 @@ tie). engine/combat/judge.py chains duels into a whole battle.
 
 from __future__ import annotations
 
-import itertools
 import math
-from bisect import bisect_left, bisect_right
+from bisect import bisect_left
 from functools import lru_cache
-from typing import NamedTuple, TypeVar
+from typing import NamedTuple
 
 from engine.combat import enemy
 from engine.combat.effects import (
@@ -36,7 +35,6 @@ from engine.combat.fighter import (
     EVASION,
     SPECIAL,
     SPEED,
-    STRUGGLE_SLOT,
     Action,
     Attack,
     Duel,
@@ -44,8 +42,21 @@ from engine.combat.fighter import (
     move_of,
     moves_of,
 )
-from engine.combat.hits import deals_damage, hit_chance, strike_outcomes
+from engine.combat.hits import deals_damage, hit_chance
 from engine.combat.memo import keep
+from engine.combat.pace import (
+    HORIZON,
+    TRAPPED_TURNS,
+    Pace,
+    Paces,
+    Tail,
+    chance_at_least,
+    enemy_pace,
+    hp_moves,
+    ration,
+    strongest,
+    tail,
+)
 from engine.combat.wear import worn
 from engine.game.tables import Move
 
@@ -56,24 +67,10 @@ _PLAN_MARGIN = 0.01  # a setup plan must win this much more often than attacking
 MAX_SETUP = 3
 MAX_HEALS_COUNTED = 3
 _ASLEEP_TURNS = 4.0
-_TRAPPED_TURNS = 2.1
 _CONFUSED_TURNS = 2.5
 _MOST_LOST = 0.9
-HORIZON = 60  # turns looked at; a duel undecided by then goes by the expected knock-outs (_beyond_horizon)
-_DETAIL = 4  # damage groups per roll when sizing up a move
-_ROLLS_EXACT = 39  # every damage roll (217..255 of 255) on its own: whether one hit knocks out
 _NOT_THIS_TURN = frozenset({"CHARGE_EFFECT", "FLY_EFFECT"})  # the first turn only winds up
-
-
-class Pace(NamedTuple):
-    """How hard a side hits per turn and how long before it starts."""
-
-    mean: float  # expected damage per turn it acts
-    variance: float
-    acts: float  # chance it acts in a turn
-    lost: float  # turns lost before it acts at all
-    slot: int  # the move that gives this pace (-1: none)
-    now: float = 0.0  # the chance its move this turn knocks our member out (worked out only for a bag)
+_KEPT = 1 << 13  # enemy choices and race settings remembered (~0.7 and ~1 KB an entry)
 
 
 class DuelOdds(NamedTuple):
@@ -85,148 +82,6 @@ class DuelOdds(NamedTuple):
     heals_used: int = 0  # healing items the race counted on (spent for the duels after it)
 
 
-_Kept = TypeVar("_Kept")
-_PACES: dict[tuple[object, ...], tuple[float, float]] = {}
-_PACES_KEPT = 1 << 13  # paces and enemy choices remembered, each (~0.4 and ~0.7 KB an entry)
-_TAILS: dict[tuple[object, ...], tuple[tuple[int, ...], tuple[float, ...]]] = {}  # as many, ~1 KB each
-
-
-def move_pace(user: Fighter, target: Fighter, slot: int) -> tuple[float, float]:
-    """(mean, variance) of one use's damage; not capped at the target's HP (the race does that).
-    Remembered by everything it depends on except HP, which the search's branches mostly differ in."""
-    move = move_of(user, slot)
-    if not deals_damage(move):
-        return 0.0, 0.0
-    key = _strike_key(move, user, target, slot)
-    found = _PACES.get(key)
-    if found is None:
-        found = _remember(_PACES, key, _pace_of(move, user, target, user.scale(slot)))
-    return found
-
-
-def _remember(memo: dict[tuple[object, ...], _Kept], key: tuple[object, ...], value: _Kept) -> _Kept:
-    """Keep `value` under `key`, at most _PACES_KEPT entries (engine/combat/memo.py)."""
-    return keep(memo, key, value, _PACES_KEPT)
-
-
-def _strike_key(move: Move, user: Fighter, target: Fighter, slot: int) -> tuple[object, ...]:
-    """Everything one use's damage depends on, the target's HP only where the damage does."""
-    hp = target.hp if move.effect in ("SUPER_FANG_EFFECT", "OHKO_EFFECT") else 0
-    return (
-        move.id, hp, user.scale(slot), user.level, user.battle, user.stats, user.types, user.base_speed,
-        user.focus_energy, user.stages, target.battle, target.stats, target.types, target.stages,
-        target.reflect, target.light_screen,
-    )  # fmt: skip
-
-
-def _knock_out_chance(user: Fighter, target: Fighter, slot: int) -> float:
-    """The chance that one use of the move knocks the target out from the HP it has: the move's damages,
-    largest first with the chance of at least each, are remembered; the HP picks the place."""
-    move = move_of(user, slot)
-    key = _strike_key(move, user, target, slot)
-    found = _TAILS.get(key)
-    if found is None:
-        found = _remember(_TAILS, key, _tail_of(move, user, target, user.scale(slot)))
-    damages, at_least = found
-    reached = bisect_right(damages, -target.hp)  # damages are stored negated: largest first, ascending
-    return at_least[reached - 1] if reached else 0.0
-
-
-def _tail_of(
-    move: Move, user: Fighter, target: Fighter, scale: float
-) -> tuple[tuple[int, ...], tuple[float, ...]]:
-    hit = hit_chance(move, user, target)
-    merged: dict[int, float] = {}
-    for p, damage in strike_outcomes(move, user, target, _ROLLS_EXACT, scale):
-        merged[-damage] = merged.get(-damage, 0.0) + hit * p
-    damages = tuple(sorted(merged))
-    at_least = tuple(itertools.accumulate(merged[d] for d in damages))
-    return damages, at_least
-
-
-def _pace_of(move: Move, user: Fighter, target: Fighter, scale: float) -> tuple[float, float]:
-    hit = hit_chance(move, user, target)
-    outcomes = [(hit * p, d) for p, d in strike_outcomes(move, user, target, _DETAIL, scale)]
-    mean = sum(p * d for p, d in outcomes)
-    second = sum(p * d * d for p, d in outcomes)
-    if move.effect in ("CHARGE_EFFECT", "FLY_EFFECT", "HYPER_BEAM_EFFECT"):
-        mean, second = mean / 2, second / 2  # one hit every two turns
-    return mean, max(0.0, second - mean * mean)
-
-
-def _stopped(fighter: Fighter, foe: Fighter) -> tuple[float, float]:
-    """(chance of acting in a turn, turns lost first)."""
-    if fighter.status == "FRZ":
-        return 0.0, 0.0
-    acts = 1 - FULL_PARALYSIS if fighter.status == "PAR" else 1.0
-    lost = float(fighter.sleep_turns if fighter.status == "SLP" else 0)
-    lost += fighter.recharging + foe.trapping + fighter.bide
-    if fighter.confused > 1:
-        lost += CONFUSION_SELF_HIT * (fighter.confused - 1)
-    return acts, lost
-
-
-def best_pace(user: Fighter, target: Fighter) -> Pace:
-    """Our side: the move with the highest expected damage, for as long as its PP lasts (see _rationed)."""
-    acts, lost = _stopped(user, target)
-    slots = [i for i, pp in enumerate(user.pp) if pp > 0] or [-1]
-    paces = [(move_pace(user, target, s), s) for s in slots]
-    (mean, variance), slot = max(paces, key=lambda item: item[0][0])
-    if slot >= 0 and user.pp[slot] * mean < target.hp:
-        if mean > 0:
-            mean, variance = _rationed(user, target, paces, mean, variance)
-        elif (struggle := move_pace(user, target, STRUGGLE_SLOT))[0] > 0:
-            # Nothing but status moves: their PP first, then STRUGGLE.
-            mean, variance = _rationed(user, target, paces, *struggle)
-    return Pace(mean=mean, variance=variance, acts=acts, lost=lost, slot=slot)
-
-
-def _rationed(
-    user: Fighter, target: Fighter, paces: list[tuple[tuple[float, float], int]], mean: float, variance: float
-) -> tuple[float, float]:
-    """A pace for a best move whose PP runs out before the target is down: the moves are used best first,
-    each while its PP lasts; then the moves that deal nothing use theirs up, and only then comes STRUGGLE
-    (the game offers it only once every move is out of PP). The mean is the target's HP over those turns,
-    so a member with one VINE WHIP left and three status moves is seen to stall, not to win."""
-    left, turns = float(target.hp), 0.0
-    for (move_mean, _variance), slot in sorted(paces, key=lambda item: -item[0][0]):
-        if move_mean <= 0:
-            break
-        uses = user.pp[slot]
-        if uses * move_mean >= left:
-            turns += left / move_mean
-            left = 0.0
-            break
-        turns, left = turns + uses, left - uses * move_mean
-    if left > 0:
-        idle = sum(user.pp[slot] for (move_mean, _variance), slot in paces if move_mean <= 0)
-        struggling, _spread = move_pace(user, target, STRUGGLE_SLOT)
-        turns += idle + (left / struggling if struggling > 0 else HORIZON)
-    rationed = target.hp / turns
-    return rationed, variance * (rationed / mean) ** 2
-
-
-def enemy_pace(duel: Duel, answers: list[tuple[float, Action]] | None = None) -> Pace:
-    """Their side: the damage of their move choice, mixed over its chances. A trapping move (WRAP, BIND,
-    FIRE SPIN, CLAMP) chosen once hits on for about _TRAPPED_TURNS more turns, so it weighs that much more
-    in the mix of turns (a WRAP user picking WRAP half the time hits most turns)."""
-    me, foe = duel.them.fighter, duel.us.fighter
-    acts, lost = _stopped(me, foe)
-    mean = second = turns = 0.0
-    for p, action in enemy.choices(duel) if answers is None else answers:
-        weight = p
-        if isinstance(action, Attack):
-            if action.slot >= 0 and move_of(me, action.slot).effect == "TRAPPING_EFFECT":
-                weight = p * (1 + _TRAPPED_TURNS)
-            m, v = move_pace(me, foe, action.slot)
-            mean += weight * m
-            second += weight * (v + m * m)
-        turns += weight
-    if turns > 0:
-        mean, second = mean / turns, second / turns
-    return Pace(mean=mean, variance=max(0.0, second - mean * mean), acts=acts, lost=lost, slot=-1)
-
-
 def _healing(heals: tuple[int, ...], me: Fighter, theirs: Pace) -> int:
     """HP our healing items add to the race: each gives back what it heals (at most the member's max HP)
     less the hit taken while using it. Up to MAX_HEALS_COUNTED of them, the largest first."""
@@ -234,20 +89,28 @@ def _healing(heals: tuple[int, ...], me: Fighter, theirs: Pace) -> int:
     return round(sum(max(0.0, min(h, me.max_hp) - hit) for h in heals[:MAX_HEALS_COUNTED]))
 
 
-def _struck_down_now(me: Fighter, foe: Fighter, answers: list[tuple[float, Action]], theirs: Pace) -> float:
-    """The chance that the enemy's move this turn knocks out our member at the HP it has: summed over the
-    damage rolls of each answer, since one hit is a lumpy thing the race's normal curve fits badly (a
-    HYPER_BEAM among weak moves)."""
-    if theirs.lost >= 1:
-        return 0.0
-    down = 0.0
+Strikes = tuple[tuple[float, Tail], ...]  # the enemy's damaging answers this turn: chance, damage tail
+
+
+def _strikes(me: Fighter, foe: Fighter, answers: list[tuple[float, Action]]) -> Strikes:
+    """The enemy's answers that can knock our member out this turn, each with its damage rolls (one hit
+    is a lumpy thing the race's normal curve fits badly: a HYPER_BEAM among weak moves)."""
+    strikes: list[tuple[float, Tail]] = []
     for p, action in answers:
         if not isinstance(action, Attack) or action.slot < 0:
             continue
         move = move_of(foe, action.slot)
         if not deals_damage(move) or move.effect in _NOT_THIS_TURN:
             continue
-        down += p * _knock_out_chance(foe, me, action.slot)
+        strikes.append((p, tail(foe, me, action.slot)))
+    return tuple(strikes)
+
+
+def _struck_down_now(hp: int, strikes: Strikes, theirs: Pace) -> float:
+    """The chance that the enemy's move this turn knocks out our member at the HP it has."""
+    if theirs.lost >= 1:
+        return 0.0
+    down = sum(p * chance_at_least(found, hp) for p, found in strikes)
     return min(1.0, theirs.acts * down)
 
 
@@ -285,8 +148,8 @@ def race_key(duel: Duel, ours: Fighter | None = None) -> tuple[object, ...]:
     benches. Positions of one search that differ only behind the lines race alike (a third of them).
     `ours`: the member that would be in front instead (a member being sent out)."""
     us, them = duel.us, duel.them
-    behind = len(them.able()) if us.heals and not duel.wild else 0  # _heal_share's divisor
-    return (us.fighter if ours is None else ours, them.fighter, us.badges, them.badges, us.heals, behind,
+    # Of the bag, only this duel's share of the healing items (the rest is for the enemies after it).
+    return (us.fighter if ours is None else ours, them.fighter, us.badges, them.badges, _heal_share(duel),
             them.trainer_class, them.turns_out == 1, them.ai_uses > 0, duel.wild)  # fmt: skip
 
 
@@ -392,14 +255,53 @@ Shares = tuple[float, float]  # the share of turns each side (us, them) gets to 
 
 
 def _race(duel: Duel, delay: float, plan: str, shares: Shares = (1.0, 1.0)) -> DuelOdds:
-    answers = _choices(duel)
-    pace = best_pace(duel.us.fighter, duel.them.fighter)
+    setting = _setting(duel)
+    me, foe = duel.us.fighter, duel.them.fighter
+    pace = ration(setting.best, setting.paces, me, foe)
     rate = pace.acts * pace.mean * shares[0]
-    turns = delay + pace.lost + (duel.them.fighter.hp / rate if rate > 0 else HORIZON)
-    worn = _worn(duel, turns, answers)
+    turns = delay + pace.lost + (foe.hp / rate if rate > 0 else HORIZON)
+    worn = _worn(duel, turns, setting.wear)
     if worn is duel:
-        return _race_once(duel, delay, plan, shares, answers, pace)
-    return _race_once(worn, delay, plan, shares, _choices(worn))
+        return _race_once(duel, delay, plan, shares, setting, pace)
+    setting = _setting(worn)
+    me, foe = worn.us.fighter, worn.them.fighter
+    return _race_once(worn, delay, plan, shares, setting, ration(setting.best, setting.paces, me, foe))
+
+
+Wear = tuple[tuple[bool, int, float, int], ...]  # the enemy's stat moves: (on ours, stat, rate, stages a use)
+
+
+class _Setting(NamedTuple):
+    """What a race reads of the two members but their HP (the enemy's choices only by a twentieth of its
+    bar): the search's branches and the chained duels race the same members at many HP pairs, and this
+    took three fifths of a race when it was worked out for each."""
+
+    answers: list[tuple[float, Action]]
+    best: Pace  # our best move's, before its PP are weighed against the enemy's HP
+    paces: Paces
+    theirs: Pace
+    pressure: float
+    mending: float
+    wear: Wear
+    strikes: Strikes  # only with healing items in the bag (the race weighs them only then)
+
+
+_SETTINGS: dict[tuple[object, ...], _Setting] = {}
+
+
+def _setting(duel: Duel) -> _Setting:
+    me, foe, them = duel.us.fighter, duel.them.fighter, duel.them
+    by_hp = (me.hp, foe.hp) if hp_moves(me) or hp_moves(foe) else ()
+    key = (_but_hp(me), _but_hp(foe), enemy.item_held_back(them), by_hp, them.trainer_class,
+           them.turns_out == 1, them.ai_uses > 0, duel.wild, bool(duel.us.heals))  # fmt: skip
+    found = _SETTINGS.get(key)
+    if found is None:
+        answers = _choices(duel)
+        best, paces = strongest(me, foe)
+        found = keep(_SETTINGS, key, _Setting(
+            answers, best, paces, enemy_pace(duel, answers), _pressure(duel, answers), _mending(foe, answers),
+            _wear(me, foe, answers), _strikes(me, foe, answers) if duel.us.heals else ()), _KEPT)  # fmt: skip
+    return found
 
 
 _CHOICES: dict[tuple[object, ...], list[tuple[float, Action]]] = {}
@@ -417,22 +319,26 @@ def _choices(duel: Duel) -> list[tuple[float, Action]]:
     them = duel.them
     key = (
         foe.moves, tuple(pp > 0 for pp in foe.pp), foe.charging, foe.bide, foe.trapping, foe.recharging,
-        foe.status, foe.hp * 20 // max(1, foe.max_hp), me.status, me.types, them.trainer_class,
+        foe.status, enemy.item_held_back(them), me.status, me.types, them.trainer_class,
         them.turns_out == 1, them.ai_uses > 0, duel.wild,
     )  # fmt: skip
     found = _CHOICES.get(key)
     if found is None:
-        found = keep(_CHOICES, key, enemy.choices(duel), _PACES_KEPT)
+        found = keep(_CHOICES, key, enemy.choices(duel), _KEPT)
     return found
 
 
-def _worn(duel: Duel, turns: float, answers: list[tuple[float, Action]]) -> Duel:
-    """Both members as the enemy's stat moves leave them by the middle of the duel: its GROWL, LEER,
-    SCREECH or SAND-ATTACK on ours, its DEFENSE CURL, HARDEN or SWORDS DANCE on itself (the AI and wild
-    Pokémon keep using them, so a long duel costs more than its turns)."""
-    me, foe = duel.us.fighter, duel.them.fighter
-    half = min(turns, HORIZON) / 2
-    lowered, raised = me, foe
+def _but_hp(fighter: Fighter) -> tuple[object, ...]:
+    """A member but its HP and, of its PP, which moves have some left (a race's setting reads no more;
+    the PP themselves ration our best move against the enemy's HP, which `ration` weighs per race)."""
+    pp = fighter.pp
+    usable = True if 0 not in pp else tuple(left > 0 for left in pp)
+    return (*fighter[:2], *fighter[3:9], usable, *fighter[10:])
+
+
+def _wear(me: Fighter, foe: Fighter, answers: list[tuple[float, Action]]) -> Wear:
+    """The enemy's stat moves among its choices, with the share of turns each lands a stage."""
+    wear: list[tuple[bool, int, float, int]] = []
     for p, action in answers:
         if not isinstance(action, Attack) or action.slot < 0:
             continue
@@ -441,12 +347,28 @@ def _worn(duel: Duel, turns: float, answers: list[tuple[float, Action]]) -> Duel
             continue
         if move.effect in STAT_DOWN:
             stat, by = STAT_DOWN[move.effect]
-            hit = hit_chance(move, foe, me) * (1 - COMPUTER_STAT_DOWN_MISS)
-            for _ in range(round(p * hit * half * by)):
-                lowered = lower_stat(lowered, stat, 1, duel.us.badges)
+            wear.append((True, stat, p * (hit_chance(move, foe, me) * (1 - COMPUTER_STAT_DOWN_MISS)), by))
         elif move.effect in STAT_UP:
             stat, by = STAT_UP[move.effect]
-            for _ in range(round(p * half * by)):
+            wear.append((False, stat, p, by))
+    return tuple(wear)
+
+
+def _worn(duel: Duel, turns: float, wear: Wear) -> Duel:
+    """Both members as the enemy's stat moves leave them by the middle of the duel: its GROWL, LEER,
+    SCREECH or SAND-ATTACK on ours, its DEFENSE CURL, HARDEN or SWORDS DANCE on itself (the AI and wild
+    Pokémon keep using them, so a long duel costs more than its turns)."""
+    if not wear:
+        return duel
+    me, foe = duel.us.fighter, duel.them.fighter
+    half = min(turns, HORIZON) / 2
+    lowered, raised = me, foe
+    for on_ours, stat, rate, by in wear:
+        if on_ours:
+            for _ in range(round(rate * half * by)):
+                lowered = lower_stat(lowered, stat, 1, duel.us.badges)
+        else:
+            for _ in range(round(rate * half * by)):
                 raised, _ignored = raise_stat(raised, lowered, stat, 1, frozenset())
     if lowered is me and raised is foe:
         return duel
@@ -465,7 +387,7 @@ def _pressure(duel: Duel, answers: list[tuple[float, Action]]) -> float:
         move = move_of(foe, action.slot)
         landing = p * hit_chance(move, foe, me)
         if move.effect == "TRAPPING_EFFECT":
-            lost += _share(landing, _TRAPPED_TURNS)
+            lost += _share(landing, TRAPPED_TURNS)
         elif me.status == "OK" and move.effect == "SLEEP_EFFECT":
             lost += _share(landing, _ASLEEP_TURNS)
         elif me.status == "OK" and move.effect == "PARALYZE_EFFECT" and can_take_status(me, "PAR", move):
@@ -497,17 +419,13 @@ def _share(chance_a_turn: float, turns_each: float) -> float:
 
 
 def _race_once(
-    duel: Duel,
-    delay: float,
-    plan: str,
-    shares: Shares,
-    answers: list[tuple[float, Action]],
-    pace: Pace | None = None,
+    duel: Duel, delay: float, plan: str, shares: Shares, setting: _Setting, pace: Pace
 ) -> DuelOdds:
     me, foe = duel.us.fighter, duel.them.fighter
-    ours, theirs = worn(me, foe, answers, pace or best_pace(me, foe), enemy_pace(duel, answers))
-    acts = ours.acts * (1 - _pressure(duel, answers)) * shares[0]
-    mended = _mending(foe, answers) / acts if acts > 0 else 0.0
+    answers = setting.answers
+    ours, theirs = worn(me, foe, answers, pace, setting.theirs)
+    acts = ours.acts * (1 - setting.pressure) * shares[0]
+    mended = setting.mending / acts if acts > 0 else 0.0
     ours = Pace(max(0.0, ours.mean - mended), ours.variance, acts, ours.lost + delay, ours.slot)
     theirs = Pace(theirs.mean, theirs.variance, theirs.acts * shares[1], theirs.lost, theirs.slot)
     # A biding enemy hands back twice what it took, its stored damage already owed, when its storing
@@ -516,7 +434,7 @@ def _race_once(
     # move that deals no damage, wait its storing turns out: whichever wins more often.
     owed = 2.0 * foe.bide_damage
     if _heal_share(duel):
-        theirs = theirs._replace(now=_struck_down_now(me, foe, answers, theirs))
+        theirs = theirs._replace(now=_struck_down_now(me.hp, setting.strikes, theirs))
     if foe.bide <= 1:
         return _race_with(duel, plan, ours, theirs, owed, max(1, foe.bide))
     fed = _race_with(duel, plan, ours, theirs, owed + 2 * ours.mean * (foe.bide - 1), foe.bide)
@@ -543,8 +461,8 @@ def _race_with(duel: Duel, plan: str, ours: Pace, theirs: Pace, owed: float, rel
            ours, theirs, owed, release, plan, attack)  # fmt: skip
     found = _RACES_WITH.get(key)
     if found is None:
-        found = _remember(_RACES_WITH, key, _raced(me, foe, plan, ours, theirs, owed, release, healing, drain,
-                                                   share, attack))  # fmt: skip
+        found = keep(_RACES_WITH, key, _raced(me, foe, plan, ours, theirs, owed, release, healing, drain,
+                                               share, attack), _KEPT)  # fmt: skip
     return found
 
 

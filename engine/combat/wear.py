@@ -20,7 +20,7 @@ from engine.combat.memo import keep
 from engine.game.damage import PHYSICAL_TYPES
 
 if TYPE_CHECKING:
-    from engine.combat.race import Pace
+    from engine.combat.pace import Pace
 
 LOWEST_STAGE = -6
 _LONGEST = 60  # turns looked at (the race's horizon)

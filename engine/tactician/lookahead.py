@@ -6,8 +6,8 @@ from engine.combat.chance import percent
 from engine.combat.collector import collector_paused
 from engine.combat.fighter import Action, Duel, moves_of
 from engine.combat.judge import Judge
+from engine.combat.pace import move_pace
 from engine.combat.position import duel_of, model_action
-from engine.combat.race import move_pace
 from engine.combat.search import search
 from engine.game.actions import BattleAction, SendNext, describe
 from engine.game.assessment import Fairness

@@ -440,14 +440,14 @@ def test_the_faster_knock_out_is_worth_less_than_any_real_difference() -> None:
 
 
 def test_a_trapping_move_weighs_by_the_turns_it_hits_not_by_how_often_it_is_chosen() -> None:
-    from engine.combat.race import _TRAPPED_TURNS, enemy_pace, move_pace
+    from engine.combat.pace import TRAPPED_TURNS, enemy_pace, move_pace
 
     pidgeotto = mon("PIDGEOTTO", 22, "GUST")
     victreebel = mon("VICTREEBEL", 29, "WRAP", "POISONPOWDER")
     position = Duel(us=Side(members=(pidgeotto,)), them=trainer("ERIKA", victreebel))
     half_and_half: list[tuple[float, Action]] = [(0.5, Attack(0)), (0.5, Attack(1))]
     wrap = move_pace(victreebel, pidgeotto, 0)[0]
-    share = (1 + _TRAPPED_TURNS) / (2 + _TRAPPED_TURNS)
+    share = (1 + TRAPPED_TURNS) / (2 + TRAPPED_TURNS)
     assert enemy_pace(position, half_and_half).mean == pytest.approx(wrap * share)
     assert enemy_pace(position, half_and_half).mean > wrap / 2
 
@@ -466,7 +466,9 @@ def test_an_enemy_that_rests_to_full_is_not_a_sure_win_for_a_steady_bite() -> No
 def _levelling_searches() -> None:
     """A long run levels up and meets ever new stat pairs and positions: every memo meets new keys."""
     for level in range(5, 45):
-        us = Side(members=(mon("SQUIRTLE", level, "TACKLE", "BUBBLE"), mon("PIDGEY", level, "GUST")))
+        us = Side(
+            members=(mon("SQUIRTLE", level, "TACKLE", "BUBBLE"), mon("PIDGEY", level, "GUST")), heals=(20,)
+        )
         them = Side(members=(mon("GEODUDE", level + 1, "TACKLE"), mon("ONIX", level + 2, "BIDE", "TACKLE")),
                     trainer_class="BROCK", turns_out=2)  # fmt: skip
         search(Duel(us=us, them=them), [Attack(0), Attack(1), Switch(1)])
@@ -476,15 +478,17 @@ def test_what_the_search_remembers_across_decisions_stays_within_its_caps(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The caps are what bounds a long run's memory (~40 MB for them all at the caps set in the code)."""
-    from engine.combat import fighter, judge, race, wear
+    from engine.combat import fighter, judge, pace, race, wear
 
     memos = {"races": judge._RACES, "knocked out": judge._DOWN, "fresh": fighter._FRESH,
-             "paces": race._PACES, "choices": race._CHOICES, "races run": race._RACES_WITH,
-             "worn": wear._WORN}  # fmt: skip
+             "paces": pace._PACES, "tails": pace._TAILS, "races run": race._RACES_WITH,
+             "settings": race._SETTINGS, "worn": wear._WORN}  # fmt: skip
+    # (The enemy's choices are kept under the same cap as the settings; levelling alone meets only a few.)
     cap = 16
     monkeypatch.setattr(judge, "KEPT", 1 << 30)
     monkeypatch.setattr(fighter, "FRESH_KEPT", 1 << 30)
-    monkeypatch.setattr(race, "_PACES_KEPT", 1 << 30)
+    monkeypatch.setattr(pace, "_PACES_KEPT", 1 << 30)
+    monkeypatch.setattr(race, "_KEPT", 1 << 30)
     monkeypatch.setattr(wear, "_WORN_KEPT", 1 << 30)
     for memo in memos.values():
         memo.clear()
@@ -493,7 +497,8 @@ def test_what_the_search_remembers_across_decisions_stays_within_its_caps(
     assert all(size > cap for size in uncapped.values()), str(uncapped)  # the stream would outgrow the cap
     monkeypatch.setattr(judge, "KEPT", cap)
     monkeypatch.setattr(fighter, "FRESH_KEPT", cap)
-    monkeypatch.setattr(race, "_PACES_KEPT", cap)
+    monkeypatch.setattr(pace, "_PACES_KEPT", cap)
+    monkeypatch.setattr(race, "_KEPT", cap)
     monkeypatch.setattr(wear, "_WORN_KEPT", cap)
     for memo in memos.values():
         memo.clear()
