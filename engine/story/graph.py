@@ -18,7 +18,7 @@ from pydantic import Field, ValidationError
 
 from engine.combat.position import forecast
 from engine.frozen import Frozen
-from engine.game.models import GameState
+from engine.game.models import Direction, GameState
 from engine.story.conditions import any_of, check
 from engine.story.errors import StoryError
 from engine.world.goals import Purchase
@@ -33,6 +33,7 @@ class Step(Frozen):
     do: Action
     map: str | None = None  # a map as pret names it; `heal` and `buy` without one use the nearest
     object: int | None = None  # the map's object (1-based sprite slot) to talk to or fight
+    thing: tuple[int, int, Direction] | None = None  # `talk` to a machine: its square, the way to face it
     answer: Literal["yes", "no"] = "yes"
     items: tuple[Purchase, ...] = ()
     boss: tuple[str, int] | None = None  # a trainer class and number: `train` until the forecast is good
@@ -49,6 +50,8 @@ class Step(Frozen):
     def words(self) -> str:
         where = f" {self.map}" if self.map else ""
         who = f" object {self.object}" if self.object is not None else ""
+        if self.thing is not None:
+            who = f" ({self.thing[0]}, {self.thing[1]}) facing {self.thing[2]}"
         what = " ".join(f"{p.quantity} {p.item}" for p in self.items)
         boss = f" for {self.boss[0]} (until {self.win_at:.0%} to win)" if self.boss else ""
         return f"{self.do}{where}{who}{' ' + what if what else ''}{boss}".strip()

@@ -17,10 +17,10 @@ from engine.frozen import Frozen
 from engine.game.models import GameState
 from engine.story.conditions import party_hp
 from engine.story.graph import Objective, Step, StoryGraph
-from engine.story.progress import progress
+from engine.story.progress import closer, progress
 from engine.tactician.explorer import Explorer
 from engine.world.gates import closed_gates
-from engine.world.goals import Leg, MapGoal, ObjectGoal, SquareGoal
+from engine.world.goals import Leg, MapGoal, ObjectGoal, SquareGoal, ThingGoal
 from engine.world.models import Square
 from engine.world.planner import gate_squares
 from engine.world.world import World
@@ -47,6 +47,11 @@ class Pilot:
         self.idle_legs = 0
         self.detour: str | None = None
         self._step: Step | None = None
+        self._nearest: int | None = None  # the fewest steps the step's target has been away, this step
+        self._nearest_of: Step | None = None
+        self.last_leg: Leg | None = (
+            None  # the pilot's own (a leg the explorer chose says nothing of the step)
+        )
 
     # -- choosing ----------------------------------------------------------------------------------
     def leg(self, state: GameState, objective_name: str) -> Leg | None:
@@ -69,7 +74,8 @@ class Pilot:
         prefix = f"{objective.title}: {step.do}"
         if stage != "plan":
             prefix = f"stuck for {self.idle_legs} legs, {stage}; {prefix}"
-        return leg.model_copy(update={"reason": f"{prefix} ({leg.reason or step.why})"})
+        self.last_leg = leg.model_copy(update={"reason": f"{prefix} ({leg.reason or step.why})"})
+        return self.last_leg
 
     @property
     def stage(self) -> str:
@@ -113,8 +119,13 @@ class Pilot:
         data = self.world.by_name.get(step.map or "")
         if data is None:
             return None
+        goal: ObjectGoal | ThingGoal | None = None
         if step.object is not None:
             goal = ObjectGoal(map_id=data.id, index=step.object)
+        elif step.thing is not None:
+            x, y, facing = step.thing
+            goal = ThingGoal(map_id=data.id, x=x, y=y, facing=facing)
+        if goal is not None:
             return Leg(goal=goal, interact=True, answer=step.answer, cross_gates=cross_gates, reason=step.why)
         if state.overworld.map_id == data.id:
             return None  # here already: what the objective waits for is not on the way
@@ -160,16 +171,26 @@ class Pilot:
         return f"{shown} to win against {step.boss[0]}, training until {step.win_at:.0%}"
 
     # -- learning from the walk --------------------------------------------------------------------
-    def travelled(self, before: GameState, after: GameState) -> str | None:
-        """Run the step's progress tests on a leg just walked; the first that passed, or None."""
+    def travelled(self, before: GameState, after: GameState, left: int | None = None) -> str | None:
+        """Run the step's progress tests on a leg just walked; the first that passed, or None. `left`: the
+        steps the leg's plan still had to go when it ended (a trainer's battle ends a long walk early);
+        nearer than ever before to the step's target counts as progress too."""
         if self.objective is None or self._step is None:
             return None
-        found = progress(self._step, before, after)
+        found = progress(self._step, before, after) or self._nearer(left)
         if found is None and self.objective in self.graph.done(after):
             found = f"{self.objective} done"
         self.idle_legs = 0 if found else self.idle_legs + 1
         if self.stage == "start over":
             self.idle_legs = 0
+        return found
+
+    def _nearer(self, left: int | None) -> str | None:
+        if self._step is not self._nearest_of:
+            self._nearest_of, self._nearest = self._step, None
+        found = closer(self._nearest, left) if self._nearest is not None else None
+        if left is not None and (self._nearest is None or left < self._nearest):
+            self._nearest = left
         return found
 
     def catching(self) -> bool:

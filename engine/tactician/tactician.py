@@ -163,7 +163,10 @@ class Tactician:
 
     def travelled(self, before: GameState, leg: Leg, report: LegReport) -> None:
         self.explorer.record(leg, report, before)
-        self.pilot.travelled(before, report.state)
+        left = None
+        if leg == self.pilot.last_leg and report.planned_steps is not None:
+            left = 0 if report.outcome == "arrived" else max(0, report.planned_steps - report.steps)
+        self.pilot.travelled(before, report.state, left)
 
     def snapshot(self) -> TacticianSnapshot:
         """The tactician's state for a checkpoint. Lesson look-ups are not in it: they are asked from memory

@@ -55,6 +55,18 @@ class SignGoal(Frozen):
     index: int
 
 
+class ThingGoal(Frozen):
+    """Facing the thing at (x, y) from the one side that works (`facing`: the way the player looks at it):
+    a machine or a hidden event whose script runs only when the player faces it that way (Bill's PC
+    answers only from below, pret engine/events/hidden_events/bills_house_pc.asm)."""
+
+    kind: Literal["thing"] = "thing"
+    map_id: int
+    x: int
+    y: int
+    facing: Direction
+
+
 class StepGoal(Frozen):
     """One press of a direction, wherever it leads (for callers without a world model)."""
 
@@ -63,7 +75,8 @@ class StepGoal(Frozen):
 
 
 Goal = Annotated[
-    SquareGoal | MapGoal | WarpGoal | ObjectGoal | SignGoal | StepGoal, Field(discriminator="kind")
+    SquareGoal | MapGoal | WarpGoal | ObjectGoal | SignGoal | ThingGoal | StepGoal,
+    Field(discriminator="kind"),
 ]
 Answer = Literal["yes", "no"]
 

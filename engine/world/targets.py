@@ -6,10 +6,10 @@ from dataclasses import dataclass, field
 
 from engine.game.models import Direction
 from engine.world.errors import UnknownPlaceError
-from engine.world.goals import Goal, MapGoal, ObjectGoal, SignGoal, SquareGoal, WarpGoal
+from engine.world.goals import Goal, MapGoal, ObjectGoal, SignGoal, SquareGoal, ThingGoal, WarpGoal
 from engine.world.models import MapData, Square
 from engine.world.planner import Surroundings, Target, facing_squares
-from engine.world.world import Edge, World
+from engine.world.world import STEPS, Edge, World
 
 FEW_SQUARES = 8
 
@@ -86,6 +86,14 @@ def target_for(world: World, around: Surroundings, goal: Goal) -> Target:
             raise UnknownPlaceError(f"{data.name} has no sign {goal.index}")
         sign = data.signs[goal.index]
         return SquaresTarget(dict(facing_squares(world, (goal.map_id, sign.x, sign.y), counters=False)))
+    if isinstance(goal, ThingGoal):
+        data = _map(world, goal.map_id)
+        dx, dy = STEPS[goal.facing]
+        stand = (goal.map_id, goal.x - dx, goal.y - dy)
+        if not world.walkable(*stand):
+            where = f"{data.name} ({goal.x}, {goal.y})"
+            raise UnknownPlaceError(f"{where} cannot be faced {goal.facing} from a floor square")
+        return SquaresTarget({stand: goal.facing})
     raise UnknownPlaceError(f"a {goal.kind} goal is walked, not planned")
 
 

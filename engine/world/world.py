@@ -42,6 +42,19 @@ from engine.world.tables import (
 
 log = logging.getLogger(__name__)
 OVERWORLD_TILESET = 0  # the only tileset with ledges (pret engine/overworld/ledges.asm)
+# Maps whose script sets wLastMap every frame the player is on them, so that their LAST_MAP warps lead
+# there whichever way the player came in: the Underground Paths' and Diglett's Cave's entrance houses
+# (pret scripts/UndergroundPathRoute5.asm .. Route8.asm, DiglettsCaveRoute2.asm, DiglettsCaveRoute11.asm).
+# Without this the two ends of a tunnel are entered from two routes and neither exit has a known side.
+SCRIPTED_LAST_MAP = {
+    "UNDERGROUND_PATH_ROUTE_5": "ROUTE_5", "UNDERGROUND_PATH_ROUTE_6": "ROUTE_6",
+    "UNDERGROUND_PATH_ROUTE_7": "ROUTE_7",  # (its unused copy, which no warp enters, is left out)
+    "UNDERGROUND_PATH_ROUTE_8": "ROUTE_8", "DIGLETTS_CAVE_ROUTE_2": "ROUTE_2",
+    "DIGLETTS_CAVE_ROUTE_11": "ROUTE_11",
+}  # fmt: skip
+# Route 22's gate sets it by the row the player stands on: north of row 4 Route 23, else Route 22
+# (pret scripts/Route22Gate.asm Route22Gate_Script).
+ROW_LAST_MAP = {"ROUTE_22_GATE": (4, "ROUTE_23", "ROUTE_22")}
 OUTSIDE_TILESETS = frozenset({0, 23})  # OVERWORLD and PLATEAU (pret home/overworld.asm CheckIfInOutsideMap)
 STEPS = {Direction.UP: (0, -1), Direction.DOWN: (0, 1), Direction.LEFT: (-1, 0), Direction.RIGHT: (1, 0)}
 OPPOSITE = {Direction.UP: Direction.DOWN, Direction.DOWN: Direction.UP, Direction.LEFT: Direction.RIGHT,
@@ -217,7 +230,9 @@ class World:
         """Where a warp puts the player: its destination warp's square (a door steps the player out one
         square down). LAST_MAP warps lead back to `came_from`, or to the map that is the only way in."""
         inside = from_map if from_map is not None else self._warp_map(warp)
-        to_map = warp.to_map if warp.to_map != LAST_MAP else (came_from or self.only_entrance(inside))
+        to_map: int | None = warp.to_map
+        if to_map == LAST_MAP:
+            to_map = self._scripted_last_map(inside, warp) or came_from or self.only_entrance(inside)
         if to_map is None or to_map not in self.maps:
             return None
         destinations = self.maps[to_map].warps
@@ -227,6 +242,20 @@ class World:
         if self.tile(to_map, landing.x, landing.y) in self.tilesets[self.maps[to_map].tileset].door_tiles:
             return (to_map, landing.x, landing.y + 1)
         return (to_map, landing.x, landing.y)
+
+    def _scripted_last_map(self, inside: int | None, warp: Warp) -> int | None:
+        """Where a map's own script sends its LAST_MAP warps, if it does (SCRIPTED_LAST_MAP)."""
+        if inside is None or inside not in self.maps:
+            return None
+        name = self.maps[inside].name
+        by_row = ROW_LAST_MAP.get(name)
+        if by_row is not None:
+            below, north, south = by_row
+            name = north if warp.y < below else south
+        else:
+            name = SCRIPTED_LAST_MAP.get(name, "")
+        found = self.by_name.get(name)
+        return found.id if found is not None else None
 
     def _warp_map(self, warp: Warp) -> int | None:
         return next((m.id for m in self.maps.values() if warp in m.warps), None)

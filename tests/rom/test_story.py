@@ -88,3 +88,19 @@ def test_engine_story_places_a_save_state_in_the_graph(
     marks = {line[7:].split()[0]: line[:3] for line in lines if line.startswith("[") and len(line) > 7}
     assert marks.get("deliver_parcel") == "[x]" and marks.get("beat_brock") == "[>]"
     assert marks.get("beat_misty") == "[ ]"
+
+
+def test_from_power_on_past_misty_bills_ticket_and_the_underground_path_to_vermilion(
+    rom_path: Path, tmp_path: Path
+) -> None:
+    code, summary, run_dir = run(
+        ["--rom", str(rom_path), "--until", "reach_vermilion", "--max-decisions", "4000"], tmp_path
+    )
+    assert code == 0 and summary["stopped"] == "until", summary["milestones"]
+    order = [split["name"] for split in summary["milestones"]]
+    assert order.index("beat_misty") < order.index("get_ss_ticket") < order.index("reach_vermilion")
+    legs = [json.loads(line) for line in (run_dir / "decisions.jsonl").read_text().splitlines()]
+    separator = [leg for leg in legs if leg.get("point") == "thing"]
+    assert separator and "88,1,4,up" in separator[0]["action"]  # Bill's PC, faced from below
+    to_vermilion = [leg["reason"] for leg in legs if "reach Vermilion City: " in leg.get("reason", "")]
+    assert to_vermilion and not any("stuck for" in reason for reason in to_vermilion)  # planned, not found

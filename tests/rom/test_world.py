@@ -278,3 +278,20 @@ def test_a_new_game_explores_from_pallet_town_to_viridian_city(rom_path: Path, t
     log = (run_dir / "run.log").read_text(encoding="utf-8")
     assert "overworld: ROUTE_1" in log and "overworld: VIRIDIAN_CITY" in log
     assert log.index("overworld: OAKS_LAB") < log.index("overworld: VIRIDIAN_CITY")
+
+
+def test_every_tunnel_house_sends_its_door_to_the_route_it_names(world: World) -> None:
+    """Both ends of each Underground Path (and Diglett's Cave) come out on their own route: the houses'
+    map scripts set wLastMap, so the exits are known whichever way the tunnel is walked."""
+    from engine.world.world import SCRIPTED_LAST_MAP
+
+    for house, route in SCRIPTED_LAST_MAP.items():
+        data = world.by_name[house]
+        exits = [warp for warp in data.warps if warp.to_map == LAST_MAP]
+        assert exits, house
+        for warp in exits:
+            landing = world.warp_destination(warp, came_from=None, from_map=data.id)
+            assert landing is not None and world.maps[landing[0]].name == route, (house, warp.index)
+    gate = world.by_name["ROUTE_22_GATE"]
+    landings = [world.warp_destination(warp, came_from=None, from_map=gate.id) for warp in gate.warps]
+    assert {world.maps[found[0]].name for found in landings if found is not None} == {"ROUTE_22", "ROUTE_23"}

@@ -126,3 +126,14 @@ def test_progress_resets_the_count_and_a_snapshot_keeps_it() -> None:
     other = pilot(world())
     other.restore(snapshot)
     assert other.snapshot() == snapshot
+
+
+def test_a_walk_cut_short_but_nearer_than_ever_is_progress_and_the_same_distance_is_not() -> None:
+    p = pilot(world(), stuck_legs=2)
+    state = in_town()
+    p.leg(state, "reach_road")
+    assert p.travelled(state, state, left=30) is None  # the first distance is only a mark
+    assert p.travelled(state, state, left=12) == "18 steps closer"  # a trainer stopped it nearer
+    assert p.idle_legs == 0
+    assert p.travelled(state, state, left=12) is None and p.idle_legs == 1
+    assert p.travelled(state, state, left=None) is None and p.idle_legs == 2  # the explorer's leg

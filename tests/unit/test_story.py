@@ -180,3 +180,17 @@ def test_milestones_are_recorded_once_with_their_split() -> None:
     assert reached == new  # the run's progress holds the same list, so a checkpoint keeps the splits
     resumed = Milestones(story_graph())
     assert all(split.at_start for split in resumed.check(outside, 10, 0, 0.0))
+
+
+def test_every_event_a_condition_names_is_one_the_game_keeps() -> None:
+    graph = story_graph()
+    texts = [c for o in graph.objectives for alt in o.done_when for c in alt]
+    texts += [c for o in graph.objectives for s in o.steps for alt in s.until for c in alt]
+    named = {text.lstrip("!").partition(":")[2] for text in texts if text.lstrip("!").startswith("event:")}
+    assert "EVENT_USED_CELL_SEPARATOR_ON_BILL" in named
+    assert named <= set(game_data().event_index), named - set(game_data().event_index)
+
+
+def test_bills_pc_is_a_thing_faced_from_below() -> None:
+    pc = next(step for step in story_graph().named("get_ss_ticket").steps if step.thing is not None)
+    assert pc.map == "BILLS_HOUSE" and pc.thing == (1, 4, "up") and pc.words().endswith("(1, 4) facing up")
