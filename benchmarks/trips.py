@@ -3,12 +3,13 @@
     .venv/bin/python -m benchmarks.trips --rom ROM [--rom ROM2] [--rounds 3] [--no-ray]
 
 Start states are built from power-on on each cartridge (tests/support/story.py: the story's event flags,
-people and party, then a warp to a town). Each trip is one `take_trip` (what `engine goto` runs): legs
-planned on the cartridge's maps and walked with every step checked on RAM, battles on the way played by
-the rule-based policy. Printed per trip: arrived, steps walked against the planner's own shortest plan at
-the start, battles, emulated frames and wall seconds (median over the rounds), in-process and on Ray (one
-EmulatorActor of a private Ray instance, the trip driven from this process: one actor call per leg, per
-battle decision and per cleared dialog).
+people and party, then a warp to a town), and for the later trips played: the engine's own run from
+power-on until an objective (PLAYED), its stop checkpoint. Each trip is one `take_trip` (what `engine
+goto` runs): legs planned on the cartridge's maps and walked with every step checked on RAM, battles on
+the way played by the rule-based policy. Printed per trip: arrived, steps walked against the planner's own
+shortest plan at the start, battles, emulated frames and wall seconds (median over the rounds),
+in-process and on Ray (one EmulatorActor of a private Ray instance, the trip driven from this process: one
+actor call per leg, per battle decision and per cleared dialog).
 
 Walking throughput: six legs back and forth across Viridian City (no grass, no trainers); frames emulated
 per wall second, planning included, against `PyBoy.tick` running the same number of frames from the same
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -48,6 +50,13 @@ TRIPS = (
     ("Pewter City -> Pewter Gym", "pewter", "PEWTER_GYM"),
     ("Viridian Pokémon Center -> Pewter Gym", "viridian_center", "PEWTER_GYM"),
 )
+# Start states the engine's own run makes from power-on (rule-based, no key): the objective it stops at.
+PLAYED = {"after_ticket": "get_ss_ticket"}
+PLAYED_TRIPS = (
+    ("Bill's house (S.S. Ticket) -> Vermilion City", "after_ticket", "VERMILION_CITY"),
+    ("Bill's house (S.S. Ticket) -> Vermilion Gym (CUT's tree)", "after_ticket", "VERMILION_GYM"),
+    ("Bill's house (S.S. Ticket) -> Lavender Town (CUT, Rock Tunnel)", "after_ticket", "LAVENDER_TOWN"),
+)
 WALK_SQUARES = ((1, 34, 2), (1, 6, 10), (1, 30, 30), (1, 35, 17), (1, 6, 10), (1, 34, 2))  # Viridian City
 RAW_BLOCK = 64
 
@@ -74,6 +83,25 @@ def build_starts(rom: Path, world: World) -> dict[str, bytes]:
     take_trip(role, Leg(goal=parse_place(world, "VIRIDIAN_POKECENTER")), by_policy(RuleBasedPolicy()))
     states["viridian_center"] = role.session.export_state()
     role.close()
+    return states
+
+
+def played_states(rom: Path) -> dict[str, bytes]:
+    """The game where the engine's own run from power-on reached each objective of PLAYED: the run's stop
+    checkpoint (what a user's `engine run --until` leaves)."""
+    from engine.cli import main as engine_main
+
+    states = {}
+    for name, objective in PLAYED.items():
+        print(f"{rom.name}: playing from power-on until {objective} ...", flush=True)
+        with tempfile.TemporaryDirectory() as folder:
+            code = engine_main(
+                ["run", "--rom", str(rom), "--local", "--until", objective, "--data-dir", folder]
+            )
+            if code != 0:
+                raise SystemExit(f"the run to {objective} ended with exit code {code}")
+            stop = sorted(Path(folder, "checkpoints").glob("*/*-stop"))[-1]
+            states[name] = (stop / "emulator.state").read_bytes()
     return states
 
 
@@ -127,14 +155,14 @@ def ray_emulator(rom: Path) -> tuple[EmulatorPort, Callable[[], None]]:
 def bench_cartridge(rom: Path, rounds: int, with_ray: bool) -> None:
     world = load_world(rom.read_bytes())
     print(f"\n{rom.name}: building start states from power-on ...", flush=True)
-    states = build_starts(rom, world)
+    states = build_starts(rom, world) | played_states(rom)
     local = EmulatorRole.on_session(open_session(rom, EmulatorConfig()))
     results: dict[str, list[Measured]] = {}
     ray_results: dict[str, list[Measured]] = {}
     remote, stop = ray_emulator(rom) if with_ray else (None, None)
     try:
         for _ in range(rounds):
-            for name, start, place in TRIPS:
+            for name, start, place in TRIPS + PLAYED_TRIPS:
                 report = run_trip(local, states[start], world, place)
                 results.setdefault(name, []).append(measure(name, report))
                 if remote is not None:
@@ -152,7 +180,7 @@ def bench_cartridge(rom: Path, rounds: int, with_ray: bool) -> None:
 
 
 def _print_trips(results: dict[str, list[Measured]], ray_results: dict[str, list[Measured]]) -> None:
-    print(f"{'trip':52} {'arrived':>7} {'steps':>5} {'plan':>5} {'btl':>3} {'frames':>7} {'local s':>8} "
+    print(f"{'trip':62} {'arrived':>7} {'steps':>5} {'plan':>5} {'btl':>3} {'frames':>7} {'local s':>8} "
           f"{'Ray s':>7} {'Ray/local':>9}")  # fmt: skip
     for name, runs in results.items():
         first = runs[0]
@@ -163,7 +191,7 @@ def _print_trips(results: dict[str, list[Measured]], ray_results: dict[str, list
         ray_text = f"{'-':>7} {'-':>9}"
         if ray_wall is not None:
             ray_text = f"{ray_wall:7.2f} {ray_wall / wall:8.2f}x"
-        print(f"{name:52} {('yes' if arrived else 'NO'):>7} {first.steps:5d} {first.planned or 0:5d} "
+        print(f"{name:62} {('yes' if arrived else 'NO'):>7} {first.steps:5d} {first.planned or 0:5d} "
               f"{first.battles:3d} {first.frames:7d} {wall:8.2f} {ray_text}")  # fmt: skip
 
 
