@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from contextlib import suppress
 from dataclasses import dataclass, field
+from functools import partial
 
 from engine.emulator.errors import FrameBudgetExceeded
 from engine.emulator.session import EmulatorSession, LiveMemory, Predicate
@@ -45,6 +46,11 @@ BUMPS_BEFORE_GIVING_UP = 2  # a press that did nothing twice from one square is 
 ARRIVAL_FRAMES = 4  # a map script that fires on the last square starts within a frame or two
 MAX_REPLANS = 12
 TALK_TAPS = 4
+# After a talk: the overworld loop reads the joypad every frame once the player may walk; a script that
+# still runs is waited out in SCRIPT_WAIT_FRAMES steps, for at most SCRIPT_FRAMES (10 s of game time).
+OVERWORLD_POLL_FRAMES = 2
+SCRIPT_WAIT_FRAMES = 16
+SCRIPT_FRAMES = 600
 WINDOW_HIDDEN = 0x90
 SCRIPTED = 0x80  # wStatusFlags5 bit 7: the game is pressing the buttons (BIT_SCRIPTED_MOVEMENT_STATE)
 SEEN_BY_TRAINER = 0x01  # wMiscFlags bit 0: a trainer's "!" and walk over, before any text
@@ -83,6 +89,8 @@ class Traveller:
         self.world = world
         self.driver = driver  # clears text and menus
         self.ram = session.ram_map
+        self._overworld_poll = (0, session.ram_map.JoypadOverworld)
+        session.track_calls(*self._overworld_poll)
 
     # -- reading RAM -------------------------------------------------------------------------------
     def position(self) -> Square:
@@ -345,9 +353,22 @@ class Traveller:
             self._shop(leg.buy, progress)
             return
         answer = Button.A if leg.answer == "yes" else Button.B
-        state = self.driver.settle(answer, read=lambda lines: _keep_new(progress.text, lines))
+        read = partial(_keep_new, progress.text)
+        state = self.driver.settle(answer, read=read)
+        waited = 0
+        while state.battle is None and not self._overworld_polled() and waited < SCRIPT_FRAMES:
+            # A script may go on after its text with the screen looking free (Bill's PC plays the cell
+            # separator's sounds between DelayFrames): the player has the controls back only once the
+            # overworld loop reads the joypad again.
+            self.session.tick(SCRIPT_WAIT_FRAMES)
+            waited += SCRIPT_WAIT_FRAMES
+            state = self.driver.settle(answer, read=read)
         if state.battle is not None or self.driver.in_battle():
             raise Stop("battle", "the talk led to a battle")
+
+    def _overworld_polled(self) -> bool:
+        since = self.session.frames_since_call(*self._overworld_poll)
+        return since is not None and since <= OVERWORLD_POLL_FRAMES
 
     def _shop(self, purchases: tuple[Purchase, ...], progress: LegProgress) -> None:
         """The clerk's menus instead of plain text: buy, check each purchase in RAM, leave the menus."""
