@@ -272,9 +272,9 @@ Wear = tuple[tuple[bool, int, float, int], ...]  # the enemy's stat moves: (on o
 
 
 class _Setting(NamedTuple):
-    """What a race reads of the two members but their HP (the enemy's choices only by a twentieth of its
-    bar): the search's branches and the chained duels race the same members at many HP pairs, and this
-    took three fifths of a race when it was worked out for each."""
+    """What a race reads of the two members but their HP (the enemy's HP only as whether it holds back
+    its trainer's item, `enemy.item_held_back`): the search's branches and the chained duels race the
+    same members at many HP pairs, and this took three fifths of a race when it was worked out for each."""
 
     answers: list[tuple[float, Action]]
     best: Pace  # our best move's, before its PP are weighed against the enemy's HP

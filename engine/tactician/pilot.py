@@ -49,9 +49,8 @@ class Pilot:
         self._step: Step | None = None
         self._nearest: int | None = None  # the fewest steps the step's target has been away, this step
         self._nearest_of: Step | None = None
-        self.last_leg: Leg | None = (
-            None  # the pilot's own (a leg the explorer chose says nothing of the step)
-        )
+        # The pilot's own last leg: only its legs say how near the step's target is (the explorer's do not).
+        self.last_leg: Leg | None = None
 
     # -- choosing ----------------------------------------------------------------------------------
     def leg(self, state: GameState, objective_name: str) -> Leg | None:
