@@ -137,6 +137,9 @@ class RamMap(BaseModel):
     wXCoord: int
     wSpritePlayerStateData1FacingDirection: int
     wWalkCounter: int
+    wTileInFrontOfPlayer: int  # the tile the player faces, as the last collision check or A press read it
+    wFieldMoves: int  # the chosen member's field moves, as its submenu lists them (FieldMoveNames ids)
+    wActionResultOrTookBattleTurn: int  # 1 once a field move did its work (pret UsedCut, item_effects)
     wCurMapHeader: int
     wCurMapTileset: int
     wTilesetBank: int  # the tileset header copied from Tilesets: bank, three pointers, counters, grass
@@ -276,6 +279,9 @@ RED_BLUE = RamMap(
     wXCoord=0xD362,
     wSpritePlayerStateData1FacingDirection=0xC109,
     wWalkCounter=0xCFC5,
+    wTileInFrontOfPlayer=0xCFC6,
+    wFieldMoves=0xCD3D,
+    wActionResultOrTookBattleTurn=0xCD6A,
     wCurMapHeader=0xD367,
     wCurMapTileset=0xD367,
     wTilesetBank=0xD52B,

@@ -12,23 +12,27 @@ from __future__ import annotations
 
 from collections import Counter
 from contextlib import suppress
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 
 from engine.emulator.errors import FrameBudgetExceeded
 from engine.emulator.session import EmulatorSession, LiveMemory, Predicate
 from engine.game.buttons import Button
 from engine.game.decoders import FACING
+from engine.game.field_moves import FIELD_MOVE_BADGES, member_with
 from engine.game.models import DecisionPoint as D
 from engine.game.models import Direction, GameState
 from engine.game.state import decode_state
 from engine.mechanics.shop import Shopper
 from engine.mechanics.walking import OverworldDriver
+from engine.menus.errors import FieldMoveError
+from engine.menus.field_move import FieldMoveUser
 from engine.messages import LegOutcome, LegReport
 from engine.world.errors import WorldError
 from engine.world.goals import Leg, Purchase, StepGoal
 from engine.world.models import Square
 from engine.world.planner import Plan, Planner, gates_as_costs, surroundings
+from engine.world.tables import CUT_TREE_TILES
 from engine.world.targets import target_for
 from engine.world.world import Edge, World
 
@@ -72,6 +76,7 @@ class LegProgress:
     bumps: Counter[tuple[Square, Direction]] = field(default_factory=Counter)
     bought: list[Purchase] = field(default_factory=list)  # at a Mart, as RAM confirmed each purchase
     notes: list[str] = field(default_factory=list)  # purchases skipped or cut short, and why
+    field_moves: list[str] = field(default_factory=list)  # "CUT at VERMILION_CITY (15, 18)", as used
 
 
 class Stop(Exception):
@@ -151,7 +156,7 @@ class Traveller:
         while True:
             plan = self._plan(leg, progress)
             if plan is None:
-                return ("no_path", "no way there from here") if progress.planned_steps is None else (
+                return ("no_path", self._no_way(leg)) if progress.planned_steps is None else (
                     "blocked", "the way is shut now")  # fmt: skip
             if progress.planned_steps is None:
                 progress.planned_steps = plan.steps
@@ -183,6 +188,21 @@ class Traveller:
             raise Stop("no_path", str(exc)) from exc
         return Planner(self.world, around, leg.intent, frozenset(progress.failed)).plan(target)
 
+    def _no_way(self, leg: Leg) -> str:
+        """Why there is no plan: a field move the player cannot use yet, if one would open the way."""
+        state = self.state()
+        around = replace(surroundings(self.world, state), field_moves=frozenset(FIELD_MOVE_BADGES))
+        try:
+            plan = Planner(self.world, around, leg.intent).plan(target_for(self.world, around, leg.goal))
+        except WorldError:
+            plan = None
+        needs = sorted({edge.kind.upper() for edge in plan.edges if edge.kind == "cut"}) if plan else []
+        if not needs:
+            return "no way there from here"
+        missing = [f"{move} (a member that knows it and the {str(FIELD_MOVE_BADGES[move]).title()} Badge)"
+                   for move in needs]  # fmt: skip
+        return f"no way there from here without {', '.join(missing)}"
+
     def _follow(self, plan: Plan, leg: Leg, progress: LegProgress) -> bool:
         """Walk the plan; True at its end, False where a new plan is needed (a new map, a bump)."""
         for edge in plan.edges:
@@ -207,6 +227,8 @@ class Traveller:
         before = self.position()
         if edge.kind in ("door", "push"):
             arrived = self._through_warp(edge, before)
+        elif edge.kind == "cut":
+            arrived = self._cut_through(edge, before, progress)
         else:
             arrived = self._walk_step(edge, before)
         if arrived is None:
@@ -239,6 +261,28 @@ class Traveller:
         finally:
             self.session.release(edge.direction.button)
         return self._landed_on(before)
+
+    def _cut_through(self, edge: Edge, before: Square, progress: LegProgress) -> Square | None:
+        """Onto a tree's square: a step first (the tree may be cut already: it stays cut until the map
+        is loaded again), then, if the player bumped into the tree, CUT from the party menu and the step."""
+        arrived = self._walk_step(edge, before)
+        if arrived is not None:
+            return arrived
+        tree = CUT_TREE_TILES.get(self.world.maps[before[0]].tileset)
+        if self.session.read_u8(self.ram.wTileInFrontOfPlayer) != tree:
+            return None  # not the tree in the way (someone stands there): a bump like any other
+        member = member_with(self.state(), "CUT")
+        if member is None:
+            raise Stop("blocked", "a tree is in the way and no member knows CUT")
+        try:
+            FieldMoveUser(self.session, self.driver).use(
+                "CUT", member, read=partial(_keep_new, progress.text)
+            )
+        except FieldMoveError as exc:
+            raise Stop("blocked", f"CUT failed: {exc}") from exc
+        name = self.world.maps[before[0]].name
+        progress.field_moves.append(f"CUT at {name} {edge.to[1:] if edge.to else ''}")
+        return self._walk_step(edge, before)
 
     def _hop(self, edge: Edge, before: Square) -> Square | None:
         """Over a ledge: the game walks the second square itself, as a scripted move."""
@@ -382,7 +426,8 @@ class Traveller:
             outcome=outcome, reason=reason, steps=progress.steps,
             frames=self.session.frame - progress.started_frame, planned_steps=progress.planned_steps,
             replans=progress.replans, walked=tuple(progress.walked), warps=tuple(progress.warps),
-            text=tuple(progress.text), bought=tuple(progress.bought), state=self.state(),
+            text=tuple(progress.text), bought=tuple(progress.bought), field_moves=tuple(progress.field_moves),
+            state=self.state(),
         )  # fmt: skip
 
 

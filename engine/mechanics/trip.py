@@ -30,6 +30,7 @@ class TripReport:
     legs: int = 0
     battles: list[str] = field(default_factory=list)  # each battle's outcome
     interruptions: list[str] = field(default_factory=list)  # what stopped a leg before its goal
+    field_moves: list[str] = field(default_factory=list)  # "CUT at VERMILION_CITY (15, 18)", in order
     wall_seconds: float = 0.0
     state: GameState | None = None
 
@@ -41,6 +42,7 @@ class TripReport:
             "y": where.y if where else None, "steps": self.steps, "planned_steps": self.planned_steps,
             "frames": self.frames, "legs": self.legs, "battles": len(self.battles),
             "battle_outcomes": self.battles, "interruptions": len(self.interruptions),
+            "field_moves": self.field_moves,
             "wall_seconds": round(self.wall_seconds, 3),
         }  # fmt: skip
 
@@ -76,6 +78,7 @@ def take_trip(
 def _count(report: TripReport, leg: LegReport) -> None:
     report.legs += 1
     report.steps += leg.steps
+    report.field_moves.extend(leg.field_moves)
     report.outcome, report.reason, report.state = leg.outcome, leg.reason, leg.state
     report.arrived = leg.outcome == "arrived"
     if report.planned_steps is None:
@@ -100,4 +103,5 @@ def _describe(leg: LegReport) -> str:
     where = leg.state.overworld
     place = f"{where.map_name or where.map_id} ({where.x}, {where.y})"
     planned = f" of {leg.planned_steps} planned" if leg.planned_steps is not None else ""
-    return f"  {leg.outcome}: {leg.steps} steps{planned}, now at {place} ({leg.reason})"
+    used = "".join(f", {move}" for move in leg.field_moves)
+    return f"  {leg.outcome}: {leg.steps} steps{planned}{used}, now at {place} ({leg.reason})"

@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
+from engine.game.field_moves import usable_field_moves
 from engine.game.models import Direction, GameState, Story
 from engine.world.gates import GATES, Gate
 from engine.world.goals import Intent
@@ -24,7 +25,8 @@ from engine.world.models import MapObject, Square
 from engine.world.world import STEPS, Edge, World
 
 GATE_COST = 60.0  # steps a closed story gate is worth avoiding, when a leg may cross one at all
-BASE_COST = {"walk": 1.0, "cross": 1.0, "hop": 2.0, "door": 4.0, "push": 4.0}  # a warp's fade ≈ 3 steps
+# A warp's fade is worth about 3 steps; CUT's menus, text and animation about 20 (~330 frames).
+BASE_COST = {"walk": 1.0, "cross": 1.0, "hop": 2.0, "door": 4.0, "push": 4.0, "cut": 20.0}
 GRASS_COST: dict[Intent, float] = {"travel": 2.0, "train": 0.0, "explore": 1.0}
 WATCHED_COST: dict[Intent, float] = {"travel": 6.0, "train": 2.0, "explore": 3.0}
 MAX_NODES = 250_000
@@ -53,6 +55,7 @@ class Surroundings:
     watched: frozenset[Square]
     people: dict[int, Square] = field(default_factory=dict)  # current map: object index -> square
     costly: frozenset[Square] = frozenset()  # crossed only at `Planner.costly_cost` a square (gates tried)
+    field_moves: frozenset[str] = frozenset()  # the ones the player can use now (CUT opens `cut` edges)
 
 
 @dataclass(frozen=True)
@@ -83,6 +86,7 @@ def surroundings(world: World, state: GameState, gates: tuple[Gate, ...] = GATES
         gated=frozenset(_gated(world, state, gates)),
         watched=frozenset(watched),
         people=people,
+        field_moves=usable_field_moves(state),
     )
 
 
@@ -169,7 +173,7 @@ def _indoor_group(world: World, map_id: int) -> set[int]:
 
 
 # -- searching ---------------------------------------------------------------------------------------
-_ONTO = frozenset({"walk", "cross", "hop"})  # edges that end on their `to` square, which must be free
+_ONTO = frozenset({"walk", "cross", "hop", "cut"})  # edges that end on their `to` square, which must be free
 
 
 class Planner:
@@ -207,6 +211,7 @@ class Planner:
         blocked, gated, watched, costly = around.blocked, around.gated, around.watched, around.costly
         indoor, came_from, destination = around.indoor_group, around.came_from, self.world.warp_destination
         priced = bool(watched or costly)
+        can_cut = "CUT" in around.field_moves
         grass_cost, watched_cost, costly_cost = self._grass_cost, self._watched_cost, self._costly_cost
         while queue and len(done) < max_nodes:
             _, _, square = pop(queue)
@@ -220,6 +225,8 @@ class Planner:
                 if avoid and (square, edge.direction) in avoid:
                     continue  # a press that did not do what the terrain says, this leg
                 kind, via = edge.kind, edge.via
+                if kind == "cut" and not can_cut:
+                    continue
                 stepped_on = via if via is not None else edge.to
                 if kind != "push" and (stepped_on in blocked or stepped_on in gated):
                     continue

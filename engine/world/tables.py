@@ -78,3 +78,7 @@ CARPET_FACINGS = ("down", "up", "left", "right")  # the order of WarpTileListPoi
 CARPET_TILESETS = frozenset({0, 13, 14, 23})  # OVERWORLD, SHIP, SHIP_PORT, PLATEAU
 CARPET_MAPS = frozenset({0xC7, 0xC8, 0xCA, 0x52})  # ROCKET_HIDEOUT_B1F, _B2F, _B4F, ROCK_TUNNEL_1F
 EDGE_MAPS = frozenset({0x61})  # SS_ANNE_3F: by the edge, whatever its tileset
+# The tree CUT clears, by tileset: the tile in front of the player that pret engine/overworld/cut.asm UsedCut
+# accepts (OVERWORLD $3D, GYM $50; the grass it also cuts is walkable anyway). The game swaps the tree's
+# block in wOverworldMap for one without it (CutTreeBlockSwaps); the tree grows back when the map reloads.
+CUT_TREE_TILES = {0: 0x3D, 7: 0x50}

@@ -34,6 +34,7 @@ from engine.world.tables import (
     BLOCK_TILES,
     CARPET_MAPS,
     CARPET_TILESETS,
+    CUT_TREE_TILES,
     EDGE_MAPS,
     LAST_MAP,
     RED_BLUE_TABLES,
@@ -74,15 +75,18 @@ class Move:
     to: Square
     hop: bool = False  # over a ledge: two squares on, no way back
     crossing: bool = False  # into the connected map across an edge
+    cut: bool = False  # onto a tree that CUT clears first
 
 
-EdgeKind = Literal["walk", "hop", "cross", "door", "push"]
+EdgeKind = Literal["walk", "hop", "cross", "door", "push", "cut"]
 
 
 @dataclass(frozen=True)
 class Edge:
     """One press of a direction, as the planner sees it. A `door` steps onto a warp square (`via`) and
-    comes out at the warp's destination; a `push` takes the warp the player stands on (`via`, too).
+    comes out at the warp's destination; a `push` takes the warp the player stands on (`via`, too). A
+    `cut` clears the tree on `to` with CUT first, then steps onto it (the planner allows it only when the
+    player can use CUT).
     `last_map`: the warp leads back to wherever the player came from (`to` is then the map's only way
     in, or None)."""
 
@@ -158,6 +162,11 @@ class World:
         tile = self.tile(map_id, x, y)
         return tile is not None and tile in self.tilesets[self.maps[map_id].tileset].walkable
 
+    def is_tree(self, map_id: int, x: int, y: int) -> bool:
+        """A tree CUT clears (it stands there again whenever the map is loaded)."""
+        tree = CUT_TREE_TILES.get(self.maps[map_id].tileset)
+        return tree is not None and self.tile(map_id, x, y) == tree
+
     def is_grass(self, map_id: int, x: int, y: int) -> bool:
         grass = self.tilesets[self.maps[map_id].tileset].grass
         return grass is not None and self.tile(map_id, x, y) == grass
@@ -181,6 +190,8 @@ class World:
         if hop is not None:
             return hop
         target = (map_id, x + dx, y + dy)
+        if self.is_tree(*target):
+            return Move(to=target, cut=True)
         if not self.walkable(*target) or self._pair_blocks(at, target):
             return None
         return Move(to=target)
@@ -335,6 +346,7 @@ class World:
         beside_special = {(x + dx, y + dy) for x, y in special for dx, dy in STEPS.values()}
         ledge_fronts = {key[2] for key in self._ledge_keys} if data.tileset == OVERWORLD_TILESET else set()
         pairs = self._pairs.get(data.tileset, frozenset())
+        tree = CUT_TREE_TILES.get(data.tileset)
         found: dict[tuple[int, int], tuple[Edge, ...]] = {}
         for y in range(high):
             for x in range(wide):
@@ -356,6 +368,8 @@ class World:
                     if tile in walkable and (not pairs or frozenset((here, tile)) not in pairs):
                         edges.append(Edge(direction=direction, to=(map_id, x + dx, y + dy), kind="walk",
                                           grass=tile == grass))  # fmt: skip
+                    elif tile == tree:
+                        edges.append(Edge(direction=direction, to=(map_id, x + dx, y + dy), kind="cut"))
                 found[(x, y)] = tuple(edges)
         return found
 
@@ -379,7 +393,7 @@ class World:
             map_id, x, y = move.to
             if self.immediate(map_id, warp) or direction in self.push_directions(map_id, x, y):
                 return self._through(direction, warp, map_id, "door", via=move.to)
-        kind: EdgeKind = "hop" if move.hop else "cross" if move.crossing else "walk"
+        kind: EdgeKind = "hop" if move.hop else "cross" if move.crossing else "cut" if move.cut else "walk"
         return Edge(direction=direction, to=move.to, kind=kind, grass=self.is_grass(*move.to))
 
     def _through(

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from engine.checkpoints.resolve import newest_folder
 from engine.cli import main
 from engine.config import EmulatorConfig
 from engine.emulator.session import open_session
@@ -17,7 +19,7 @@ from engine.mechanics.role import EmulatorRole
 from engine.world.goals import Leg, MapGoal, ObjectGoal
 from engine.world.world import load_world
 from tests.rom.test_run import run
-from tests.support.scenarios import set_party_hp
+from tests.support.scenarios import set_party_hp, teach_move
 from tests.support.story import story_state
 from tests.unit.test_story import ORAK_MILESTONES
 
@@ -90,12 +92,26 @@ def test_engine_story_places_a_save_state_in_the_graph(
     assert marks.get("beat_misty") == "[ ]"
 
 
-def test_from_power_on_past_misty_bills_ticket_and_the_underground_path_to_vermilion(
-    rom_path: Path, tmp_path: Path
-) -> None:
+VermilionRun = tuple[int, dict[str, Any], Path, Path]
+
+
+@pytest.fixture(scope="module")
+def to_vermilion(rom_path: Path, tmp_path_factory: pytest.TempPathFactory) -> VermilionRun:
+    """One run from power-on to Vermilion City, shared: its summary, its folder and its last checkpoint."""
+    tmp_path = tmp_path_factory.mktemp("vermilion")
     code, summary, run_dir = run(
         ["--rom", str(rom_path), "--until", "reach_vermilion", "--max-decisions", "4000"], tmp_path
     )
+    (checkpoints,) = (tmp_path / "data" / "checkpoints").iterdir()
+    last = newest_folder(checkpoints)
+    assert last is not None
+    return code, summary, run_dir, last / "emulator.state"
+
+
+def test_from_power_on_past_misty_bills_ticket_and_the_underground_path_to_vermilion(
+    to_vermilion: VermilionRun,
+) -> None:
+    code, summary, run_dir, _ = to_vermilion
     assert code == 0 and summary["stopped"] == "until", summary["milestones"]
     order = [split["name"] for split in summary["milestones"]]
     assert order.index("beat_misty") < order.index("get_ss_ticket") < order.index("reach_vermilion")
@@ -105,3 +121,24 @@ def test_from_power_on_past_misty_bills_ticket_and_the_underground_path_to_vermi
     assert len(separator) == 1 and "88,1,4,up" in separator[0]["action"]
     to_vermilion = [leg["reason"] for leg in legs if "reach Vermilion City: " in leg.get("reason", "")]
     assert to_vermilion and not any("stuck for" in reason for reason in to_vermilion)  # planned, not found
+
+
+def test_from_the_runs_vermilion_a_tree_is_cut_on_the_way_to_the_gym_once_cut_is_taught(
+    rom_path: Path, to_vermilion: VermilionRun, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    *_, checkpoint = to_vermilion
+    untaught, taught = tmp_path / "untaught.state", tmp_path / "taught.state"
+    with open_session(rom_path, EmulatorConfig()) as session:
+        session.load_state_file(checkpoint)
+        untaught.write_bytes(session.export_state())
+        assert "CASCADE" in decode_state(session.memory_image(), session.ram_map).progress.badge_names
+        teach_move(session, 0, 3, "CUT")  # the lead forgets its fourth move for CUT
+        taught.write_bytes(session.export_state())
+    goto = ["goto", "--rom", str(rom_path), "--to", "VERMILION_GYM", "--json", "--state"]
+    assert main([*goto, str(untaught)]) == 1
+    refused = json.loads(capsys.readouterr().out)
+    assert refused["outcome"] == "no_path" and "without CUT" in refused["reason"]
+    assert main([*goto, str(taught)]) == 0
+    report = json.loads(capsys.readouterr().out)
+    # The tree before the gym (pret data/maps/objects/VermilionCity.asm), cut from the party menu.
+    assert report["map"] == "VERMILION_GYM" and report["field_moves"] == ["CUT at VERMILION_CITY (15, 18)"]

@@ -140,6 +140,15 @@ def set_move_pp(session: EmulatorSession, slot: int, move_index: int, pp: int) -
     session.write_u8(address, (session.read_u8(address) & 0xC0) | pp)
 
 
+def teach_move(session: EmulatorSession, slot: int, move_index: int, move: str) -> None:
+    """Write `move` into one move slot of a party member, with its full PP."""
+    ram = session.ram_map
+    found = game_data().moves_by_name[move]
+    member = ram.wPartyMon1 + slot * ram.party.size
+    session.write_u8(member + ram.party.moves + move_index, found.id)
+    session.write_u8(member + ram.party.pp + move_index, found.pp)
+
+
 def set_bag(session: EmulatorSession, items: list[tuple[str, int]]) -> None:
     """Replace the bag's contents: (item name, quantity) pairs, in bag order."""
     ids = {entry.name: item_id for item_id, entry in game_data().items.items()}

@@ -3,6 +3,7 @@ need no cartridge. Each character is one walking square:
 
     .  floor      #  wall       "  tall grass    ~  water     |  counter
     =  ledge (hopped over going down)            D  a door (its square needs a warp)
+    T  a tree CUT clears (on the OVERWORLD tileset)
 
 Blocks (2 x 2 squares) are made up from whatever square patterns the maps use, so any drawing with even
 width and height works.
@@ -19,8 +20,8 @@ from engine.world.goals import Leg, StepGoal
 from engine.world.models import Connection, Ledge, MapData, MapObject, Sign, Tileset, Warp
 from engine.world.world import World
 
-FLOOR, WALL, GRASS, WATER, COUNTER, LEDGE, DOOR = 1, 2, 3, 0x14, 5, 6, 7
-TILES = {".": FLOOR, "#": WALL, '"': GRASS, "~": WATER, "|": COUNTER, "=": LEDGE, "D": DOOR}
+FLOOR, WALL, GRASS, WATER, COUNTER, LEDGE, DOOR, TREE = 1, 2, 3, 0x14, 5, 6, 7, 0x3D
+TILES = {".": FLOOR, "#": WALL, '"': GRASS, "~": WATER, "|": COUNTER, "=": LEDGE, "D": DOOR, "T": TREE}
 OUTSIDE, INDOOR = 0, 8  # tileset ids: OVERWORLD (ledges, carpets) and HOUSE (warps taken at the edge)
 
 

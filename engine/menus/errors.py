@@ -1,0 +1,13 @@
+"""The menus package's errors: each says which screen was not where the press expected it."""
+
+from __future__ import annotations
+
+from engine.errors import EngineError
+
+
+class MenusError(EngineError):
+    """Root of every error raised by `engine.menus`."""
+
+
+class FieldMoveError(MenusError):
+    """A field move's menus were not where expected, or the move did nothing."""
