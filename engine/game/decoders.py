@@ -297,6 +297,7 @@ def decode_story(image: MemoryImage, ram: RamMap, data: GameData) -> Story:
         hidden_objects=frozenset(hidden),
         guards_had_drink=bool(image.u8(ram.wStatusFlags1) & GAVE_SAFFRON_GUARDS_DRINK),
         last_map=last_map if last_map in data.maps else None,
+        rival_starter=data.species_name(image.u8(ram.wRivalStarter)),
     )
 
 

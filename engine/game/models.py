@@ -180,6 +180,7 @@ class Story(Frozen):
     hidden_objects: frozenset[int] = frozenset()
     guards_had_drink: bool = False
     last_map: int | None = None
+    rival_starter: str | None = None  # the species the rival chose in Oak's lab (its teams follow it)
 
 
 class Progress(Frozen):

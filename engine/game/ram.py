@@ -141,6 +141,7 @@ class RamMap(BaseModel):
     wFieldMoves: int  # the chosen member's field moves, as its submenu lists them (FieldMoveNames ids)
     wActionResultOrTookBattleTurn: int  # 1 once a field move did its work (pret UsedCut, item_effects)
     wCurMapHeader: int
+    wRivalStarter: int  # the species id the rival chose in Oak's lab
     wCurMapTileset: int
     wTilesetBank: int  # the tileset header copied from Tilesets: bank, three pointers, counters, grass
     wPlayerName: int
@@ -283,6 +284,7 @@ RED_BLUE = RamMap(
     wFieldMoves=0xCD3D,
     wActionResultOrTookBattleTurn=0xCD6A,
     wCurMapHeader=0xD367,
+    wRivalStarter=0xD715,
     wCurMapTileset=0xD367,
     wTilesetBank=0xD52B,
     wPlayerName=0xD158,

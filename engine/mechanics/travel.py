@@ -231,6 +231,10 @@ class Traveller:
             arrived = self._cut_through(edge, before, progress)
         else:
             arrived = self._walk_step(edge, before)
+        if arrived is not None and edge.kind != "cross" and arrived[0] != before[0]:
+            # A step the world model took for a plain one warped (a warp it did not know of): the map id
+            # changes as the fade begins, so wait for the new map before anything reads it.
+            arrived = self._arrive(None, before)
         if arrived is None:
             return None
         progress.steps += 2 if edge.kind == "hop" else 1

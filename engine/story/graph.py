@@ -36,16 +36,33 @@ class Step(Frozen):
     thing: tuple[int, int, Direction] | None = None  # `talk` to a machine: its square, the way to face it
     answer: Literal["yes", "no"] = "yes"
     items: tuple[Purchase, ...] = ()
-    boss: tuple[str, int] | None = None  # a trainer class and number: `train` until the forecast is good
+    # A trainer class and number: `train` until the forecast is good. The rival's number follows the
+    # starter it chose, so for the rival it is a table from that species to the number.
+    boss: tuple[str, int | dict[str, int]] | None = None
     win_at: float = 0.0  # the forecast against `boss` that ends training
     until: tuple[tuple[str, ...], ...] = ()
     why: str = ""
 
     def done(self, state: GameState) -> bool:
         if self.boss is not None:
-            chance = forecast(state, *self.boss, healed=True)
+            chance = self.forecast(state)
             return chance is None or chance >= self.win_at
         return bool(self.until) and any_of(self.until, state)
+
+    def boss_team(self, state: GameState) -> tuple[str, int] | None:
+        """The boss's trainer class and number in this game (the rival's by the starter it chose)."""
+        if self.boss is None:
+            return None
+        trainer, number = self.boss
+        if isinstance(number, dict):
+            found = number.get(state.story.rival_starter or "")
+            return (trainer, found) if found is not None else None
+        return trainer, number
+
+    def forecast(self, state: GameState) -> float | None:
+        """The chance to beat the boss with the team healed; None when it cannot be worked out."""
+        team = self.boss_team(state)
+        return forecast(state, *team, healed=True) if team is not None else None
 
     def words(self) -> str:
         where = f" {self.map}" if self.map else ""

@@ -12,7 +12,6 @@ over. Every escalation is in the leg's reason, so the run log says why.
 from __future__ import annotations
 
 from engine.combat.chance import percent
-from engine.combat.position import forecast
 from engine.frozen import Frozen
 from engine.game.models import GameState
 from engine.story.conditions import party_hp
@@ -165,7 +164,7 @@ class Pilot:
     @staticmethod
     def _forecast_words(step: Step, state: GameState) -> str:
         assert step.boss is not None
-        chance = forecast(state, *step.boss, healed=True)
+        chance = step.forecast(state)
         shown = "unknown" if chance is None else percent(chance)
         return f"{shown} to win against {step.boss[0]}, training until {step.win_at:.0%}"
 

@@ -37,10 +37,13 @@ class Gate(Frozen):
     row: int | None = None  # every square of this row (y)
     opens: Condition
     only_after: Condition | None = None  # closed only once this holds (a scene that has begun)
+    closed_after: Condition | None = None  # closed for good once this holds, whatever opened it
     scene: str
     source: str
 
     def closed(self, state: GameState) -> bool:
+        if self.closed_after is not None and self.closed_after.holds(state):
+            return True
         if self.only_after is not None and not self.only_after.holds(state):
             return False
         return not self.opens.holds(state)
@@ -82,6 +85,10 @@ GATES: tuple[Gate, ...] = (
     Gate(map_name="ROUTE_22_GATE", squares=((4, 2), (5, 2)), opens=Condition(kind="badge", name="BOULDER"),
          scene="the guard lets only holders of the Boulder Badge through",
          source="scripts/Route22Gate.asm Route22GateDefaultScript"),
+    Gate(map_name="VERMILION_CITY", squares=((18, 30),), opens=Condition(kind="item", name="S_S_TICKET"),
+         closed_after=_event("EVENT_SS_ANNE_LEFT"),
+         scene="the dock sailor lets only S.S. Ticket holders board, and no one once the ship has left",
+         source="scripts/VermilionCity.asm VermilionCityDefaultScript"),
     _drink_gate("ROUTE_5_GATE", ((3, 3), (4, 3)), "Route5Gate"),
     _drink_gate("ROUTE_6_GATE", ((3, 2), (4, 2)), "Route6Gate"),
     _drink_gate("ROUTE_7_GATE", ((3, 3), (3, 4)), "Route7Gate"),
@@ -93,6 +100,12 @@ GATES: tuple[Gate, ...] = (
          opens=Condition(kind="item", name="BICYCLE"), scene="no one goes to Cycling Road without a bicycle",
          source="scripts/Route18Gate1F.asm Route18Gate1FDefaultScript"),
 )  # fmt: skip
+
+
+# People a map script walks out of the way before the player gets there, so their square is no wall: the
+# S.S. Anne's rival stands on the captain's door once shown (after a lost battle he stays shown), and the
+# scene on row 8 walks him down to the player and, after the battle, away (pret scripts/SSAnne2F.asm).
+STEPPING_ASIDE = frozenset({("SS_ANNE_2F", 2)})
 
 
 def closed_gates(state: GameState, gates: tuple[Gate, ...] = GATES) -> tuple[Gate, ...]:

@@ -19,7 +19,7 @@ from typing import Protocol
 
 from engine.game.field_moves import usable_field_moves
 from engine.game.models import Direction, GameState, Story
-from engine.world.gates import GATES, Gate
+from engine.world.gates import GATES, STEPPING_ASIDE, Gate
 from engine.world.goals import Intent
 from engine.world.models import MapObject, Square
 from engine.world.world import STEPS, Edge, World
@@ -76,7 +76,8 @@ def surroundings(world: World, state: GameState, gates: tuple[Gate, ...] = GATES
     here = (where.map_id, where.x, where.y)
     people = {sprite.index: (where.map_id, sprite.x, sprite.y) for sprite in where.sprites}
     elsewhere_blocked, elsewhere_watched = _elsewhere(world, state.story, where.map_id)
-    blocked = elsewhere_blocked | set(people.values())
+    aside = _stepping_aside(world, where.map_id)
+    blocked = elsewhere_blocked | {at for index, at in people.items() if index not in aside}
     watched = elsewhere_watched | set(_live_sight(world, state))
     return Surroundings(
         here=here,
@@ -104,13 +105,22 @@ def _elsewhere(world: World, story: Story, here: int) -> tuple[frozenset[Square]
     for data in world.maps.values():
         if data.id == here:
             continue
+        aside = _stepping_aside(world, data.id)
         for found in data.objects:
-            if found.toggle is not None and found.toggle in story.hidden_objects:
+            if (found.toggle is not None and found.toggle in story.hidden_objects) or found.index in aside:
                 continue
             if not found.moves:
                 blocked.add((data.id, found.x, found.y))
             watched.update(_sight(world, data.id, found, found.x, found.y, found.facing, story))
     return frozenset(blocked), frozenset(watched)
+
+
+def _stepping_aside(world: World, map_id: int) -> frozenset[int]:
+    """The objects of this map that its script walks out of the way (gates.STEPPING_ASIDE)."""
+    data = world.maps.get(map_id)
+    if data is None:
+        return frozenset()
+    return frozenset(index for name, index in STEPPING_ASIDE if name == data.name)
 
 
 def _live_sight(world: World, state: GameState) -> Iterable[Square]:

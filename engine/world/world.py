@@ -314,11 +314,22 @@ class World:
         found = []
         for direction, (dx, dy) in STEPS.items():
             if by_carpet:
-                if self.tile(map_id, x + dx, y + dy) in self.carpets.get(direction.value, frozenset()):
+                front = self.tile(map_id, x + dx, y + dy)
+                if front is None:  # beyond the map: the screen shows the border block there
+                    front = self._border_tile(map_id)
+                if front in self.carpets.get(direction.value, frozenset()):
                     found.append(direction)
             elif not data.inside(x + dx, y + dy):
                 found.append(direction)
         return tuple(found)
+
+    def _border_tile(self, map_id: int) -> int | None:
+        """The lower-left tile of a square of the map's border block: what the game reads in front of a
+        player who faces out of the map (the S.S. Anne's gangway and the dock's exit face it)."""
+        data = self.maps[map_id]
+        tiles = self.blocksets.get(data.tileset, b"")
+        at = data.border_block * BLOCK_TILES * BLOCK_TILES + BLOCK_TILES  # row 1, column 0
+        return tiles[at] if at < len(tiles) else None
 
     # -- the walking graph -------------------------------------------------------------------------
     def edges(self, square: Square) -> tuple[Edge, ...]:
