@@ -134,6 +134,7 @@ class LegReport(Frozen):
     text: tuple[str, ...] = ()  # what was read, when the leg ended by talking
     bought: tuple[Purchase, ...] = ()  # from a Mart clerk: what the bag and the money in RAM show bought
     field_moves: tuple[str, ...] = ()  # field moves used on the way ("CUT at VERMILION_CITY (15, 18)")
+    taught: tuple[str, ...] = ()  # TMs and HMs taught ("ODDISH learns CUT into a free slot")
     state: GameState
 
 

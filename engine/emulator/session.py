@@ -368,6 +368,12 @@ class EmulatorSession:
             if (bank, address) in self._last_call_frame:
                 self._last_call_frame[(bank, address)] = None if age < 0 else now - age
 
+    def polled_by_text_box(self) -> bool:
+        """JoypadLowSensitivity last ran for a text box's ▼ (WaitForTextScrollButtonPress), not for a menu
+        (HandleMenuInput_): a menu left drawn under a text box looks the same in RAM otherwise."""
+        polls = self._polls
+        return polls is not None and polls.caller == self.ram_map.WaitForTextScrollButtonPress_polled
+
     def frames_since_call(self, bank: int, address: int) -> int | None:
         """Frames since the tracked routine last ran; None if it has not run since tracking began."""
         last = self._last_call_frame[(bank, address)]

@@ -23,13 +23,15 @@ from engine.game.field_moves import FIELD_MOVE_BADGES, member_with
 from engine.game.models import DecisionPoint as D
 from engine.game.models import Direction, GameState
 from engine.game.state import decode_state
+from engine.game.teaching import Lesson
 from engine.mechanics.shop import Shopper
 from engine.mechanics.walking import OverworldDriver
-from engine.menus.errors import FieldMoveError
+from engine.menus.errors import FieldMoveError, TeachError
 from engine.menus.field_move import FieldMoveUser
+from engine.menus.teach import Teacher
 from engine.messages import LegOutcome, LegReport
 from engine.world.errors import WorldError
-from engine.world.goals import Leg, Purchase, StepGoal
+from engine.world.goals import Leg, Purchase, StepGoal, Teach
 from engine.world.models import Square
 from engine.world.planner import Plan, Planner, gates_as_costs, surroundings
 from engine.world.tables import CUT_TREE_TILES
@@ -77,6 +79,7 @@ class LegProgress:
     bought: list[Purchase] = field(default_factory=list)  # at a Mart, as RAM confirmed each purchase
     notes: list[str] = field(default_factory=list)  # purchases skipped or cut short, and why
     field_moves: list[str] = field(default_factory=list)  # "CUT at VERMILION_CITY (15, 18)", as used
+    taught: list[str] = field(default_factory=list)  # "ODDISH learns CUT into a free slot", as RAM showed
 
 
 class Stop(Exception):
@@ -168,6 +171,8 @@ class Traveller:
         self._face(plan.face)
         if leg.interact or leg.buy:
             self._interact(leg, progress)
+        elif leg.teach is not None:
+            self._teach(leg.teach, progress)
         else:
             self.session.tick(ARRIVAL_FRAMES)
             if self._interrupted():
@@ -414,6 +419,17 @@ class Traveller:
         if state.battle is not None or self.driver.in_battle():
             raise Stop("battle", "the talk led to a battle")
 
+    def _teach(self, teach: Teach, progress: LegProgress) -> None:
+        """The bag's menus: the TM or HM taught as the leg says, RAM checked that the member knows it."""
+        lesson = Lesson(member=teach.member, forget=teach.forget, reason=teach.reason)
+        try:
+            done = Teacher(self.session, self.driver).teach(
+                teach.item, lesson, read=partial(_keep_new, progress.text)
+            )
+        except TeachError as exc:
+            raise Stop("blocked", str(exc)) from exc
+        progress.taught.append(done)
+
     def _overworld_polled(self) -> bool:
         since = self.session.frames_since_call(*self._overworld_poll)
         return since is not None and since <= OVERWORLD_POLL_FRAMES
@@ -431,6 +447,7 @@ class Traveller:
             frames=self.session.frame - progress.started_frame, planned_steps=progress.planned_steps,
             replans=progress.replans, walked=tuple(progress.walked), warps=tuple(progress.warps),
             text=tuple(progress.text), bought=tuple(progress.bought), field_moves=tuple(progress.field_moves),
+            taught=tuple(progress.taught),
             state=self.state(),
         )  # fmt: skip
 

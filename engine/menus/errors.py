@@ -11,3 +11,7 @@ class MenusError(EngineError):
 
 class FieldMoveError(MenusError):
     """A field move's menus were not where expected, or the move did nothing."""
+
+
+class TeachError(MenusError):
+    """A TM or HM was not taught: a screen was not where expected, or RAM does not show the move."""

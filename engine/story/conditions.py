@@ -5,6 +5,8 @@ badge:BOULDER                the badge is held
 item:POKE_BALL               the bag holds the item
 town:VIRIDIAN_CITY           the town has been visited (wTownVisitedFlag, what Fly reads)
 map:REDS_HOUSE_2F            the player stands on that map now
+knows:CUT                    a party member knows the move
+can_learn:HM_CUT             a party member can learn the TM's or HM's move (and does not know it yet)
 owned>=2  party>=2  level>=12  hp>=1.0  balls>=1
                              Pokédex owned count, party size, the highest party level, the party's
                              HP as a fraction of its maximum, Poké Balls in the bag
@@ -15,7 +17,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from engine.game.field_moves import member_with
 from engine.game.models import GameState
+from engine.game.teaching import choose_student
 from engine.story.errors import StoryError
 
 _PREFIXED: dict[str, Callable[[GameState, str], bool]] = {
@@ -24,6 +28,8 @@ _PREFIXED: dict[str, Callable[[GameState, str], bool]] = {
     "item": lambda state, name: any(item.name == name and item.quantity > 0 for item in state.bag),
     "town": lambda state, name: name in state.story.towns_visited,
     "map": lambda state, name: state.overworld.map_name == name,
+    "knows": lambda state, name: member_with(state, name) is not None,
+    "can_learn": lambda state, name: choose_student(state, name) is not None,
 }
 _BALLS = ("POKE_BALL", "GREAT_BALL", "ULTRA_BALL", "MASTER_BALL")
 

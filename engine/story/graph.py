@@ -23,7 +23,7 @@ from engine.story.conditions import any_of, check
 from engine.story.errors import StoryError
 from engine.world.goals import Purchase
 
-Action = Literal["go", "talk", "gate", "heal", "buy", "catch", "train", "fight"]
+Action = Literal["go", "talk", "gate", "heal", "buy", "catch", "train", "fight", "teach"]
 
 
 class Step(Frozen):
@@ -36,6 +36,7 @@ class Step(Frozen):
     thing: tuple[int, int, Direction] | None = None  # `talk` to a machine: its square, the way to face it
     answer: Literal["yes", "no"] = "yes"
     items: tuple[Purchase, ...] = ()
+    machine: str | None = None  # `teach`: the TM or HM (pret item name); `catch`: only what can learn it
     # A trainer class and number: `train` until the forecast is good. The rival's number follows the
     # starter it chose, so for the rival it is a table from that species to the number.
     boss: tuple[str, int | dict[str, int]] | None = None
@@ -69,7 +70,7 @@ class Step(Frozen):
         who = f" object {self.object}" if self.object is not None else ""
         if self.thing is not None:
             who = f" ({self.thing[0]}, {self.thing[1]}) facing {self.thing[2]}"
-        what = " ".join(f"{p.quantity} {p.item}" for p in self.items)
+        what = " ".join(f"{p.quantity} {p.item}" for p in self.items) or (self.machine or "")
         boss = f" for {self.boss[0]} (until {self.win_at:.0%} to win)" if self.boss else ""
         return f"{self.do}{where}{who}{' ' + what if what else ''}{boss}".strip()
 

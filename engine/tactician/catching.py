@@ -8,6 +8,7 @@ from engine.game.actions import BattleAction, UseItem, UseMove
 from engine.game.assessment import combatant_of, move_by_id
 from engine.game.damage import expected_damage, ko_probability
 from engine.game.models import GameState
+from engine.game.teaching import can_learn
 from engine.tactician.rule_based import ActionDecision
 
 BALLS = ("POKE_BALL", "GREAT_BALL", "ULTRA_BALL")
@@ -15,10 +16,15 @@ THROW_AT = 0.5  # the enemy's HP share at or under which the ball is thrown
 SAFE_KO = 0.1  # a weakening move may knock the target out this often at most
 
 
-def catch_decision(state: GameState, legal: list[BattleAction]) -> ActionDecision | None:
-    """Weaken or throw, in a wild battle with a ball in the bag; None when there is nothing to catch."""
+def catch_decision(
+    state: GameState, legal: list[BattleAction], learns: str | None = None
+) -> ActionDecision | None:
+    """Weaken or throw, in a wild battle with a ball in the bag; None when there is nothing to catch (or,
+    with `learns`, the wild one cannot learn that TM's or HM's move)."""
     battle = state.battle
     if battle is None or battle.kind != "wild" or battle.enemy is None or battle.player is None:
+        return None
+    if learns is not None and not can_learn(battle.enemy.species_name, learns):
         return None
     throws = [action for action in legal if isinstance(action, UseItem) and action.item in BALLS]
     if not throws:

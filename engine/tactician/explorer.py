@@ -181,12 +181,13 @@ class Explorer:
         return Leg(goal=ObjectGoal(map_id=map_id, index=index), intent="explore", interact=True,
                    max_steps=plan.steps + LEG_SLACK, reason=why)  # fmt: skip
 
-    def training_leg(self, state: GameState, reason: str) -> Leg:
-        """A walk to tall grass near the nearest patch: wild battles there train the team."""
+    def training_leg(self, state: GameState, reason: str, on_map: int | None = None) -> Leg:
+        """A walk to tall grass near the nearest patch (of `on_map`, if given: where the wanted species
+        lives): wild battles there train the team."""
         self.look((state.overworld.map_id, state.overworld.x, state.overworld.y))
         if self.world is None or state.overworld.map_id not in self.world.maps:
             return self.choose(state)
-        leg = self._wander(self._around(state))
+        leg = self._wander(self._around(state), on_map)
         return leg.model_copy(update={"reason": f"{reason}: {leg.reason}"})
 
     def nearest_talk(self, state: GameState, people: dict[tuple[int, int], Square]) -> Leg | None:
@@ -195,12 +196,12 @@ class Explorer:
             return None
         return self._nearest_of(self._around(state), people)
 
-    def _wander(self, around: Surroundings) -> Leg:
+    def _wander(self, around: Surroundings, on_map: int | None = None) -> Leg:
         """Nothing new and no one to talk to: train. Walk to a random patch of tall grass near the
         nearest one (wild battles level the team up for what held it back); with no grass in reach,
         a step at random."""
         assert self.world is not None
-        grass = self._nearest_grass(around)
+        grass = self._nearest_grass(around, on_map)
         if grass is None:
             direction = self.rng.choice(list(Direction))
             why = "nothing new, no one to talk to, no grass in reach: a step at random"
@@ -210,14 +211,15 @@ class Explorer:
         goal = SquareGoal(map_id=map_id, x=x, y=y)
         return Leg(goal=goal, intent="train", max_steps=TRAINING_LEG_STEPS, reason=why)
 
-    def _nearest_grass(self, around: Surroundings) -> list[Square] | None:
+    def _nearest_grass(self, around: Surroundings, on_map: int | None = None) -> list[Square] | None:
         assert self.world is not None
         # Every map's grass, not only the maps seen: a save state from the middle of the game has seen
         # nothing yet, and the planner finds the nearest patch it can reach either way.
         if self._all_grass is None:
             self._all_grass = [square for map_id in self.world.maps for square in _grass(self.world, map_id)]
         patches: dict[Square, Direction | None] = {
-            square: None for square in self._all_grass if square != around.here
+            square: None for square in self._all_grass
+            if square != around.here and (on_map is None or square[0] == on_map)
         }  # fmt: skip
         plan = Planner(self.world, around, "train").plan(SquaresTarget(patches), max_nodes=SEARCH_NODES)
         if plan is None:

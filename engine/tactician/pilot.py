@@ -14,12 +14,13 @@ from __future__ import annotations
 from engine.combat.chance import percent
 from engine.frozen import Frozen
 from engine.game.models import GameState
+from engine.game.teaching import choose_student, machine_move
 from engine.story.conditions import party_hp
 from engine.story.graph import Objective, Step, StoryGraph
 from engine.story.progress import closer, progress
 from engine.tactician.explorer import Explorer
 from engine.world.gates import closed_gates
-from engine.world.goals import Leg, MapGoal, ObjectGoal, SquareGoal, ThingGoal
+from engine.world.goals import HereGoal, Leg, MapGoal, ObjectGoal, SquareGoal, Teach, ThingGoal
 from engine.world.models import Square
 from engine.world.planner import gate_squares
 from engine.world.world import World
@@ -102,7 +103,13 @@ class Pilot:
                 return heal
         if step.do in ("catch", "train"):
             chance = f" ({self._forecast_words(step, state)})" if step.boss else ""
-            return self.explorer.training_leg(state, f"{step.do}{chance}")
+            wanted = f" (one that can learn {machine_move(step.machine)})" if step.machine else ""
+            where = self.world.by_name.get(step.map or "") if self.world is not None else None
+            return self.explorer.training_leg(
+                state, f"{step.do}{wanted}{chance}", on_map=where.id if where is not None else None
+            )
+        if step.do == "teach":
+            return self._teach(step, state)
         if step.do == "heal":
             return self._counter(state, "_POKECENTER", step.map, step.why)
         if step.do == "buy":
@@ -111,6 +118,15 @@ class Pilot:
         if step.do == "gate":
             return self._gate(step, state)
         return self._walk(step, state, cross_gates)
+
+    @staticmethod
+    def _teach(step: Step, state: GameState) -> Leg | None:
+        """A leg that walks nowhere and teaches the step's machine by the teaching rule (game/teaching)."""
+        lesson = choose_student(state, step.machine or "")
+        if lesson is None or step.machine is None:
+            return None
+        teach = Teach(item=step.machine, member=lesson.member, forget=lesson.forget, reason=lesson.reason)
+        return Leg(goal=HereGoal(), teach=teach, reason=lesson.reason)
 
     def _walk(self, step: Step, state: GameState, cross_gates: bool) -> Leg | None:
         assert self.world is not None
@@ -194,6 +210,10 @@ class Pilot:
     def catching(self) -> bool:
         """The step in hand asks for a new member."""
         return self._step is not None and self._step.do == "catch"
+
+    def catch_only(self) -> str | None:
+        """The TM or HM a new member must be able to learn, when the step in hand says so."""
+        return self._step.machine if self._step is not None and self._step.do == "catch" else None
 
     def snapshot(self) -> PilotSnapshot:
         return PilotSnapshot(objective=self.objective, idle_legs=self.idle_legs, detour=self.detour)

@@ -75,9 +75,8 @@ class Tactician:
         legal = legal_actions(state)
         # Lesson texts are for a model's prompt: recalled only when a model may be asked.
         self.lessons.refresh(state, battle_id, texts=bool(self._paid_tiers()))
-        fallback = (self.pilot.catching() and catch_decision(state, legal)) or self.policy.decide(
-            state, legal
-        )
+        catching = self.pilot.catching() and catch_decision(state, legal, learns=self.pilot.catch_only())
+        fallback = catching or self.policy.decide(state, legal)
         if fallback is None:
             raise BattleError(f"no legal action at {state.decision_point.value}")
         wanted, reason = wanted_tier(profile(state, "tactics"), self.routing)

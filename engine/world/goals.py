@@ -67,6 +67,12 @@ class ThingGoal(Frozen):
     facing: Direction
 
 
+class HereGoal(Frozen):
+    """Where the player stands: a leg that walks nowhere and only does its menu work (`Leg.teach`)."""
+
+    kind: Literal["here"] = "here"
+
+
 class StepGoal(Frozen):
     """One press of a direction, wherever it leads (for callers without a world model)."""
 
@@ -75,7 +81,7 @@ class StepGoal(Frozen):
 
 
 Goal = Annotated[
-    SquareGoal | MapGoal | WarpGoal | ObjectGoal | SignGoal | ThingGoal | StepGoal,
+    SquareGoal | MapGoal | WarpGoal | ObjectGoal | SignGoal | ThingGoal | HereGoal | StepGoal,
     Field(discriminator="kind"),
 ]
 Answer = Literal["yes", "no"]
@@ -95,13 +101,24 @@ class Purchase(Frozen):
         return item
 
 
+class Teach(Frozen):
+    """Teach the move of a TM or HM in the bag (`item`, its pret name: HM_CUT) to party slot `member`
+    (0-based), overwriting move slot `forget` (None: the member has a free slot)."""
+
+    item: str
+    member: int = Field(ge=0, le=5)
+    forget: int | None = Field(default=None, ge=0, le=3)
+    reason: str = ""
+
+
 class Leg(Frozen):
     """One leg of walking, executed by the Emulator role in one call. With `interact`, the leg ends by
     pressing A at what the goal faces and reading the text to its end; a YES/NO question on the way is
     answered with `answer`. With `cross_gates`, closed story gates are walked into (at a high cost) rather
     than around: that is how a scene the story waits for is started. With `buy`, the interaction is a
     Mart clerk's and the items are bought through the Mart's menus, in order (what the Mart does not sell
-    or the money does not pay for is skipped, with the reason in the report)."""
+    or the money does not pay for is skipped, with the reason in the report). With `teach`, the leg ends
+    in the bag's menus, teaching a TM or HM (usually a `HereGoal` leg)."""
 
     goal: Goal
     intent: Intent = "travel"
@@ -111,3 +128,4 @@ class Leg(Frozen):
     max_steps: int = 400
     reason: str = ""
     buy: tuple[Purchase, ...] = ()
+    teach: Teach | None = None

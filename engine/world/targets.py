@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from engine.game.models import Direction
 from engine.world.errors import UnknownPlaceError
-from engine.world.goals import Goal, MapGoal, ObjectGoal, SignGoal, SquareGoal, ThingGoal, WarpGoal
+from engine.world.goals import Goal, HereGoal, MapGoal, ObjectGoal, SignGoal, SquareGoal, ThingGoal, WarpGoal
 from engine.world.models import MapData, Square
 from engine.world.planner import Surroundings, Target, facing_squares
 from engine.world.world import STEPS, Edge, World
@@ -86,6 +86,8 @@ def target_for(world: World, around: Surroundings, goal: Goal) -> Target:
             raise UnknownPlaceError(f"{data.name} has no sign {goal.index}")
         sign = data.signs[goal.index]
         return SquaresTarget(dict(facing_squares(world, (goal.map_id, sign.x, sign.y), counters=False)))
+    if isinstance(goal, HereGoal):
+        return SquaresTarget({around.here: None})
     if isinstance(goal, ThingGoal):
         data = _map(world, goal.map_id)
         dx, dy = STEPS[goal.facing]

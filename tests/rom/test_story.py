@@ -92,15 +92,15 @@ def test_engine_story_places_a_save_state_in_the_graph(
     assert marks.get("beat_misty") == "[ ]"
 
 
-VermilionRun = tuple[int, dict[str, Any], Path, Path]
+RunToCut = tuple[int, dict[str, Any], Path, Path]
 
 
 @pytest.fixture(scope="module")
-def to_vermilion(rom_path: Path, tmp_path_factory: pytest.TempPathFactory) -> VermilionRun:
-    """One run from power-on to Vermilion City, shared: its summary, its folder and its last checkpoint."""
-    tmp_path = tmp_path_factory.mktemp("vermilion")
+def to_cut(rom_path: Path, tmp_path_factory: pytest.TempPathFactory) -> RunToCut:
+    """One run from power-on until a member knows CUT, shared: its summary, folder and last checkpoint."""
+    tmp_path = tmp_path_factory.mktemp("cut")
     code, summary, run_dir = run(
-        ["--rom", str(rom_path), "--until", "reach_vermilion", "--max-decisions", "4000"], tmp_path
+        ["--rom", str(rom_path), "--until", "teach_cut", "--max-decisions", "5000"], tmp_path
     )
     (checkpoints,) = (tmp_path / "data" / "checkpoints").iterdir()
     last = newest_folder(checkpoints)
@@ -108,37 +108,41 @@ def to_vermilion(rom_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Ve
     return code, summary, run_dir, last / "emulator.state"
 
 
-def test_from_power_on_past_misty_bills_ticket_and_the_underground_path_to_vermilion(
-    to_vermilion: VermilionRun,
-) -> None:
-    code, summary, run_dir, _ = to_vermilion
+def test_from_power_on_past_misty_to_vermilion_the_ss_anne_and_cut_taught(to_cut: RunToCut) -> None:
+    code, summary, run_dir, _ = to_cut
     assert code == 0 and summary["stopped"] == "until", summary["milestones"]
     order = [split["name"] for split in summary["milestones"]]
-    assert order.index("beat_misty") < order.index("get_ss_ticket") < order.index("reach_vermilion")
+    story = ("beat_misty", "get_ss_ticket", "reach_vermilion", "get_hm01", "teach_cut")
+    assert [order.index(name) for name in story] == sorted(order.index(name) for name in story)
     legs = [json.loads(line) for line in (run_dir / "decisions.jsonl").read_text().splitlines()]
     separator = [leg for leg in legs if leg.get("point") == "thing"]
     # Bill's PC, faced from below, once: the talk waits out the separator's sounds after its text.
     assert len(separator) == 1 and "88,1,4,up" in separator[0]["action"]
     to_vermilion = [leg["reason"] for leg in legs if "reach Vermilion City: " in leg.get("reason", "")]
     assert to_vermilion and not any("stuck for" in reason for reason in to_vermilion)  # planned, not found
+    # The lesson is one leg that walks nowhere; the member that learned it is one that could.
+    (lesson,) = [leg for leg in legs if leg.get("point") == "here"]
+    assert lesson["steps"] == 0 and "learns CUT" in lesson["reason"]
 
 
-def test_from_the_runs_vermilion_a_tree_is_cut_on_the_way_to_the_gym_once_cut_is_taught(
-    rom_path: Path, to_vermilion: VermilionRun, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+def test_from_the_runs_own_state_the_tree_before_the_gym_is_cut_and_without_cut_it_is_refused(
+    rom_path: Path, to_cut: RunToCut, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    *_, checkpoint = to_vermilion
-    untaught, taught = tmp_path / "untaught.state", tmp_path / "taught.state"
+    *_, checkpoint = to_cut
+    own, forgotten = tmp_path / "own.state", tmp_path / "forgotten.state"
     with open_session(rom_path, EmulatorConfig()) as session:
         session.load_state_file(checkpoint)
-        untaught.write_bytes(session.export_state())
-        assert "CASCADE" in decode_state(session.memory_image(), session.ram_map).progress.badge_names
-        teach_move(session, 0, 3, "CUT")  # the lead forgets its fourth move for CUT
-        taught.write_bytes(session.export_state())
+        own.write_bytes(session.export_state())
+        state = decode_state(session.memory_image(), session.ram_map)
+        (member, slot), *_ = [(m, s) for m, mon in enumerate(state.party) for s, move in enumerate(mon.moves)
+                              if move.name == "CUT"]  # fmt: skip
+        teach_move(session, member, slot, "TACKLE")  # the same party, CUT forgotten
+        forgotten.write_bytes(session.export_state())
     goto = ["goto", "--rom", str(rom_path), "--to", "VERMILION_GYM", "--json", "--state"]
-    assert main([*goto, str(untaught)]) == 1
+    assert main([*goto, str(forgotten)]) == 1
     refused = json.loads(capsys.readouterr().out)
     assert refused["outcome"] == "no_path" and "without CUT" in refused["reason"]
-    assert main([*goto, str(taught)]) == 0
+    assert main([*goto, str(own)]) == 0
     report = json.loads(capsys.readouterr().out)
     # The tree before the gym (pret data/maps/objects/VermilionCity.asm), cut from the party menu.
     assert report["map"] == "VERMILION_GYM" and report["field_moves"] == ["CUT at VERMILION_CITY (15, 18)"]

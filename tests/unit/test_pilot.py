@@ -7,7 +7,7 @@ from engine.game.models import GameState
 from engine.story.graph import StoryGraph, parse_graph
 from engine.tactician.explorer import Explorer
 from engine.tactician.pilot import Pilot
-from engine.world.goals import MapGoal, ObjectGoal
+from engine.world.goals import HereGoal, MapGoal, ObjectGoal
 from engine.world.world import World
 from tests.support.tiny_world import INDOOR, TinyMap, build_world, person, state_at
 from tests.unit.test_story import with_party
@@ -137,3 +137,24 @@ def test_a_walk_cut_short_but_nearer_than_ever_is_progress_and_the_same_distance
     assert p.idle_legs == 0
     assert p.travelled(state, state, left=12) is None and p.idle_legs == 1
     assert p.travelled(state, state, left=None) is None and p.idle_legs == 2  # the explorer's leg
+
+
+def test_a_teach_step_teaches_in_place_by_the_teaching_rule_and_a_catch_step_trains_on_its_map() -> None:
+    from tests.unit.test_teaching import member
+
+    steps = {"objectives": [
+        {"name": "teach_cut", "title": "teach CUT", "done": [["knows:CUT"]], "source": "test",
+         "steps": [{"do": "catch", "map": "ROAD", "machine": "HM_CUT", "until": [["can_learn:HM_CUT"]]},
+                   {"do": "teach", "machine": "HM_CUT", "until": [["knows:CUT"]]}]},
+    ]}  # fmt: skip
+    w = world()
+    guide = Pilot(w, parse_graph(steps), Explorer(w), 3)
+    squirtle = in_town().model_copy(update={"party": (member("SQUIRTLE", 20, "TACKLE", "BUBBLE"),)})
+    catch = guide.leg(squirtle, "teach_cut")
+    assert catch is not None and "one that can learn CUT" in catch.reason
+    assert guide.catch_only() == "HM_CUT"
+    with_oddish = squirtle.model_copy(update={"party": (*squirtle.party, member("ODDISH", 12, "ABSORB"))})
+    teach = guide.leg(with_oddish, "teach_cut")
+    assert teach is not None and isinstance(teach.goal, HereGoal) and teach.teach is not None
+    assert (teach.teach.item, teach.teach.member, teach.teach.forget) == ("HM_CUT", 1, None)
+    assert guide.catch_only() is None

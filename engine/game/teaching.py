@@ -1,0 +1,106 @@
+"""Teaching a TM or HM outside battle: which member learns it, and which move it forgets to make room.
+
+Compatibility is the species' TM/HM list (pret data/pokemon/base_stats/*.asm, in game/data/species.json).
+The rule, for a machine a plan needs (an HM for the field): a member with a free move slot costs nothing;
+otherwise the member gives up its least useful move, valued as the battle model would weigh it (power x
+accuracy, x1.5 with the same type as the member; a status move counts little; a move whose type another of
+its moves covers better counts half), and an HM is never forgotten (the game refuses, and a plan may need
+it). The cheapest member learns; between equals the lowest level, so the team's strongest keeps its moves.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.game.models import GameState, PartyMon
+from engine.game.tables import Move, game_data
+
+MOVE_SLOTS = 4
+STATUS_MOVE_VALUE = 10.0  # a move without power: GROWL, TAIL_WHIP, SAND_ATTACK, ...
+STAB = 1.5
+COVERED = 0.5  # a move whose type a stronger move of the member's already hits with
+
+
+@dataclass(frozen=True)
+class Lesson:
+    member: int  # party slot, 0-based
+    forget: int | None  # the move slot to overwrite; None: a free slot
+    reason: str
+
+
+def machine_move(item: str) -> str | None:
+    """The move a TM or HM item (its pret name: HM_CUT, TM_BUBBLEBEAM) teaches."""
+    found = game_data().items.get(game_data().item_ids.get(item, -1))
+    return found.teaches if found is not None else None
+
+
+def can_learn(species: str | None, item: str) -> bool:
+    data = game_data()
+    entry = data.species_by_name.get(species or "")
+    machine = data.items.get(data.item_ids.get(item, -1))
+    return entry is not None and machine is not None and machine.display_name in entry.tmhm
+
+
+def is_machine_move(move: str | None) -> bool:
+    """An HM's move: the game will not let a member forget it."""
+    return move is not None and any(
+        item.teaches == move and (item.display_name or "").startswith("HM")
+        for item in game_data().items.values()
+    )
+
+
+def choose_student(state: GameState, item: str) -> Lesson | None:
+    """Who learns `item`'s move, and what it forgets; None when no member can learn it (or all know it)."""
+    move = machine_move(item)
+    best: tuple[float, int, Lesson] | None = None
+    for index, member in enumerate(state.party):
+        if not can_learn(member.species_name, item) or any(slot.name == move for slot in member.moves):
+            continue
+        cost, forget, why = _room(member)
+        if forget is None and cost == float("inf"):
+            continue
+        lesson = Lesson(member=index, forget=forget, reason=f"{member.species_name} learns {move}{why}")
+        key = (cost, member.level, lesson)
+        if best is None or key[:2] < best[:2]:
+            best = key
+    return best[2] if best is not None else None
+
+
+def _room(member: PartyMon) -> tuple[float, int | None, str]:
+    """What making room costs this member: nothing with a free slot, else its least useful move's value."""
+    known = [slot for slot in member.moves if slot.move_id]
+    if len(known) < MOVE_SLOTS:
+        return 0.0, None, " into a free slot"
+    values = move_values(member)
+    forgettable = [(value, slot) for slot, value in enumerate(values) if value != float("inf")]
+    if not forgettable:
+        return float("inf"), None, ""
+    value, slot = min(forgettable)
+    return value, slot, f", forgetting {member.moves[slot].name} (worth {value:.0f})"
+
+
+def move_values(member: PartyMon) -> list[float]:
+    """Each move slot's worth to this member in battle; an HM's is infinite (never forgotten)."""
+    data = game_data()
+    moves = [data.moves_by_id.get(slot.move_id) for slot in member.moves]
+    raw = [_raw_value(member, move) for move in moves]
+    values = []
+    for index, move in enumerate(moves):
+        if move is None or is_machine_move(move.name):
+            values.append(float("inf") if move is not None else 0.0)
+            continue
+        covered = move.power > 0 and any(
+            other is not None and other is not move and other.type == move.type and raw[i] > raw[index]
+            for i, other in enumerate(moves)
+        )
+        values.append(raw[index] * (COVERED if covered else 1.0))
+    return values
+
+
+def _raw_value(member: PartyMon, move: Move | None) -> float:
+    if move is None:
+        return 0.0
+    if move.power == 0:
+        return STATUS_MOVE_VALUE
+    stab = STAB if move.type in (member.type1_name, member.type2_name) else 1.0
+    return move.power * move.accuracy / 100 * stab

@@ -1,0 +1,77 @@
+"""The game's own menus on a real cartridge: an HM taught from the bag (into a free slot, and over the
+least useful move when the four slots are full), every screen recognised in RAM, and the player free to
+walk afterwards; the cartridge's TM/HM table agrees with the package's."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engine.emulator.session import EmulatorSession
+from engine.game.models import DecisionPoint
+from engine.game.tables import game_data
+from engine.game.teaching import choose_student
+from engine.mechanics.walking import OverworldDriver
+from engine.menus.errors import TeachError
+from engine.menus.teach import Teacher
+from engine.world.tables import rom_offset
+from tests.support.scenarios import set_bag, set_party, state_of
+
+pytestmark = pytest.mark.rom
+
+# pret data/pokemon/base_stats/*.asm: 28 bytes a species, by Pokédex number, at BaseStats (bank $0E); the
+# TM/HM bits start at byte 20 (MEW's entry is elsewhere, MewBaseStats in bank $01).
+BASE_STATS = (0x0E, 0x43DE)
+ENTRY, TMHM_AT, TMHM_BYTES, TMS = 28, 20, 7, 50
+
+
+def taught(game: EmulatorSession, moves: list[str]) -> tuple[list[str], list[str], list[str]]:
+    set_party(game, [("WARTORTLE", 26, ["TACKLE", "BITE", "BUBBLE", "WATER_GUN"]), ("ODDISH", 14, moves)])
+    set_bag(game, [("POKE_BALL", 3), ("HM_CUT", 1)])
+    lesson = choose_student(state_of(game), "HM_CUT")
+    assert lesson is not None and lesson.member == 1  # WARTORTLE cannot learn CUT
+    lines: list[str] = []
+    Teacher(game, OverworldDriver(game)).teach("HM_CUT", lesson, read=lambda shown: lines.extend(shown))
+    after = state_of(game)
+    assert after.decision_point is DecisionPoint.OVERWORLD_FREE
+    assert [item.name for item in after.bag] == ["POKE_BALL", "HM_CUT"]  # an HM is not used up
+    return (
+        [slot.name or "" for slot in after.party[1].moves],
+        lines,
+        [m.name or "" for m in after.party[0].moves],
+    )
+
+
+def test_an_hm_goes_into_a_free_slot(game: EmulatorSession) -> None:
+    moves, lines, lead = taught(game, ["ABSORB", "POISONPOWDER"])
+    assert moves == ["ABSORB", "POISONPOWDER", "CUT"] and lead == ["TACKLE", "BITE", "BUBBLE", "WATER_GUN"]
+    assert any("learned" in line for line in lines)
+
+
+def test_with_four_moves_the_least_useful_one_is_forgotten(game: EmulatorSession) -> None:
+    moves, lines, _ = taught(game, ["ABSORB", "POISONPOWDER", "STUN_SPORE", "ACID"])
+    # POISONPOWDER and STUN_SPORE are both status moves worth little; the first of them goes.
+    assert moves == ["ABSORB", "CUT", "STUN_SPORE", "ACID"]
+    assert any("Poof" in line for line in lines) and any("forgot" in line for line in lines)
+
+
+def test_a_machine_not_in_the_bag_is_refused_with_the_menus_closed(game: EmulatorSession) -> None:
+    set_party(game, [("ODDISH", 14, ["ABSORB"])])
+    set_bag(game, [("POKE_BALL", 3)])
+    lesson = choose_student(state_of(game), "HM_CUT")
+    assert lesson is not None
+    with pytest.raises(TeachError, match="no HM_CUT"):
+        Teacher(game, OverworldDriver(game)).teach("HM_CUT", lesson)
+    assert state_of(game).decision_point is DecisionPoint.OVERWORLD_FREE
+
+
+def test_the_packaged_tm_hm_lists_match_the_cartridge(rom_path: Path) -> None:
+    rom, data = rom_path.read_bytes(), game_data()
+    for entry in data.species_by_name.values():
+        if entry.dex == 151:
+            continue  # MEW's base stats live apart
+        start = rom_offset(*BASE_STATS) + (entry.dex - 1) * ENTRY + TMHM_AT
+        bits = int.from_bytes(rom[start : start + TMHM_BYTES], "little")
+        names = {f"TM{n + 1:02d}" if n < TMS else f"HM{n - TMS + 1:02d}" for n in range(56) if bits >> n & 1}
+        assert names == set(entry.tmhm), entry.name
