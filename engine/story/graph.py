@@ -23,7 +23,7 @@ from engine.story.conditions import any_of, check
 from engine.story.errors import StoryError
 from engine.world.goals import Purchase
 
-Action = Literal["go", "talk", "gate", "heal", "buy", "catch", "train", "fight", "teach"]
+Action = Literal["go", "talk", "gate", "heal", "buy", "catch", "train", "fight", "teach", "search"]
 
 
 class Step(Frozen):
@@ -37,6 +37,7 @@ class Step(Frozen):
     answer: Literal["yes", "no"] = "yes"
     items: tuple[Purchase, ...] = ()
     machine: str | None = None  # `teach`: the TM or HM (pret item name); `catch`: only what can learn it
+    puzzle: Literal["trash_cans"] | None = None  # `search`: the puzzle whose hidden switches to look for
     # A trainer class and number: `train` until the forecast is good. The rival's number follows the
     # starter it chose, so for the rival it is a table from that species to the number.
     boss: tuple[str, int | dict[str, int]] | None = None

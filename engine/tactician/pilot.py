@@ -19,6 +19,7 @@ from engine.story.conditions import party_hp
 from engine.story.graph import Objective, Step, StoryGraph
 from engine.story.progress import closer, progress
 from engine.tactician.explorer import Explorer
+from engine.tactician.puzzle_legs import PuzzleGuide, PuzzleSnapshot
 from engine.world.gates import closed_gates
 from engine.world.goals import HereGoal, Leg, MapGoal, ObjectGoal, SquareGoal, Teach, ThingGoal
 from engine.world.models import Square
@@ -35,6 +36,7 @@ class PilotSnapshot(Frozen):
     objective: str | None
     idle_legs: int
     detour: str | None
+    puzzles: PuzzleSnapshot = PuzzleSnapshot()
 
 
 class Pilot:
@@ -51,6 +53,7 @@ class Pilot:
         self._nearest_of: Step | None = None
         # The pilot's own last leg: only its legs say how near the step's target is (the explorer's do not).
         self.last_leg: Leg | None = None
+        self.puzzles = PuzzleGuide(world)
 
     # -- choosing ----------------------------------------------------------------------------------
     def leg(self, state: GameState, objective_name: str) -> Leg | None:
@@ -110,6 +113,8 @@ class Pilot:
             )
         if step.do == "teach":
             return self._teach(step, state)
+        if step.do == "search":
+            return self.puzzles.leg(step, state)
         if step.do == "heal":
             return self._counter(state, "_POKECENTER", step.map, step.why)
         if step.do == "buy":
@@ -189,6 +194,7 @@ class Pilot:
         """Run the step's progress tests on a leg just walked; the first that passed, or None. `left`: the
         steps the leg's plan still had to go when it ended (a trainer's battle ends a long walk early);
         nearer than ever before to the step's target counts as progress too."""
+        self.puzzles.travelled(before, after)
         if self.objective is None or self._step is None:
             return None
         found = progress(self._step, before, after) or self._nearer(left)
@@ -216,8 +222,12 @@ class Pilot:
         return self._step.machine if self._step is not None and self._step.do == "catch" else None
 
     def snapshot(self) -> PilotSnapshot:
-        return PilotSnapshot(objective=self.objective, idle_legs=self.idle_legs, detour=self.detour)
+        return PilotSnapshot(
+            objective=self.objective, idle_legs=self.idle_legs, detour=self.detour,
+            puzzles=self.puzzles.snapshot(),
+        )  # fmt: skip
 
     def restore(self, snapshot: PilotSnapshot) -> None:
         self.objective, self.idle_legs, self.detour = snapshot.objective, snapshot.idle_legs, snapshot.detour
+        self.puzzles.restore(snapshot.puzzles)
         self._step = None
