@@ -92,15 +92,15 @@ def test_engine_story_places_a_save_state_in_the_graph(
     assert marks.get("beat_misty") == "[ ]"
 
 
-RunToCut = tuple[int, dict[str, Any], Path, Path]
+RunToSurge = tuple[int, dict[str, Any], Path, Path]
 
 
 @pytest.fixture(scope="module")
-def to_cut(rom_path: Path, tmp_path_factory: pytest.TempPathFactory) -> RunToCut:
-    """One run from power-on until a member knows CUT, shared: its summary, folder and last checkpoint."""
-    tmp_path = tmp_path_factory.mktemp("cut")
+def to_surge(rom_path: Path, tmp_path_factory: pytest.TempPathFactory) -> RunToSurge:
+    """One run from power-on to the Thunder Badge, shared: its summary, folder and last checkpoint."""
+    tmp_path = tmp_path_factory.mktemp("surge")
     code, summary, run_dir = run(
-        ["--rom", str(rom_path), "--until", "teach_cut", "--max-decisions", "5000"], tmp_path
+        ["--rom", str(rom_path), "--until", "beat_lt_surge", "--max-decisions", "8000"], tmp_path
     )
     (checkpoints,) = (tmp_path / "data" / "checkpoints").iterdir()
     last = newest_folder(checkpoints)
@@ -108,32 +108,43 @@ def to_cut(rom_path: Path, tmp_path_factory: pytest.TempPathFactory) -> RunToCut
     return code, summary, run_dir, last / "emulator.state"
 
 
-def test_from_power_on_past_misty_to_vermilion_the_ss_anne_and_cut_taught(to_cut: RunToCut) -> None:
-    code, summary, run_dir, _ = to_cut
+def test_from_power_on_past_misty_the_ss_anne_cut_and_the_trash_cans_to_lt_surge(
+    to_surge: RunToSurge,
+) -> None:
+    code, summary, run_dir, _ = to_surge
     assert code == 0 and summary["stopped"] == "until", summary["milestones"]
     order = [split["name"] for split in summary["milestones"]]
-    story = ("beat_misty", "get_ss_ticket", "reach_vermilion", "get_hm01", "teach_cut")
+    story = ("beat_misty", "get_ss_ticket", "reach_vermilion", "get_hm01", "teach_cut", "beat_lt_surge")
     assert [order.index(name) for name in story] == sorted(order.index(name) for name in story)
     legs = [json.loads(line) for line in (run_dir / "decisions.jsonl").read_text().splitlines()]
-    separator = [leg for leg in legs if leg.get("point") == "thing"]
+    separator = [leg for leg in legs if leg.get("point") == "thing" and "88,1,4,up" in leg["action"]]
     # Bill's PC, faced from below, once: the talk waits out the separator's sounds after its text.
-    assert len(separator) == 1 and "88,1,4,up" in separator[0]["action"]
+    assert len(separator) == 1
     to_vermilion = [leg["reason"] for leg in legs if "reach Vermilion City: " in leg.get("reason", "")]
     assert to_vermilion and not any("stuck for" in reason for reason in to_vermilion)  # planned, not found
     # The lesson is one leg that walks nowhere; the member that learned it is one that could.
     (lesson,) = [leg for leg in legs if leg.get("point") == "here"]
-    assert lesson["steps"] == 0 and "learns CUT" in lesson["reason"]
+    assert lesson["steps"] == 0 and "learns CUT" in lesson["action"]
+    assert any("CUT at VERMILION_CITY (15, 18)" in leg.get("action", "") for leg in legs)  # the gym's tree
+    looks = [leg for leg in legs if "look in trash can" in leg.get("reason", "")]
+    assert looks and all(leg["action"].startswith("thing 92,") for leg in looks)  # faced in the gym
 
 
-def test_from_the_runs_own_state_the_tree_before_the_gym_is_cut_and_without_cut_it_is_refused(
-    rom_path: Path, to_cut: RunToCut, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+def test_from_the_runs_own_state_the_tree_is_cut_again_and_without_cut_it_is_refused(
+    rom_path: Path, to_surge: RunToSurge, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    *_, checkpoint = to_cut
-    own, forgotten = tmp_path / "own.state", tmp_path / "forgotten.state"
+    *_, checkpoint = to_surge
+    center, own, forgotten = (tmp_path / f"{name}.state" for name in ("center", "own", "forgotten"))
+    # From the run's last state to the Pokémon Center (no tree on that way: the gym's yard is left over a
+    # ledge), and from there back to the gym, whose tree grew again when Vermilion City was loaded.
+    to_center = ["goto", "--rom", str(rom_path), "--to", "VERMILION_POKECENTER", "--state", str(checkpoint)]
+    assert main([*to_center, "--save-state", str(center)]) == 0
+    capsys.readouterr()
     with open_session(rom_path, EmulatorConfig()) as session:
-        session.load_state_file(checkpoint)
+        session.load_state_file(center)
         own.write_bytes(session.export_state())
         state = decode_state(session.memory_image(), session.ram_map)
+        assert "THUNDER" in state.progress.badge_names
         (member, slot), *_ = [(m, s) for m, mon in enumerate(state.party) for s, move in enumerate(mon.moves)
                               if move.name == "CUT"]  # fmt: skip
         teach_move(session, member, slot, "TACKLE")  # the same party, CUT forgotten
