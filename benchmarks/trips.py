@@ -51,11 +51,13 @@ TRIPS = (
     ("Viridian Pokémon Center -> Pewter Gym", "viridian_center", "PEWTER_GYM"),
 )
 # Start states the engine's own run makes from power-on (rule-based, no key): the objective it stops at.
-PLAYED = {"after_ticket": "get_ss_ticket"}
+PLAYED = {"after_ticket": "get_ss_ticket", "cut_taught": "teach_cut"}
 PLAYED_TRIPS = (
     ("Bill's house (S.S. Ticket) -> Vermilion City", "after_ticket", "VERMILION_CITY"),
     ("Bill's house (S.S. Ticket) -> Vermilion Gym (CUT's tree)", "after_ticket", "VERMILION_GYM"),
-    ("Bill's house (S.S. Ticket) -> Lavender Town (CUT, Rock Tunnel)", "after_ticket", "LAVENDER_TOWN"),
+    ("Bill's house (S.S. Ticket) -> S.S. Anne captain's room", "after_ticket", "SS_ANNE_CAPTAINS_ROOM"),
+    ("Route 6 (CUT taught) -> Vermilion Gym (the tree cut)", "cut_taught", "VERMILION_GYM"),
+    ("Route 6 (CUT taught) -> Lavender Town (Rock Tunnel)", "cut_taught", "LAVENDER_TOWN"),
 )
 WALK_SQUARES = ((1, 34, 2), (1, 6, 10), (1, 30, 30), (1, 35, 17), (1, 6, 10), (1, 34, 2))  # Viridian City
 RAW_BLOCK = 64
@@ -70,6 +72,8 @@ class Measured:
     battles: int
     frames: int
     wall: float
+    field_moves: int
+    reason: str
 
 
 def build_starts(rom: Path, world: World) -> dict[str, bytes]:
@@ -113,7 +117,7 @@ def run_trip(emulator: EmulatorPort, state: bytes, world: World, place: str) -> 
 
 def measure(name: str, report: TripReport) -> Measured:
     return Measured(name, report.arrived, report.steps, report.planned_steps, len(report.battles),
-                    report.frames, report.wall_seconds)  # fmt: skip
+                    report.frames, report.wall_seconds, len(report.field_moves), report.reason)  # fmt: skip
 
 
 def walking_throughput(rom: Path, state: bytes, warm: bool) -> tuple[float, float, int]:
@@ -180,8 +184,8 @@ def bench_cartridge(rom: Path, rounds: int, with_ray: bool) -> None:
 
 
 def _print_trips(results: dict[str, list[Measured]], ray_results: dict[str, list[Measured]]) -> None:
-    print(f"{'trip':62} {'arrived':>7} {'steps':>5} {'plan':>5} {'btl':>3} {'frames':>7} {'local s':>8} "
-          f"{'Ray s':>7} {'Ray/local':>9}")  # fmt: skip
+    print(f"{'trip':62} {'arrived':>7} {'steps':>5} {'plan':>5} {'btl':>3} {'cut':>3} {'frames':>7} "
+          f"{'local s':>8} {'Ray s':>7} {'Ray/local':>9}")  # fmt: skip
     for name, runs in results.items():
         first = runs[0]
         wall = statistics.median(run.wall for run in runs)
@@ -191,8 +195,11 @@ def _print_trips(results: dict[str, list[Measured]], ray_results: dict[str, list
         ray_text = f"{'-':>7} {'-':>9}"
         if ray_wall is not None:
             ray_text = f"{ray_wall:7.2f} {ray_wall / wall:8.2f}x"
-        print(f"{name:62} {('yes' if arrived else 'NO'):>7} {first.steps:5d} {first.planned or 0:5d} "
-              f"{first.battles:3d} {first.frames:7d} {wall:8.2f} {ray_text}")  # fmt: skip
+        counts = f"{first.steps:5d} {first.planned or 0:5d} {first.battles:3d} {first.field_moves:3d}"
+        shown = "yes" if arrived else "NO"
+        print(f"{name:62} {shown:>7} {counts} {first.frames:7d} {wall:8.2f} {ray_text}")
+        if not arrived:
+            print(f"    {first.reason}")
 
 
 def main() -> None:
