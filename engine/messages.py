@@ -135,6 +135,7 @@ class LegReport(Frozen):
     bought: tuple[Purchase, ...] = ()  # from a Mart clerk: what the bag and the money in RAM show bought
     field_moves: tuple[str, ...] = ()  # field moves used on the way ("CUT at VERMILION_CITY (15, 18)")
     taught: tuple[str, ...] = ()  # TMs and HMs taught ("ODDISH learns CUT into a free slot")
+    spins: int = 0  # spinner arrows stepped onto (the game walked the player on from each)
     state: GameState
 
 

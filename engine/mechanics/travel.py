@@ -51,6 +51,7 @@ BUMP_WAIT_FRAMES = 24
 BUMPS_BEFORE_GIVING_UP = 2  # a press that did nothing twice from one square is planned around
 ARRIVAL_FRAMES = 4  # a map script that fires on the last square starts within a frame or two
 MAX_REPLANS = 12
+SPIN_WAITS = 3  # the longest forced walks (a dozen squares, ~200 frames) end within one SETTLE_FRAMES wait
 TALK_TAPS = 4
 # After a talk: the overworld loop reads the joypad every frame once the player may walk; a script that
 # still runs is waited out in SCRIPT_WAIT_FRAMES steps, for at most SCRIPT_FRAMES (10 s of game time).
@@ -80,6 +81,7 @@ class LegProgress:
     notes: list[str] = field(default_factory=list)  # purchases skipped or cut short, and why
     field_moves: list[str] = field(default_factory=list)  # "CUT at VERMILION_CITY (15, 18)", as used
     taught: list[str] = field(default_factory=list)  # "ODDISH learns CUT into a free slot", as RAM showed
+    spins: int = 0  # spinner arrows stepped onto
 
 
 class Stop(Exception):
@@ -234,6 +236,8 @@ class Traveller:
             arrived = self._through_warp(edge, before)
         elif edge.kind == "cut":
             arrived = self._cut_through(edge, before, progress)
+        elif edge.kind == "spin":
+            arrived = self._spin(edge, before, progress)
         else:
             arrived = self._walk_step(edge, before)
         if arrived is not None and edge.kind != "cross" and arrived[0] != before[0]:
@@ -292,6 +296,21 @@ class Traveller:
         name = self.world.maps[before[0]].name
         progress.field_moves.append(f"CUT at {name} {edge.to[1:] if edge.to else ''}")
         return self._walk_step(edge, before)
+
+    def _spin(self, edge: Edge, before: Square, progress: LegProgress) -> Square | None:
+        """Onto a spinner's arrow: the step, then the game's forced walk (it holds the controls until the
+        walk ends), waited out; where the player stands then."""
+        if self._walk_step(edge, before) is None:
+            return None
+        for _ in range(SPIN_WAITS):
+            if self._wait_calm():
+                break
+        else:
+            raise self._why_stopped()
+        if self.session.read_u8(self.ram.wIsInBattle):
+            raise Stop("battle", "a battle began")
+        progress.spins += 1
+        return self.position()
 
     def _hop(self, edge: Edge, before: Square) -> Square | None:
         """Over a ledge: the game walks the second square itself, as a scripted move."""
@@ -447,7 +466,7 @@ class Traveller:
             frames=self.session.frame - progress.started_frame, planned_steps=progress.planned_steps,
             replans=progress.replans, walked=tuple(progress.walked), warps=tuple(progress.warps),
             text=tuple(progress.text), bought=tuple(progress.bought), field_moves=tuple(progress.field_moves),
-            taught=tuple(progress.taught),
+            taught=tuple(progress.taught), spins=progress.spins,
             state=self.state(),
         )  # fmt: skip
 

@@ -31,6 +31,7 @@ class TripReport:
     battles: list[str] = field(default_factory=list)  # each battle's outcome
     interruptions: list[str] = field(default_factory=list)  # what stopped a leg before its goal
     field_moves: list[str] = field(default_factory=list)  # "CUT at VERMILION_CITY (15, 18)", in order
+    spins: int = 0  # spinner arrows stepped onto
     wall_seconds: float = 0.0
     state: GameState | None = None
 
@@ -42,7 +43,7 @@ class TripReport:
             "y": where.y if where else None, "steps": self.steps, "planned_steps": self.planned_steps,
             "frames": self.frames, "legs": self.legs, "battles": len(self.battles),
             "battle_outcomes": self.battles, "interruptions": len(self.interruptions),
-            "field_moves": self.field_moves,
+            "field_moves": self.field_moves, "spins": self.spins,
             "wall_seconds": round(self.wall_seconds, 3),
         }  # fmt: skip
 
@@ -79,6 +80,7 @@ def _count(report: TripReport, leg: LegReport) -> None:
     report.legs += 1
     report.steps += leg.steps
     report.field_moves.extend(leg.field_moves)
+    report.spins += leg.spins
     report.outcome, report.reason, report.state = leg.outcome, leg.reason, leg.state
     report.arrived = leg.outcome == "arrived"
     if report.planned_steps is None:

@@ -8,7 +8,18 @@ from collections.abc import Iterator
 
 from engine.game.tables import NamedId, game_data
 from engine.world.errors import CartridgeDataError
-from engine.world.models import Connection, Ledge, MapData, MapObject, Side, Sign, TilePair, Tileset, Warp
+from engine.world.models import (
+    Connection,
+    Ledge,
+    MapData,
+    MapObject,
+    Side,
+    Sign,
+    Spin,
+    TilePair,
+    Tileset,
+    Warp,
+)
 from engine.world.tables import (
     BLOCK_TILES,
     CARPET_FACINGS,
@@ -24,7 +35,9 @@ from engine.world.tables import (
     OBJECT_ENTRY,
     OBJECT_ITEM,
     OBJECT_TRAINER,
+    PAD_STEPS,
     SIGN_ENTRY,
+    SPINNER_ENTRY,
     TILESET_ENTRY,
     WARP_ENTRY,
     WARP_TILE_BANK,
@@ -248,3 +261,24 @@ def map_ids() -> list[int]:
 
 def _unused(name: NamedId | None) -> bool:
     return name is None or name.name.startswith("UNUSED_MAP")
+
+
+# -- spinners ---------------------------------------------------------------------------------------
+def read_spinners(rom: Rom, bank: int, address: int) -> dict[tuple[int, int], Spin]:
+    """A spinner floor's arrows: from each arrow square, where the game's forced walk ends and how many
+    squares it runs (SPINNER_TABLES)."""
+    found: dict[tuple[int, int], Spin] = {}
+    at = rom_offset(bank, address)
+    while (y := rom.u8(at)) != END:
+        x, pointer = rom.u8(at + 1), rom.u16(at + 2)
+        dx = dy = moved = 0
+        step = rom_offset(bank, pointer)
+        while (pad := rom.u8(step)) != END:
+            if pad not in PAD_STEPS:
+                raise CartridgeDataError(f"spinner table at {bank:#x}:{address:#x}: {pad:#x} is no direction")
+            count = rom.u8(step + 1)
+            dx, dy, moved = dx + PAD_STEPS[pad][0] * count, dy + PAD_STEPS[pad][1] * count, moved + count
+            step += 2
+        found[(x, y)] = Spin(to=(x + dx, y + dy), squares=moved)
+        at += SPINNER_ENTRY
+    return found

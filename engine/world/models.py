@@ -109,3 +109,11 @@ class TilePair(Frozen):
     tileset: int
     first: int
     second: int
+
+
+class Spin(Frozen):
+    """An arrow square of a spinner floor: standing on it, the game walks the player `squares` squares,
+    ending on `to` (pret DecodeArrowMovementRLE and the map's arrow table)."""
+
+    to: tuple[int, int]
+    squares: int

@@ -26,7 +26,8 @@ from engine.world.world import STEPS, Edge, World
 
 GATE_COST = 60.0  # steps a closed story gate is worth avoiding, when a leg may cross one at all
 # A warp's fade is worth about 3 steps; CUT's menus, text and animation about 20 (~330 frames).
-BASE_COST = {"walk": 1.0, "cross": 1.0, "hop": 2.0, "door": 4.0, "push": 4.0, "cut": 20.0}
+# A spin is priced as the few squares most of them run (the game walks them at walking speed).
+BASE_COST = {"walk": 1.0, "cross": 1.0, "hop": 2.0, "door": 4.0, "push": 4.0, "cut": 20.0, "spin": 4.0}
 GRASS_COST: dict[Intent, float] = {"travel": 2.0, "train": 0.0, "explore": 1.0}
 WATCHED_COST: dict[Intent, float] = {"travel": 6.0, "train": 2.0, "explore": 3.0}
 MAX_NODES = 250_000
@@ -68,7 +69,7 @@ class Plan:
     @property
     def steps(self) -> int:
         """Squares walked (a ledge hop covers two), as the walk counts them."""
-        return sum(2 if edge.kind == "hop" else 1 for edge in self.edges)
+        return sum(2 if edge.kind == "hop" else 1 for edge in self.edges)  # a spin: the one step onto it
 
 
 def surroundings(world: World, state: GameState, gates: tuple[Gate, ...] = GATES) -> Surroundings:
@@ -183,7 +184,8 @@ def _indoor_group(world: World, map_id: int) -> set[int]:
 
 
 # -- searching ---------------------------------------------------------------------------------------
-_ONTO = frozenset({"walk", "cross", "hop", "cut"})  # edges that end on their `to` square, which must be free
+# Edges that end on their `to` square, which must be free.
+_ONTO = frozenset({"walk", "cross", "hop", "cut", "spin"})
 
 
 class Planner:

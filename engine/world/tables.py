@@ -82,3 +82,15 @@ EDGE_MAPS = frozenset({0x61})  # SS_ANNE_3F: by the edge, whatever its tileset
 # accepts (OVERWORLD $3D, GYM $50; the grass it also cuts is walkable anyway). The game swaps the tree's
 # block in wOverworldMap for one without it (CutTreeBlockSwaps); the tree grows back when the map reloads.
 CUT_TREE_TILES = {0: 0x3D, 7: 0x50}
+# The spinner floors' arrow tables (pret scripts/RocketHideoutB2F.asm, RocketHideoutB3F.asm and
+# ViridianGym.asm, the ...ArrowTilePlayerMovement labels; addresses from pokered.sym and pokeblue.sym):
+# (y, x, pointer) entries until $FF, each pointer (same bank) to (joypad direction, squares) pairs until $FF
+# that the map script plays once the player stands on (x, y). Viridian Gym's table is a byte later in Blue.
+SPINNER_TABLES: dict[str, tuple[tuple[str, int, int], ...]] = {
+    "POKEMON RED": (("ROCKET_HIDEOUT_B2F", 0x11, 0x4E6D), ("ROCKET_HIDEOUT_B3F", 0x11, 0x526B),
+                    ("VIRIDIAN_GYM", 0x1D, 0x4916)),
+    "POKEMON BLUE": (("ROCKET_HIDEOUT_B2F", 0x11, 0x4E6D), ("ROCKET_HIDEOUT_B3F", 0x11, 0x526B),
+                     ("VIRIDIAN_GYM", 0x1D, 0x4917)),
+}  # fmt: skip
+SPINNER_ENTRY = 4
+PAD_STEPS = {0x10: (1, 0), 0x20: (-1, 0), 0x40: (0, -1), 0x80: (0, 1)}  # PAD_RIGHT, LEFT, UP, DOWN

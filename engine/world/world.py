@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Literal
 
+from engine.game.cartridge import read_header
+from engine.game.errors import RomError
 from engine.game.models import Direction
 from engine.world.cartridge import (
     Rom,
@@ -24,12 +26,13 @@ from engine.world.cartridge import (
     read_carpets,
     read_ledges,
     read_map,
+    read_spinners,
     read_tile_pairs,
     read_tilesets,
     read_toggles,
 )
 from engine.world.errors import WorldError
-from engine.world.models import Ledge, MapData, Side, Square, TilePair, Tileset, Warp
+from engine.world.models import Ledge, MapData, Side, Spin, Square, TilePair, Tileset, Warp
 from engine.world.tables import (
     BLOCK_TILES,
     CARPET_MAPS,
@@ -38,11 +41,13 @@ from engine.world.tables import (
     EDGE_MAPS,
     LAST_MAP,
     RED_BLUE_TABLES,
+    SPINNER_TABLES,
     RomTables,
 )
 
 log = logging.getLogger(__name__)
 OVERWORLD_TILESET = 0  # the only tileset with ledges (pret engine/overworld/ledges.asm)
+MAX_CHAINED_SPINS = 8
 # Maps whose script sets wLastMap every frame the player is on them, so that their LAST_MAP warps lead
 # there whichever way the player came in: the Underground Paths' and Diglett's Cave's entrance houses
 # (pret scripts/UndergroundPathRoute5.asm .. Route8.asm, DiglettsCaveRoute2.asm, DiglettsCaveRoute11.asm).
@@ -76,9 +81,10 @@ class Move:
     hop: bool = False  # over a ledge: two squares on, no way back
     crossing: bool = False  # into the connected map across an edge
     cut: bool = False  # onto a tree that CUT clears first
+    spin: bool = False  # onto a spinner's arrow: `to` is where the game's forced walk ends
 
 
-EdgeKind = Literal["walk", "hop", "cross", "door", "push", "cut"]
+EdgeKind = Literal["walk", "hop", "cross", "door", "push", "cut", "spin"]
 
 
 @dataclass(frozen=True)
@@ -86,7 +92,8 @@ class Edge:
     """One press of a direction, as the planner sees it. A `door` steps onto a warp square (`via`) and
     comes out at the warp's destination; a `push` takes the warp the player stands on (`via`, too). A
     `cut` clears the tree on `to` with CUT first, then steps onto it (the planner allows it only when the
-    player can use CUT).
+    player can use CUT). A `spin` steps onto a spinner's arrow square (`via`) and ends where the game's
+    forced walk does (`to`).
     `last_map`: the warp leads back to wherever the player came from (`to` is then the map's only way
     in, or None)."""
 
@@ -108,6 +115,7 @@ class World:
         ledges: tuple[Ledge, ...],
         tile_pairs: tuple[TilePair, ...],
         carpets: dict[str, frozenset[int]] | None = None,
+        spinners: dict[int, dict[tuple[int, int], Spin]] | None = None,
     ) -> None:
         self.maps = maps
         self.tilesets = tilesets
@@ -115,6 +123,7 @@ class World:
         self.ledges = ledges
         self.tile_pairs = tile_pairs
         self.carpets = carpets or {}
+        self.spinners = spinners or {}
         self._edges: dict[int, dict[tuple[int, int], tuple[Edge, ...]]] = {}
         self._grids: dict[int, bytes] = {}
 
@@ -190,6 +199,9 @@ class World:
         if hop is not None:
             return hop
         target = (map_id, x + dx, y + dy)
+        landing = self._spun(target)
+        if landing is not None and self.walkable(*target):
+            return Move(to=landing, spin=True)
         if self.is_tree(*target):
             return Move(to=target, cut=True)
         if not self.walkable(*target) or self._pair_blocks(at, target):
@@ -207,6 +219,20 @@ class World:
         if not self.walkable(*target):
             return None
         return Move(to=target, crossing=True)
+
+    def _spun(self, at: Square) -> Square | None:
+        """Where the game's forced walks end once the player stands on `at`, if it is an arrow square (an
+        arrow may end on another arrow: followed, a few at most)."""
+        arrows = self.spinners.get(at[0])
+        if not arrows or at[1:] not in arrows:
+            return None
+        map_id, x, y = at
+        for _ in range(MAX_CHAINED_SPINS):
+            spin = arrows.get((x, y))
+            if spin is None:
+                return (map_id, x, y)
+            x, y = spin.to
+        return None  # a loop of arrows: the game would spin for ever, and so no edge
 
     def _ledge(self, at: Square, direction: Direction) -> Move | None:
         map_id, x, y = at
@@ -352,7 +378,7 @@ class World:
         tileset = self.tilesets[data.tileset]
         walkable, grass = tileset.walkable, tileset.grass
         grid, wide, high = self._grid(map_id), data.squares_wide, data.squares_high
-        special = {(w.x, w.y) for w in data.warps}
+        special = {(w.x, w.y) for w in data.warps} | set(self.spinners.get(map_id, ()))
         # The squares a step away from a warp, worked out once rather than asked at every square.
         beside_special = {(x + dx, y + dy) for x, y in special for dx, dy in STEPS.values()}
         ledge_fronts = {key[2] for key in self._ledge_keys} if data.tileset == OVERWORLD_TILESET else set()
@@ -395,10 +421,13 @@ class World:
                 continue
             move = self.move(at, direction)
             if move is not None:
-                found.append(self._step(direction, move))
+                found.append(self._step(direction, move, at))
         return tuple(edge for edge in found if edge.to is not None or edge.last_map)
 
-    def _step(self, direction: Direction, move: Move) -> Edge:
+    def _step(self, direction: Direction, move: Move, at: Square | None = None) -> Edge:
+        if move.spin and at is not None:
+            dx, dy = STEPS[direction]
+            return Edge(direction=direction, to=move.to, kind="spin", via=(at[0], at[1] + dx, at[2] + dy))
         warp = None if move.hop else self.warp_at(*move.to)
         if warp is not None:
             map_id, x, y = move.to
@@ -448,7 +477,22 @@ def load_world(rom_bytes: bytes, tables: RomTables = RED_BLUE_TABLES) -> World:
         read_ledges(rom, tables),
         read_tile_pairs(rom, tables),
         read_carpets(rom, tables),
+        _spinners(rom, maps),
     )
+
+
+def _spinners(rom: Rom, maps: dict[int, MapData]) -> dict[int, dict[tuple[int, int], Spin]]:
+    """The spinner floors of this cartridge (by its title: the tables' addresses differ in Blue)."""
+    by_name = {data.name: data.id for data in maps.values()}
+    try:
+        title = read_header(rom.data).title
+    except RomError:  # a generated test cartridge: no header to go by, so no spinner floors
+        return {}
+    found = {}
+    for name, bank, address in SPINNER_TABLES.get(title, ()):
+        if name in by_name:
+            found[by_name[name]] = read_spinners(rom, bank, address)
+    return found
 
 
 def _blocksets(rom: Rom, maps: dict[int, MapData], tilesets: dict[int, Tileset]) -> dict[int, bytes]:

@@ -61,6 +61,11 @@ STAGES = {
     "boulder": Stage(events=(*_POKEDEX, "EVENT_BEAT_BROCK"), hidden=_AFTER_POKEDEX,
                      shown=(*_LAB_OAK, *_VIRIDIAN_OLD_MAN), party=(("WARTORTLE", 18),), badges=("boulder",),
                      scripts=_AFTER_PARCEL),
+    # The Viridian Gym's door open (its only check, pret scripts/ViridianCity.asm), with a party its
+    # trainers cannot stop: for walking the gym's spinners.
+    "viridian_gym_open": Stage(events=(*_POKEDEX, "EVENT_VIRIDIAN_GYM_OPEN"), hidden=_AFTER_POKEDEX,
+                               shown=(*_LAB_OAK, *_VIRIDIAN_OLD_MAN), party=(("MEWTWO", 90),),
+                               scripts=_AFTER_PARCEL),
 }  # fmt: skip
 
 
