@@ -136,6 +136,7 @@ class LegReport(Frozen):
     field_moves: tuple[str, ...] = ()  # field moves used on the way ("CUT at VERMILION_CITY (15, 18)")
     taught: tuple[str, ...] = ()  # TMs and HMs taught ("ODDISH learns CUT into a free slot")
     spins: int = 0  # spinner arrows stepped onto (the game walked the player on from each)
+    rides: tuple[str, ...] = ()  # elevators ridden ("rode the elevator to ROCKET_HIDEOUT_B4F")
     state: GameState
 
 

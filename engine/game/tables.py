@@ -117,6 +117,7 @@ class GameData:
         self.item_prices: dict[str, int] = {e["name"]: e["price"] for e in _entries("item_prices.json")}
         self.events: dict[int, str] = {e["index"]: e["name"] for e in _entries("events.json")}
         self.event_index: dict[str, int] = {name: index for index, name in self.events.items()}
+        self.toggle_index: dict[str, int] = {e["name"]: e["index"] for e in _entries("toggles.json")}
         self.trainer_parties: tuple[TrainerParty, ...] = tuple(
             TrainerParty(trainer_class=e["class"], number=e["number"], party=e["party"])
             for e in _entries("trainer_parties.json")

@@ -26,8 +26,9 @@ from engine.game.state import decode_state
 from engine.game.teaching import Lesson
 from engine.mechanics.shop import Shopper
 from engine.mechanics.walking import OverworldDriver
-from engine.menus.errors import FieldMoveError, TeachError
+from engine.menus.errors import FieldMoveError, LiftError, TeachError
 from engine.menus.field_move import FieldMoveUser
+from engine.menus.lift import LiftRider
 from engine.menus.teach import Teacher
 from engine.messages import LegOutcome, LegReport
 from engine.world.errors import WorldError
@@ -35,7 +36,7 @@ from engine.world.goals import Leg, Purchase, StepGoal, Teach
 from engine.world.models import Square
 from engine.world.planner import Plan, Planner, gates_as_costs, surroundings
 from engine.world.tables import CUT_TREE_TILES
-from engine.world.targets import target_for
+from engine.world.targets import SquaresTarget, target_for
 from engine.world.world import Edge, World
 
 STEP_FRAMES = 40  # a step is 16 frames; turning first and a slow frame or two fit well inside
@@ -82,6 +83,7 @@ class LegProgress:
     field_moves: list[str] = field(default_factory=list)  # "CUT at VERMILION_CITY (15, 18)", as used
     taught: list[str] = field(default_factory=list)  # "ODDISH learns CUT into a free slot", as RAM showed
     spins: int = 0  # spinner arrows stepped onto
+    rides: list[str] = field(default_factory=list)  # "rode the elevator to ROCKET_HIDEOUT_B4F"
 
 
 class Stop(Exception):
@@ -154,7 +156,8 @@ class Traveller:
 
     def _edge_toward(self, direction: Direction) -> Edge:
         """What one press does from here, as the world model knows it (a door is walked as a warp)."""
-        found = [edge for edge in self.world.edges(self.position()) if edge.direction is direction]
+        found = [edge for edge in self.world.edges(self.position()) if edge.direction is direction
+                 and edge.kind != "lift"]  # fmt: skip
         return found[0] if found else Edge(direction=direction, to=None, kind="walk")
 
     def _walk(self, leg: Leg, progress: LegProgress) -> tuple[LegOutcome, str]:
@@ -238,6 +241,8 @@ class Traveller:
             arrived = self._cut_through(edge, before, progress)
         elif edge.kind == "spin":
             arrived = self._spin(edge, before, progress)
+        elif edge.kind == "lift":
+            arrived = self._ride(edge, progress)
         else:
             arrived = self._walk_step(edge, before)
         if arrived is not None and edge.kind != "cross" and arrived[0] != before[0]:
@@ -312,6 +317,39 @@ class Traveller:
         progress.spins += 1
         return self.position()
 
+    def _ride(self, edge: Edge, progress: LegProgress) -> Square | None:
+        """An elevator: face its panel, choose the floor, then out by the nearest exit, which now leads to
+        that floor. Where the player stands then (None if no exit could be walked to)."""
+        assert edge.floor is not None and edge.to is not None
+        self._face(edge.direction)
+        try:
+            LiftRider(self.session, self.driver).ride(edge.floor, read=partial(_keep_new, progress.text))
+        except LiftError as exc:
+            raise Stop("blocked", f"the elevator: {exc}") from exc
+        # The car shakes once the text closes (ShakeElevator, with no flag to tell): the player has the
+        # controls back when the overworld loop reads the joypad again.
+        waited = 0
+        while not self._overworld_polled() and waited < SCRIPT_FRAMES:
+            self.session.tick(SCRIPT_WAIT_FRAMES)
+            waited += SCRIPT_WAIT_FRAMES
+        car = self.position()
+        exits: dict[Square, Direction | None] = {
+            (car[0], x, y): found.direction for x, y in self.world.squares(car[0])
+            for found in self.world.edges((car[0], x, y)) if found.kind in ("door", "push") and found.via
+        }  # fmt: skip
+        plan = Planner(self.world, surroundings(self.world, self.state())).plan(SquaresTarget(exits))
+        if plan is None:
+            raise Stop("blocked", "no way out of the elevator")
+        for step in plan.edges:
+            if self._step(step, progress) is None:
+                return None
+        way_out = next(found for found in self.world.edges(self.position()) if found.kind in ("door", "push"))
+        arrived = self._through_warp(replace(way_out, to=edge.to), self.position())
+        if arrived is not None and arrived[0] != edge.to[0]:
+            raise Stop("blocked", f"the elevator let the player out on map {arrived[0]}, not {edge.to[0]}")
+        progress.rides.append(f"rode the elevator to {self.world.maps[edge.to[0]].name}")
+        return arrived
+
     def _hop(self, edge: Edge, before: Square) -> Square | None:
         """Over a ledge: the game walks the second square itself, as a scripted move."""
         ram, wanted = self.ram, edge.to
@@ -358,10 +396,14 @@ class Traveller:
 
     def _arrive(self, expected: Square | None, before: Square) -> Square:
         ram = self.ram
+        # The warp square just stepped on: the coordinates stay its own until the new map is in.
+        stepped_on = self.position()[1:]
 
         def landed(memory: LiveMemory) -> bool:
             at = (memory[ram.wCurMap], memory[ram.wXCoord], memory[ram.wYCoord])
             if expected is not None and at != expected:
+                return False
+            if expected is None and at[1:] == stepped_on:
                 return False
             return at[1:] != before[1:] and self._free(memory)
 
@@ -466,7 +508,7 @@ class Traveller:
             frames=self.session.frame - progress.started_frame, planned_steps=progress.planned_steps,
             replans=progress.replans, walked=tuple(progress.walked), warps=tuple(progress.warps),
             text=tuple(progress.text), bought=tuple(progress.bought), field_moves=tuple(progress.field_moves),
-            taught=tuple(progress.taught), spins=progress.spins,
+            taught=tuple(progress.taught), spins=progress.spins, rides=tuple(progress.rides),
             state=self.state(),
         )  # fmt: skip
 

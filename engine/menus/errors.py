@@ -15,3 +15,7 @@ class FieldMoveError(MenusError):
 
 class TeachError(MenusError):
     """A TM or HM was not taught: a screen was not where expected, or RAM does not show the move."""
+
+
+class LiftError(MenusError):
+    """An elevator's floor menu did not come, or the floor was not chosen."""

@@ -627,7 +627,8 @@ def _leg_words(leg: Leg, report: LegReport) -> str:
     goal = leg.goal.model_dump(exclude={"kind"})
     where = ",".join(str(value) for value in goal.values())
     talk = " and talk" if leg.interact else ""
-    done = "".join(f"; {what}" for what in (*report.field_moves, *report.taught))
+    spun = (f"{report.spins} spins",) if report.spins else ()
+    done = "".join(f"; {what}" for what in (*report.field_moves, *report.taught, *report.rides, *spun))
     return f"{leg.goal.kind} {where}{talk}: {report.outcome} after {report.steps} steps{done}"
 
 

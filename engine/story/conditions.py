@@ -6,6 +6,7 @@ item:POKE_BALL               the bag holds the item
 town:VIRIDIAN_CITY           the town has been visited (wTownVisitedFlag, what Fly reads)
 map:REDS_HOUSE_2F            the player stands on that map now
 knows:CUT                    a party member knows the move
+hidden:TOGGLE_GAME_CORNER_ROCKET   the toggleable object is switched off (a person gone, an item taken)
 can_learn:HM_CUT             a party member can learn the TM's or HM's move (and does not know it yet)
 owned>=2  party>=2  level>=12  hp>=1.0  balls>=1
                              Pokédex owned count, party size, the highest party level, the party's
@@ -19,6 +20,7 @@ from collections.abc import Callable
 
 from engine.game.field_moves import member_with
 from engine.game.models import GameState
+from engine.game.tables import game_data
 from engine.game.teaching import choose_student
 from engine.story.errors import StoryError
 
@@ -30,6 +32,7 @@ _PREFIXED: dict[str, Callable[[GameState, str], bool]] = {
     "map": lambda state, name: state.overworld.map_name == name,
     "knows": lambda state, name: member_with(state, name) is not None,
     "can_learn": lambda state, name: choose_student(state, name) is not None,
+    "hidden": lambda state, name: game_data().toggle_index.get(name, -1) in state.story.hidden_objects,
 }
 _BALLS = ("POKE_BALL", "GREAT_BALL", "ULTRA_BALL", "MASTER_BALL")
 
@@ -66,6 +69,8 @@ def check(text: str) -> Callable[[GameState], bool]:
 
 def _positive(body: str) -> Callable[[GameState], bool] | None:
     kind, sep, name = body.partition(":")
+    if kind == "hidden" and name not in game_data().toggle_index:
+        return None  # a toggle pret does not name: a typo would otherwise never hold
     if sep and kind in _PREFIXED and name:
         named = _PREFIXED[kind]
         return lambda state: named(state, name)

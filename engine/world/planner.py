@@ -27,7 +27,9 @@ from engine.world.world import STEPS, Edge, World
 GATE_COST = 60.0  # steps a closed story gate is worth avoiding, when a leg may cross one at all
 # A warp's fade is worth about 3 steps; CUT's menus, text and animation about 20 (~330 frames).
 # A spin is priced as the few squares most of them run (the game walks them at walking speed).
-BASE_COST = {"walk": 1.0, "cross": 1.0, "hop": 2.0, "door": 4.0, "push": 4.0, "cut": 20.0, "spin": 4.0}
+# A ride in an elevator: the panel's menu, the shaking and the walk out, about 30 steps' time.
+BASE_COST = {"walk": 1.0, "cross": 1.0, "hop": 2.0, "door": 4.0, "push": 4.0, "cut": 20.0, "spin": 4.0,
+             "lift": 30.0}  # fmt: skip
 GRASS_COST: dict[Intent, float] = {"travel": 2.0, "train": 0.0, "explore": 1.0}
 WATCHED_COST: dict[Intent, float] = {"travel": 6.0, "train": 2.0, "explore": 3.0}
 MAX_NODES = 250_000
@@ -185,7 +187,8 @@ def _indoor_group(world: World, map_id: int) -> set[int]:
 
 # -- searching ---------------------------------------------------------------------------------------
 # Edges that end on their `to` square, which must be free.
-_ONTO = frozenset({"walk", "cross", "hop", "cut", "spin"})
+_ONTO = frozenset({"walk", "cross", "hop", "cut", "spin", "lift"})
+_EXITS = frozenset({"door", "push"})
 
 
 class Planner:
@@ -224,6 +227,7 @@ class Planner:
         indoor, came_from, destination = around.indoor_group, around.came_from, self.world.warp_destination
         priced = bool(watched or costly)
         can_cut = "CUT" in around.field_moves
+        lift_maps = self.world.lift_maps
         grass_cost, watched_cost, costly_cost = self._grass_cost, self._watched_cost, self._costly_cost
         while queue and len(done) < max_nodes:
             _, _, square = pop(queue)
@@ -239,6 +243,8 @@ class Planner:
                 kind, via = edge.kind, edge.via
                 if kind == "cut" and not can_cut:
                     continue
+                if via is not None and kind in _EXITS and square[0] in lift_maps:
+                    continue  # an elevator's exit leads wherever its panel last chose: ridden, not walked
                 stepped_on = via if via is not None else edge.to
                 if kind != "push" and (stepped_on in blocked or stepped_on in gated):
                     continue

@@ -94,3 +94,10 @@ SPINNER_TABLES: dict[str, tuple[tuple[str, int, int], ...]] = {
 }  # fmt: skip
 SPINNER_ENTRY = 4
 PAD_STEPS = {0x10: (1, 0), 0x20: (-1, 0), 0x40: (0, -1), 0x80: (0, 1)}  # PAD_RIGHT, LEFT, UP, DOWN
+# Elevators (pret scripts/RocketHideoutElevator.asm RocketHideoutElevatorFloors and ...WarpMaps): the
+# panel's square (a sign, faced from below), then for each entry of its floor menu, in order, the map and
+# the warp index (0-based) its exits lead to once that floor is chosen (engine/events/elevator.asm).
+LIFTS: dict[str, tuple[tuple[int, int], tuple[tuple[str, int], ...]]] = {
+    "ROCKET_HIDEOUT_ELEVATOR": ((1, 1), (("ROCKET_HIDEOUT_B1F", 4), ("ROCKET_HIDEOUT_B2F", 4),
+                                         ("ROCKET_HIDEOUT_B4F", 2))),
+}  # fmt: skip

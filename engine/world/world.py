@@ -40,6 +40,7 @@ from engine.world.tables import (
     CUT_TREE_TILES,
     EDGE_MAPS,
     LAST_MAP,
+    LIFTS,
     RED_BLUE_TABLES,
     SPINNER_TABLES,
     RomTables,
@@ -84,7 +85,7 @@ class Move:
     spin: bool = False  # onto a spinner's arrow: `to` is where the game's forced walk ends
 
 
-EdgeKind = Literal["walk", "hop", "cross", "door", "push", "cut", "spin"]
+EdgeKind = Literal["walk", "hop", "cross", "door", "push", "cut", "spin", "lift"]
 
 
 @dataclass(frozen=True)
@@ -93,7 +94,9 @@ class Edge:
     comes out at the warp's destination; a `push` takes the warp the player stands on (`via`, too). A
     `cut` clears the tree on `to` with CUT first, then steps onto it (the planner allows it only when the
     player can use CUT). A `spin` steps onto a spinner's arrow square (`via`) and ends where the game's
-    forced walk does (`to`).
+    forced walk does (`to`). A `lift` faces an elevator's panel, chooses floor menu entry `floor` and
+    walks out on that floor (`to`); an elevator's own exits are not planned through (where they lead is
+    what the panel last chose).
     `last_map`: the warp leads back to wherever the player came from (`to` is then the map's only way
     in, or None)."""
 
@@ -104,6 +107,7 @@ class Edge:
     warp: Warp | None = None
     last_map: bool = False
     grass: bool = False  # the square stepped on is tall grass
+    floor: int | None = None  # a lift: the floor menu's entry
 
 
 class World:
@@ -384,11 +388,14 @@ class World:
         ledge_fronts = {key[2] for key in self._ledge_keys} if data.tileset == OVERWORLD_TILESET else set()
         pairs = self._pairs.get(data.tileset, frozenset())
         tree = CUT_TREE_TILES.get(data.tileset)
-        found: dict[tuple[int, int], tuple[Edge, ...]] = {}
+        found: dict[tuple[int, int], tuple[Edge, ...]] = self._lift_edges(data)
         for y in range(high):
             for x in range(wide):
                 here = grid[y * wide + x]
                 if here not in walkable:
+                    continue
+                if (x, y) in found:
+                    found[(x, y)] = (*self._edges_at((map_id, x, y)), *found[(x, y)])
                     continue
                 near_edge = x in (0, wide - 1) or y in (0, high - 1)
                 if near_edge or (x, y) in special or (x, y) in beside_special:
@@ -410,10 +417,37 @@ class World:
                 found[(x, y)] = tuple(edges)
         return found
 
+    @cached_property
+    def lift_maps(self) -> frozenset[int]:
+        return frozenset(self.by_name[name].id for name in LIFTS if name in self.by_name)
+
+    def _lift_edges(self, data: MapData) -> dict[tuple[int, int], tuple[Edge, ...]]:
+        """An elevator's rides: from below its panel, one edge per floor to where that floor's exit
+        leads (LIFTS)."""
+        lift = LIFTS.get(data.name)
+        if lift is None:
+            return {}
+        (px, py), floors = lift
+        rides = []
+        for entry, (name, warp) in enumerate(floors):
+            floor = self.by_name.get(name)
+            if floor is None:
+                continue
+            to = self.warp_destination(Warp(index=0, x=0, y=0, to_map=floor.id, to_warp=warp), None)
+            if to is not None:
+                rides.append(Edge(direction=Direction.UP, to=to, kind="lift", floor=entry))
+        return {(px, py + 1): tuple(rides)}
+
     def _edges_at(self, at: Square) -> tuple[Edge, ...]:
         found: list[Edge] = []
         here = self.warp_at(*at)
-        pushes = self.push_directions(*at) if here is not None and not self.immediate(at[0], here) else ()
+        # Standing on a warp, a press takes it only where it collides (pret home/overworld.asm
+        # CheckWarpsCollision; a press that walks on checks the warp at the next square instead).
+        pushes = (
+            tuple(d for d in self.push_directions(*at) if self.move(at, d) is None)
+            if here is not None and not self.immediate(at[0], here)
+            else ()
+        )
         for direction in STEPS:
             if direction in pushes:
                 assert here is not None

@@ -92,15 +92,15 @@ def test_engine_story_places_a_save_state_in_the_graph(
     assert marks.get("beat_misty") == "[ ]"
 
 
-RunToSurge = tuple[int, dict[str, Any], Path, Path]
+RunToScope = tuple[int, dict[str, Any], Path, Path]
 
 
 @pytest.fixture(scope="module")
-def to_surge(rom_path: Path, tmp_path_factory: pytest.TempPathFactory) -> RunToSurge:
-    """One run from power-on to the Thunder Badge, shared: its summary, folder and last checkpoint."""
-    tmp_path = tmp_path_factory.mktemp("surge")
+def to_scope(rom_path: Path, tmp_path_factory: pytest.TempPathFactory) -> RunToScope:
+    """One run from power-on to the Silph Scope, shared: its summary, folder and last checkpoint."""
+    tmp_path = tmp_path_factory.mktemp("scope")
     code, summary, run_dir = run(
-        ["--rom", str(rom_path), "--until", "beat_lt_surge", "--max-decisions", "8000"], tmp_path
+        ["--rom", str(rom_path), "--until", "get_silph_scope", "--max-decisions", "12000"], tmp_path
     )
     (checkpoints,) = (tmp_path / "data" / "checkpoints").iterdir()
     last = newest_folder(checkpoints)
@@ -108,13 +108,15 @@ def to_surge(rom_path: Path, tmp_path_factory: pytest.TempPathFactory) -> RunToS
     return code, summary, run_dir, last / "emulator.state"
 
 
-def test_from_power_on_past_misty_the_ss_anne_cut_and_the_trash_cans_to_lt_surge(
-    to_surge: RunToSurge,
+def test_from_power_on_to_the_silph_scope_cut_the_trash_cans_rock_tunnel_erika_and_the_hideout(
+    to_scope: RunToScope,
 ) -> None:
-    code, summary, run_dir, _ = to_surge
+    code, summary, run_dir, _ = to_scope
     assert code == 0 and summary["stopped"] == "until", summary["milestones"]
     order = [split["name"] for split in summary["milestones"]]
-    story = ("beat_misty", "get_ss_ticket", "reach_vermilion", "get_hm01", "teach_cut", "beat_lt_surge")
+    story = ("beat_misty", "get_ss_ticket", "reach_vermilion", "get_hm01", "teach_cut", "beat_lt_surge",
+             "reach_lavender", "reach_celadon", "beat_erika", "find_rocket_hideout", "get_lift_key",
+             "get_silph_scope")  # fmt: skip
     assert [order.index(name) for name in story] == sorted(order.index(name) for name in story)
     legs = [json.loads(line) for line in (run_dir / "decisions.jsonl").read_text().splitlines()]
     separator = [leg for leg in legs if leg.get("point") == "thing" and "88,1,4,up" in leg["action"]]
@@ -125,35 +127,33 @@ def test_from_power_on_past_misty_the_ss_anne_cut_and_the_trash_cans_to_lt_surge
     # The lesson is one leg that walks nowhere; the member that learned it is one that could.
     (lesson,) = [leg for leg in legs if leg.get("point") == "here"]
     assert lesson["steps"] == 0 and "learns CUT" in lesson["action"]
-    assert any("CUT at VERMILION_CITY (15, 18)" in leg.get("action", "") for leg in legs)  # the gym's tree
+    actions = " | ".join(leg.get("action", "") for leg in legs)
+    assert "CUT at VERMILION_CITY (15, 18)" in actions and "CUT at CELADON_GYM" in actions  # the gyms' trees
     looks = [leg for leg in legs if "look in trash can" in leg.get("reason", "")]
     assert looks and all(leg["action"].startswith("thing 92,") for leg in looks)  # faced in the gym
+    assert "spins" in actions and "rode the elevator to ROCKET_HIDEOUT_B4F" in actions  # the hideout
 
 
-def test_from_the_runs_own_state_the_tree_is_cut_again_and_without_cut_it_is_refused(
-    rom_path: Path, to_surge: RunToSurge, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+def test_from_the_runs_own_state_a_gyms_tree_is_cut_and_without_cut_it_is_refused(
+    rom_path: Path, to_scope: RunToScope, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    *_, checkpoint = to_surge
-    center, own, forgotten = (tmp_path / f"{name}.state" for name in ("center", "own", "forgotten"))
-    # From the run's last state to the Pokémon Center (no tree on that way: the gym's yard is left over a
-    # ledge), and from there back to the gym, whose tree grew again when Vermilion City was loaded.
-    to_center = ["goto", "--rom", str(rom_path), "--to", "VERMILION_POKECENTER", "--state", str(checkpoint)]
-    assert main([*to_center, "--save-state", str(center)]) == 0
-    capsys.readouterr()
+    *_, checkpoint = to_scope
+    own, forgotten = tmp_path / "own.state", tmp_path / "forgotten.state"
     with open_session(rom_path, EmulatorConfig()) as session:
-        session.load_state_file(center)
+        session.load_state_file(checkpoint)
         own.write_bytes(session.export_state())
         state = decode_state(session.memory_image(), session.ram_map)
-        assert "THUNDER" in state.progress.badge_names
+        assert state.overworld.map_name == "ROCKET_HIDEOUT_B4F" and "RAINBOW" in state.progress.badge_names
         (member, slot), *_ = [(m, s) for m, mon in enumerate(state.party) for s, move in enumerate(mon.moves)
                               if move.name == "CUT"]  # fmt: skip
         teach_move(session, member, slot, "TACKLE")  # the same party, CUT forgotten
         forgotten.write_bytes(session.export_state())
-    goto = ["goto", "--rom", str(rom_path), "--to", "VERMILION_GYM", "--json", "--state"]
+    # Out of the hideout to the Celadon Gym, whose yard's tree grew again when Celadon City was loaded.
+    goto = ["goto", "--rom", str(rom_path), "--to", "CELADON_GYM", "--json", "--state"]
     assert main([*goto, str(forgotten)]) == 1
     refused = json.loads(capsys.readouterr().out)
     assert refused["outcome"] == "no_path" and "without CUT" in refused["reason"]
     assert main([*goto, str(own)]) == 0
     report = json.loads(capsys.readouterr().out)
-    # The tree before the gym (pret data/maps/objects/VermilionCity.asm), cut from the party menu.
-    assert report["map"] == "VERMILION_GYM" and report["field_moves"] == ["CUT at VERMILION_CITY (15, 18)"]
+    # The tree before the gym (pret data/maps/objects/CeladonCity.asm), cut from the party menu.
+    assert report["map"] == "CELADON_GYM" and report["field_moves"] == ["CUT at CELADON_CITY (35, 32)"]
