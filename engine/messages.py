@@ -137,6 +137,7 @@ class LegReport(Frozen):
     taught: tuple[str, ...] = ()  # TMs and HMs taught ("ODDISH learns CUT into a free slot")
     spins: int = 0  # spinner arrows stepped onto (the game walked the player on from each)
     rides: tuple[str, ...] = ()  # elevators ridden ("rode the elevator to ROCKET_HIDEOUT_B4F")
+    picked: tuple[str, ...] = ()  # item balls picked up because they stood in the way
     state: GameState
 
 

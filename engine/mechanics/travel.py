@@ -84,6 +84,8 @@ class LegProgress:
     taught: list[str] = field(default_factory=list)  # "ODDISH learns CUT into a free slot", as RAM showed
     spins: int = 0  # spinner arrows stepped onto
     rides: list[str] = field(default_factory=list)  # "rode the elevator to ROCKET_HIDEOUT_B4F"
+    items: frozenset[Square] = frozenset()  # item balls of the plan in hand: picked up when in the way
+    picked: list[str] = field(default_factory=list)  # "picked up the item at POKEMON_TOWER_6F (6, 8)"
 
 
 class Stop(Exception):
@@ -190,6 +192,7 @@ class Traveller:
         if state.decision_point is not D.OVERWORLD_FREE:
             raise self._why_stopped() if state.battle is None else Stop("battle", "a battle is on")
         around = surroundings(self.world, state)
+        progress.items = around.items
         if leg.cross_gates:
             around = gates_as_costs(around)
         try:
@@ -218,6 +221,8 @@ class Traveller:
         for edge in plan.edges:
             if progress.steps >= leg.max_steps:
                 raise Stop("max_steps", f"{leg.max_steps} steps taken")
+            if edge.to in progress.items and edge.kind == "walk":  # a walk stays on this map
+                self._pick_up(edge, progress)
             at = self._step(edge, progress)
             if at is None:
                 bump = (self.position(), edge.direction)
@@ -279,6 +284,20 @@ class Traveller:
         finally:
             self.session.release(edge.direction.button)
         return self._landed_on(before)
+
+    def _pick_up(self, edge: Edge, progress: LegProgress) -> None:
+        """An item ball in the way: face it, A, its text read ("Found ...!"); the ball is gone then (a full
+        bag leaves it there, and the step that follows bumps and is planned around)."""
+        assert edge.to is not None
+        self._face(edge.direction)
+        for _ in range(TALK_TAPS):
+            self.session.press(Button.A)
+            if self._interrupted():
+                break
+        self.driver.settle(read=partial(_keep_new, progress.text))
+        progress.items = progress.items - {edge.to}
+        where = self.world.maps[edge.to[0]].name
+        progress.picked.append(f"picked up the item at {where} ({edge.to[1]}, {edge.to[2]})")
 
     def _cut_through(self, edge: Edge, before: Square, progress: LegProgress) -> Square | None:
         """Onto a tree's square: a step first (the tree may be cut already: it stays cut until the map
@@ -509,6 +528,7 @@ class Traveller:
             replans=progress.replans, walked=tuple(progress.walked), warps=tuple(progress.warps),
             text=tuple(progress.text), bought=tuple(progress.bought), field_moves=tuple(progress.field_moves),
             taught=tuple(progress.taught), spins=progress.spins, rides=tuple(progress.rides),
+            picked=tuple(progress.picked),
             state=self.state(),
         )  # fmt: skip
 

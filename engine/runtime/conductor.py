@@ -628,7 +628,9 @@ def _leg_words(leg: Leg, report: LegReport) -> str:
     where = ",".join(str(value) for value in goal.values())
     talk = " and talk" if leg.interact else ""
     spun = (f"{report.spins} spins",) if report.spins else ()
-    done = "".join(f"; {what}" for what in (*report.field_moves, *report.taught, *report.rides, *spun))
+    done = "".join(
+        f"; {what}" for what in (*report.field_moves, *report.taught, *report.rides, *report.picked, *spun)
+    )
     return f"{leg.goal.kind} {where}{talk}: {report.outcome} after {report.steps} steps{done}"
 
 

@@ -33,6 +33,7 @@ BASE_COST = {"walk": 1.0, "cross": 1.0, "hop": 2.0, "door": 4.0, "push": 4.0, "c
 GRASS_COST: dict[Intent, float] = {"travel": 2.0, "train": 0.0, "explore": 1.0}
 WATCHED_COST: dict[Intent, float] = {"travel": 6.0, "train": 2.0, "explore": 3.0}
 MAX_NODES = 250_000
+ITEM_COST = 8.0  # picking up an item ball in the way: A, "Found ...!", the jingle
 
 
 class Target(Protocol):
@@ -59,6 +60,8 @@ class Surroundings:
     people: dict[int, Square] = field(default_factory=dict)  # current map: object index -> square
     costly: frozenset[Square] = frozenset()  # crossed only at `Planner.costly_cost` a square (gates tried)
     field_moves: frozenset[str] = frozenset()  # the ones the player can use now (CUT opens `cut` edges)
+    # Item balls: in the way like people, but picked up (A, then the ball is gone) where a walk needs it.
+    items: frozenset[Square] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -78,9 +81,13 @@ def surroundings(world: World, state: GameState, gates: tuple[Gate, ...] = GATES
     where = state.overworld
     here = (where.map_id, where.x, where.y)
     people = {sprite.index: (where.map_id, sprite.x, sprite.y) for sprite in where.sprites}
-    elsewhere_blocked, elsewhere_watched = _elsewhere(world, state.story, where.map_id)
+    elsewhere_blocked, elsewhere_watched, elsewhere_items = _elsewhere(world, state.story, where.map_id)
     aside = _stepping_aside(world, where.map_id)
-    blocked = elsewhere_blocked | {at for index, at in people.items() if index not in aside}
+    balls = _item_balls(world, where.map_id)
+    items = elsewhere_items | {at for index, at in people.items() if index in balls}
+    blocked = elsewhere_blocked | {
+        at for index, at in people.items() if index not in aside and index not in balls
+    }
     watched = elsewhere_watched | set(_live_sight(world, state))
     return Surroundings(
         here=here,
@@ -91,6 +98,7 @@ def surroundings(world: World, state: GameState, gates: tuple[Gate, ...] = GATES
         watched=frozenset(watched),
         people=people,
         field_moves=usable_field_moves(state),
+        items=frozenset(items),
     )
 
 
@@ -100,11 +108,15 @@ def gates_as_costs(around: Surroundings, shut: frozenset[Square] = frozenset()) 
 
 
 @functools.lru_cache(maxsize=16)
-def _elsewhere(world: World, story: Story, here: int) -> tuple[frozenset[Square], frozenset[Square]]:
-    """People standing still on the other maps, and the squares their trainers watch: they change
-    only with the story (who is hidden, who is beaten), so they are worked out once per story."""
+def _elsewhere(
+    world: World, story: Story, here: int
+) -> tuple[frozenset[Square], frozenset[Square], frozenset[Square]]:
+    """People standing still on the other maps, the squares their trainers watch, and the item balls not
+    picked up: they change only with the story (who is hidden, who is beaten), so they are worked out
+    once per story."""
     blocked: set[Square] = set()
     watched: set[Square] = set()
+    items: set[Square] = set()
     for data in world.maps.values():
         if data.id == here:
             continue
@@ -112,10 +124,18 @@ def _elsewhere(world: World, story: Story, here: int) -> tuple[frozenset[Square]
         for found in data.objects:
             if (found.toggle is not None and found.toggle in story.hidden_objects) or found.index in aside:
                 continue
-            if not found.moves:
+            if found.item is not None:
+                items.add((data.id, found.x, found.y))
+            elif not found.moves:
                 blocked.add((data.id, found.x, found.y))
             watched.update(_sight(world, data.id, found, found.x, found.y, found.facing, story))
-    return frozenset(blocked), frozenset(watched)
+    return frozenset(blocked), frozenset(watched), frozenset(items)
+
+
+def _item_balls(world: World, map_id: int) -> frozenset[int]:
+    """The objects of this map that are item balls (their index)."""
+    data = world.maps.get(map_id)
+    return frozenset(found.index for found in data.objects if found.item is not None) if data else frozenset()
 
 
 def _stepping_aside(world: World, map_id: int) -> frozenset[int]:
@@ -225,7 +245,8 @@ class Planner:
         around, avoid = self.around, self.avoid
         blocked, gated, watched, costly = around.blocked, around.gated, around.watched, around.costly
         indoor, came_from, destination = around.indoor_group, around.came_from, self.world.warp_destination
-        priced = bool(watched or costly)
+        items = around.items
+        priced = bool(watched or costly or items)
         can_cut = "CUT" in around.field_moves
         lift_maps = self.world.lift_maps
         grass_cost, watched_cost, costly_cost = self._grass_cost, self._watched_cost, self._costly_cost
@@ -263,6 +284,8 @@ class Planner:
                         step += watched_cost
                     if on in costly:
                         step += costly_cost
+                    if on in items:
+                        step += ITEM_COST
                 total = cost + step
                 if total < costs.get(to, unknown):
                     costs[to] = total
