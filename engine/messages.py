@@ -138,6 +138,7 @@ class LegReport(Frozen):
     spins: int = 0  # spinner arrows stepped onto (the game walked the player on from each)
     rides: tuple[str, ...] = ()  # elevators ridden ("rode the elevator to ROCKET_HIDEOUT_B4F")
     picked: tuple[str, ...] = ()  # item balls picked up because they stood in the way
+    used: tuple[str, ...] = ()  # items used from the bag at the leg's end (POKE_FLUTE)
     state: GameState
 
 

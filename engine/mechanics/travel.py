@@ -26,8 +26,9 @@ from engine.game.state import decode_state
 from engine.game.teaching import Lesson
 from engine.mechanics.shop import Shopper
 from engine.mechanics.walking import OverworldDriver
-from engine.menus.errors import FieldMoveError, LiftError, TeachError
+from engine.menus.errors import FieldMoveError, ItemUseError, LiftError, TeachError
 from engine.menus.field_move import FieldMoveUser
+from engine.menus.item_use import ItemUser
 from engine.menus.lift import LiftRider
 from engine.menus.teach import Teacher
 from engine.messages import LegOutcome, LegReport
@@ -86,6 +87,7 @@ class LegProgress:
     rides: list[str] = field(default_factory=list)  # "rode the elevator to ROCKET_HIDEOUT_B4F"
     items: frozenset[Square] = frozenset()  # item balls of the plan in hand: picked up when in the way
     picked: list[str] = field(default_factory=list)  # "picked up the item at POKEMON_TOWER_6F (6, 8)"
+    used: list[str] = field(default_factory=list)  # items used from the bag at the leg's end
 
 
 class Stop(Exception):
@@ -180,6 +182,8 @@ class Traveller:
             self._interact(leg, progress)
         elif leg.teach is not None:
             self._teach(leg.teach, progress)
+        elif leg.use is not None:
+            self._use(leg.use, progress)
         else:
             self.session.tick(ARRIVAL_FRAMES)
             if self._interrupted():
@@ -510,6 +514,16 @@ class Traveller:
             raise Stop("blocked", str(exc)) from exc
         progress.taught.append(done)
 
+    def _use(self, item: str, progress: LegProgress) -> None:
+        """An item from the bag, where the leg arrived; a battle it starts (SNORLAX woken) ends the leg."""
+        try:
+            ItemUser(self.session, self.driver).use(item, read=partial(_keep_new, progress.text))
+        except ItemUseError as exc:
+            raise Stop("blocked", str(exc)) from exc
+        progress.used.append(item)
+        if self.driver.in_battle():
+            raise Stop("battle", f"{item} led to a battle")
+
     def _overworld_polled(self) -> bool:
         since = self.session.frames_since_call(*self._overworld_poll)
         return since is not None and since <= OVERWORLD_POLL_FRAMES
@@ -528,7 +542,7 @@ class Traveller:
             replans=progress.replans, walked=tuple(progress.walked), warps=tuple(progress.warps),
             text=tuple(progress.text), bought=tuple(progress.bought), field_moves=tuple(progress.field_moves),
             taught=tuple(progress.taught), spins=progress.spins, rides=tuple(progress.rides),
-            picked=tuple(progress.picked),
+            picked=tuple(progress.picked), used=tuple(progress.used),
             state=self.state(),
         )  # fmt: skip
 

@@ -19,3 +19,7 @@ class TeachError(MenusError):
 
 class LiftError(MenusError):
     """An elevator's floor menu did not come, or the floor was not chosen."""
+
+
+class ItemUseError(MenusError):
+    """An item could not be used from the bag: a screen was not where expected."""

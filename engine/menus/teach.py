@@ -12,19 +12,16 @@ lesson counts only if RAM shows the member knowing the move afterwards.
 from __future__ import annotations
 
 from engine.emulator.session import EmulatorSession, LiveMemory
-from engine.game.buttons import Button
 from engine.game.state import decode_state
-from engine.game.tables import game_data
 from engine.game.teaching import Lesson, machine_move
+from engine.menus.bag import ITEMLISTMENU, LIST_MENU_BOX, choose_to_use
 from engine.menus.errors import MenusError, TeachError
 from engine.menus.screens import Driver, MenuPresser, TextSink
 
-LIST_MENU_BOX, ITEMLISTMENU = 0x0D, 0x03  # pret constants/menu_constants.asm, list_constants.asm
-USE_TOSS_MENU_TEMPLATE = 0x06
 TWO_OPTION_MENU = 0x14
 TMHM_PARTY_MENU = 0x03
 FORGET_MENU_X, FORGET_MENU_Y = 5, 8  # LearnMove's list of the member's moves
-USE, YES = 0, 0
+YES = 0
 
 
 class Teacher:
@@ -53,19 +50,7 @@ class Teacher:
         return lesson.reason
 
     def _to_the_machine(self, menus: MenuPresser, item: str) -> None:
-        state = decode_state(self.session.memory_image(), self.ram)
-        names = [entry.name for entry in state.bag]
-        if item not in names:
-            raise MenusError(f"the bag holds no {item}")
-        menus.open_start_menu()
-        menus.choose(menus.start_entry("ITEM"), "the start menu's ITEM")
-        menus.wait(self._bag, "the bag")
-        menus.cursor_to(names.index(item), item, scrolled=True)
-        self.session.press(Button.A)
-        menus.wait(self._use_toss, "USE/TOSS")
-        if self.session.read_u8(self.ram.wCurItem) != game_data().item_ids[item]:
-            raise MenusError(f"the bag's cursor was not on {item}")
-        menus.choose(USE, "USE")
+        choose_to_use(menus, item)
 
     def _to_the_party_menu(self, menus: MenuPresser) -> None:
         if menus.advance_to({"yes_no": self._yes_no}) != "yes_no":
@@ -95,9 +80,6 @@ class Teacher:
     # -- the screens -------------------------------------------------------------------------------
     def _bag(self, memory: LiveMemory) -> bool:
         return memory[self.ram.wTextBoxID] == LIST_MENU_BOX and memory[self.ram.wListMenuID] == ITEMLISTMENU
-
-    def _use_toss(self, memory: LiveMemory) -> bool:
-        return memory[self.ram.wTextBoxID] == USE_TOSS_MENU_TEMPLATE
 
     def _yes_no(self, memory: LiveMemory) -> bool:
         return memory[self.ram.wTextBoxID] == TWO_OPTION_MENU

@@ -23,7 +23,7 @@ from engine.story.conditions import any_of, check
 from engine.story.errors import StoryError
 from engine.world.goals import Purchase
 
-Action = Literal["go", "talk", "gate", "heal", "buy", "catch", "train", "fight", "teach", "search"]
+Action = Literal["go", "talk", "gate", "heal", "buy", "catch", "train", "fight", "teach", "search", "use"]
 
 
 class Step(Frozen):
@@ -38,6 +38,7 @@ class Step(Frozen):
     items: tuple[Purchase, ...] = ()
     machine: str | None = None  # `teach`: the TM or HM (pret item name); `catch`: only what can learn it
     puzzle: Literal["trash_cans"] | None = None  # `search`: the puzzle whose hidden switches to look for
+    use: str | None = None  # `use`: the item used from the bag, standing where `thing` is faced from
     # A trainer class and number: `train` until the forecast is good. The rival's number follows the
     # starter it chose, so for the rival it is a table from that species to the number.
     boss: tuple[str, int | dict[str, int]] | None = None

@@ -144,6 +144,8 @@ class Pilot:
         elif step.thing is not None:
             x, y, facing = step.thing
             goal = ThingGoal(map_id=data.id, x=x, y=y, facing=facing)
+        if goal is not None and step.use is not None:
+            return Leg(goal=goal, use=step.use, cross_gates=cross_gates, reason=step.why)
         if goal is not None:
             return Leg(goal=goal, interact=True, answer=step.answer, cross_gates=cross_gates, reason=step.why)
         if state.overworld.map_id == data.id:

@@ -118,7 +118,8 @@ class Leg(Frozen):
     than around: that is how a scene the story waits for is started. With `buy`, the interaction is a
     Mart clerk's and the items are bought through the Mart's menus, in order (what the Mart does not sell
     or the money does not pay for is skipped, with the reason in the report). With `teach`, the leg ends
-    in the bag's menus, teaching a TM or HM (usually a `HereGoal` leg)."""
+    in the bag's menus, teaching a TM or HM (usually a `HereGoal` leg); with `use`, in using an item from
+    the bag (the POKé FLUTE beside a sleeping SNORLAX)."""
 
     goal: Goal
     intent: Intent = "travel"
@@ -129,3 +130,4 @@ class Leg(Frozen):
     reason: str = ""
     buy: tuple[Purchase, ...] = ()
     teach: Teach | None = None
+    use: str | None = None  # an item (pret name: POKE_FLUTE) used from the bag where the leg arrives
