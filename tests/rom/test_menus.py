@@ -75,3 +75,17 @@ def test_the_packaged_tm_hm_lists_match_the_cartridge(rom_path: Path) -> None:
         bits = int.from_bytes(rom[start : start + TMHM_BYTES], "little")
         names = {f"TM{n + 1:02d}" if n < TMS else f"HM{n - TMS + 1:02d}" for n in range(56) if bits >> n & 1}
         assert names == set(entry.tmhm), entry.name
+
+
+def test_an_item_is_used_from_the_bag_and_its_text_read(game: EmulatorSession) -> None:
+    from engine.menus.item_use import ItemUser
+
+    set_party(game, [("WARTORTLE", 26, ["TACKLE", "BITE"])])
+    set_bag(game, [("POKE_BALL", 3), ("POKE_FLUTE", 1)])
+    lines: list[str] = []
+    ItemUser(game, OverworldDriver(game)).use("POKE_FLUTE", read=lambda shown: lines.extend(shown))
+    after = state_of(game)
+    # No SNORLAX beside the player: the flute only plays (pret PlayedFluteNoEffectText), and stays.
+    assert after.decision_point is DecisionPoint.OVERWORLD_FREE
+    assert any("FLUTE" in line for line in lines), lines
+    assert [item.name for item in after.bag] == ["POKE_BALL", "POKE_FLUTE"]

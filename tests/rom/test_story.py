@@ -92,15 +92,15 @@ def test_engine_story_places_a_save_state_in_the_graph(
     assert marks.get("beat_misty") == "[ ]"
 
 
-RunToScope = tuple[int, dict[str, Any], Path, Path]
+RunToKoga = tuple[int, dict[str, Any], Path, Path]
 
 
 @pytest.fixture(scope="module")
-def to_scope(rom_path: Path, tmp_path_factory: pytest.TempPathFactory) -> RunToScope:
-    """One run from power-on to the Silph Scope, shared: its summary, folder and last checkpoint."""
-    tmp_path = tmp_path_factory.mktemp("scope")
+def to_koga(rom_path: Path, tmp_path_factory: pytest.TempPathFactory) -> RunToKoga:
+    """One run from power-on to the Soul Badge, shared: its summary, folder and last checkpoint."""
+    tmp_path = tmp_path_factory.mktemp("koga")
     code, summary, run_dir = run(
-        ["--rom", str(rom_path), "--until", "get_silph_scope", "--max-decisions", "12000"], tmp_path
+        ["--rom", str(rom_path), "--until", "beat_koga", "--max-decisions", "16000"], tmp_path
     )
     (checkpoints,) = (tmp_path / "data" / "checkpoints").iterdir()
     last = newest_folder(checkpoints)
@@ -108,15 +108,16 @@ def to_scope(rom_path: Path, tmp_path_factory: pytest.TempPathFactory) -> RunToS
     return code, summary, run_dir, last / "emulator.state"
 
 
-def test_from_power_on_to_the_silph_scope_cut_the_trash_cans_rock_tunnel_erika_and_the_hideout(
-    to_scope: RunToScope,
+def test_from_power_on_to_koga_cut_the_trash_cans_rock_tunnel_erika_the_hideout_and_snorlax(
+    to_koga: RunToKoga,
 ) -> None:
-    code, summary, run_dir, _ = to_scope
+    code, summary, run_dir, _ = to_koga
     assert code == 0 and summary["stopped"] == "until", summary["milestones"]
     order = [split["name"] for split in summary["milestones"]]
     story = ("beat_misty", "get_ss_ticket", "reach_vermilion", "get_hm01", "teach_cut", "beat_lt_surge",
              "reach_lavender", "reach_celadon", "beat_erika", "find_rocket_hideout", "get_lift_key",
-             "get_silph_scope")  # fmt: skip
+             "get_silph_scope", "rescue_mr_fuji", "get_poke_flute", "wake_snorlax", "reach_fuchsia",
+             "beat_koga")  # fmt: skip
     assert [order.index(name) for name in story] == sorted(order.index(name) for name in story)
     legs = [json.loads(line) for line in (run_dir / "decisions.jsonl").read_text().splitlines()]
     separator = [leg for leg in legs if leg.get("point") == "thing" and "88,1,4,up" in leg["action"]]
@@ -132,23 +133,25 @@ def test_from_power_on_to_the_silph_scope_cut_the_trash_cans_rock_tunnel_erika_a
     looks = [leg for leg in legs if "look in trash can" in leg.get("reason", "")]
     assert looks and all(leg["action"].startswith("thing 92,") for leg in looks)  # faced in the gym
     assert "spins" in actions and "rode the elevator to ROCKET_HIDEOUT_B4F" in actions  # the hideout
+    assert "picked up the item at POKEMON_TOWER_6F (6, 8)" in actions  # the ball on the only way down
+    assert "POKE_FLUTE" in actions  # played beside SNORLAX
 
 
 def test_from_the_runs_own_state_a_gyms_tree_is_cut_and_without_cut_it_is_refused(
-    rom_path: Path, to_scope: RunToScope, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    rom_path: Path, to_koga: RunToKoga, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    *_, checkpoint = to_scope
+    *_, checkpoint = to_koga
     own, forgotten = tmp_path / "own.state", tmp_path / "forgotten.state"
     with open_session(rom_path, EmulatorConfig()) as session:
         session.load_state_file(checkpoint)
         own.write_bytes(session.export_state())
         state = decode_state(session.memory_image(), session.ram_map)
-        assert state.overworld.map_name == "ROCKET_HIDEOUT_B4F" and "RAINBOW" in state.progress.badge_names
+        assert "SOUL" in state.progress.badge_names
         (member, slot), *_ = [(m, s) for m, mon in enumerate(state.party) for s, move in enumerate(mon.moves)
                               if move.name == "CUT"]  # fmt: skip
         teach_move(session, member, slot, "TACKLE")  # the same party, CUT forgotten
         forgotten.write_bytes(session.export_state())
-    # Out of the hideout to the Celadon Gym, whose yard's tree grew again when Celadon City was loaded.
+    # Back to the Celadon Gym, whose yard's tree grew again when Celadon City was loaded.
     goto = ["goto", "--rom", str(rom_path), "--to", "CELADON_GYM", "--json", "--state"]
     assert main([*goto, str(forgotten)]) == 1
     refused = json.loads(capsys.readouterr().out)
