@@ -260,10 +260,12 @@ class Conductor:
         until = self.options.until
         return until is not None and until in self.milestones.names
 
-    def _note_milestones(self, state: GameState, frame: int) -> None:
-        """Record the story objectives done by now, each once, with its split."""
+    def _note_milestones(self, state: GameState, frame: int, ended: int = 0) -> None:
+        """Record the story objectives done by now, each once, with its split. `ended`: decisions that
+        have ended but are not counted yet (a leg just walked: an objective it finished is that leg's,
+        not the start's, even when it is the run's first)."""
         seconds = self.play_time.seconds()
-        for split in self.milestones.check(state, frame, self.progress.decisions, seconds):
+        for split in self.milestones.check(state, frame, self.progress.decisions + ended, seconds):
             self.metrics.milestone(split.name)
             number = f"{split.number}/12 " if split.number else ""
             when = (
@@ -467,7 +469,7 @@ class Conductor:
         # A notification: the tactician's next call runs after it (one caller, calls kept in order).
         self.roles.tactician.tell.travelled(state, leg, report)
         self.progress.in_battle = report.state.battle is not None
-        self._note_milestones(report.state, perception.frame + report.frames)
+        self._note_milestones(report.state, perception.frame + report.frames, ended=1)
         before = self.progress.steps
         self.progress.steps += report.steps
         self._count_decision(

@@ -37,12 +37,13 @@ def save(game: EmulatorSession, tmp_path: Path) -> Path:
 
 
 def test_from_power_on_reaches_the_overworld(rom_path: Path, tmp_path: Path) -> None:
-    code, summary, run_dir = run(["--rom", str(rom_path), "--max-decisions", "5"], tmp_path)
+    code, summary, run_dir = run(["--rom", str(rom_path), "--max-decisions", "3"], tmp_path)
     assert code == 0 and summary["stopped"] == "max_decisions"
     steps = [json.loads(line) for line in (run_dir / "decisions.jsonl").read_text().splitlines()]
-    assert [step["kind"] for step in steps] == ["overworld"] * 5 and summary["decisions"] == 5
+    # The house, Oak's stop in the grass, the starter's ball: legs, before the rival's battle.
+    assert [step["kind"] for step in steps] == ["overworld"] * 3 and summary["decisions"] == 3
     # Each decision is a leg of one or more steps.
-    assert summary["overworld_steps"] == sum(step["steps"] for step in steps) >= 5
+    assert summary["overworld_steps"] == sum(step["steps"] for step in steps) >= 3
     assert "overworld: REDS_HOUSE_2F" in (run_dir / "run.log").read_text(encoding="utf-8")
 
 
@@ -165,7 +166,7 @@ def test_the_battle_log_tells_the_enemys_misses_and_weak_hits(
 def test_a_new_game_finds_and_wins_its_first_battles(rom_path: Path, tmp_path: Path) -> None:
     """From power-on with no party: the story leaves the house, takes a starter from Oak's table, fights
     the rival in the lab (SQUIRTLE L5 against the rival's BULBASAUR goes either way: the story carries on
-    after a loss) and wins against a wild Pokémon on Route 1."""
+    after a loss) and meets a wild Pokémon: beaten, or caught when the story's catch comes first."""
     code, summary, run_dir = run(
         ["--rom", str(rom_path), "--max-battles", "2", "--max-decisions", "8000"], tmp_path
     )
@@ -173,7 +174,8 @@ def test_a_new_game_finds_and_wins_its_first_battles(rom_path: Path, tmp_path: P
     rival, wild = summary["battles"]
     assert (rival["battle_type"], rival["opponent"].split()[0]) == ("trainer", "RIVAL1")
     assert rival["outcome"] in ("victory", "defeat") and rival["turns"] >= 1
-    assert (wild["battle_type"], wild["outcome"]) == ("wild", "victory")
+    assert wild["battle_type"] == "wild"
+    assert wild["outcome"] == "victory" or (wild["outcome"] == "flee" and wild["caught"]), wild
     assert summary["overworld_steps"] > 0
     assert (
         len(list((run_dir / "battles").glob("*.json")))
@@ -211,13 +213,16 @@ def test_a_run_keeping_trainer_and_lost_battles_drops_the_won_wild_ones(
     battle won loses its own, and whatever asks for it gets one line."""
     config = tmp_path / "keep.yaml"
     config.write_text("checkpoint:\n  keep_battle_states: trainer_and_losses\n", encoding="utf-8")
-    args = ["--rom", str(rom_path), "--max-battles", "2", "--max-decisions", "8000", "--config", str(config)]
+    args = ["--rom", str(rom_path), "--max-battles", "6", "--max-decisions", "8000", "--config", str(config)]
     code, summary, run_dir = run(args, tmp_path)
     assert code == 0
-    rival, wild = summary["battles"]
-    assert (rival["battle_type"], wild["battle_type"], wild["outcome"]) == ("trainer", "wild", "victory")
+    rival = summary["battles"][0]
+    # The first wild battle won (a catch, which comes first in some runs, keeps its state).
+    wild = next(b for b in summary["battles"] if b["battle_type"] == "wild" and b["outcome"] == "victory")
+    assert (rival["battle_type"], rival["opponent"].split()[0]) == ("trainer", "RIVAL1")
     battles = run_dir / "battles"
-    assert [path.name for path in battles.glob("*.state")] == [f"{rival['battle_id']}.state"]
+    kept = {path.name for path in battles.glob("*.state")}
+    assert f"{rival['battle_id']}.state" in kept and f"{wild['battle_id']}.state" not in kept
     wild_log = json.loads((battles / f"{wild['battle_id']}.json").read_text(encoding="utf-8"))
     assert wild_log["start_state"] is None and len(wild_log["decisions"]) == wild["decisions"]
     capsys.readouterr()
