@@ -24,10 +24,10 @@ from engine.game.decoders import decode_bcd
 from engine.game.mart import bag_count, bag_room, plan_purchase, quantity_presses, stock_ids
 from engine.game.models import GameState
 from engine.game.navigation import next_list_press
-from engine.game.screen import row_text
 from engine.game.tables import game_data
 from engine.mechanics.errors import MartError
 from engine.mechanics.walking import OverworldDriver, TextSink
+from engine.menus.screens import message_box_lines
 from engine.world.goals import Purchase
 
 # Text box ids (pret constants/menu_constants.asm) and list menu ids (constants/list_constants.asm).
@@ -260,16 +260,10 @@ class Shopper:
                 memory[ram.wItemQuantity], tiles)  # fmt: skip
 
     def _read_box(self) -> None:
-        """Hand the text box's lines to `read` (not the menus above it): PrintText writes at (1, 14) and
-        (1, 16) of wTileMap."""
-        lines = []
-        for row in TEXT_ROWS:
-            start = self.ram.wTileMap + row * SCREEN_COLUMNS
-            line = row_text(tuple(self.session.read(start, SCREEN_COLUMNS))).replace("▼", "").strip()
-            if line:
-                lines.append(line)
+        """Hand the text box's lines to `read` (not the menus above it)."""
+        lines = message_box_lines(self.session)
         if lines:
-            self.read(tuple(lines))
+            self.read(lines)
 
     def _u8(self, address: int) -> int:
         return self.session.read_u8(address)
@@ -277,7 +271,6 @@ class Shopper:
 
 SCREEN_COLUMNS = 20
 SCREEN_TILES = SCREEN_COLUMNS * 18  # wTileMap: the game's copy of the screen, where it draws text and menus
-TEXT_ROWS = (14, 16)  # the message box's two lines (home/window.asm PrintText: "Print text hl at (1, 14)")
 
 
 def _keep(look: Callable[[LiveMemory], Screen | None], found: list[Screen]) -> Callable[[LiveMemory], bool]:

@@ -37,6 +37,18 @@ START_TRIES = 3  # START is read only on a frame the overworld loop polls the pa
 TEXT_SCREENS = 12  # screens of text between two menus
 
 
+def message_box_lines(session: EmulatorSession) -> tuple[str, ...]:
+    """The message box's lines as shown (not the menus above it): PrintText writes at (1, 14) and (1, 16)
+    of wTileMap, the game's copy of the screen."""
+    lines = []
+    for row in TEXT_ROWS:
+        start = session.ram_map.wTileMap + row * SCREEN_COLUMNS
+        line = row_text(tuple(session.read(start, SCREEN_COLUMNS))).replace("▼", "").strip()
+        if line:
+            lines.append(line)
+    return tuple(lines)
+
+
 class Driver(Protocol):
     """What clears text and menus and tells when the game reads the pad (mechanics' OverworldDriver)."""
 
@@ -141,14 +153,9 @@ class MenuPresser:
         raise MenusError(f"none of {', '.join(screens)} after {TEXT_SCREENS} screens of text")
 
     def _read_box(self) -> None:
-        lines = []
-        for row in TEXT_ROWS:
-            start = self.ram.wTileMap + row * SCREEN_COLUMNS
-            line = row_text(tuple(self.session.read(start, SCREEN_COLUMNS))).replace("▼", "").strip()
-            if line:
-                lines.append(line)
+        lines = message_box_lines(self.session)
         if lines:
-            self.read(tuple(lines))
+            self.read(lines)
 
     def leave(self) -> None:
         """Close whatever is open with B until the player can walk."""
