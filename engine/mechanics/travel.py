@@ -366,7 +366,10 @@ class Traveller:
         for step in plan.edges:
             if self._step(step, progress) is None:
                 return None
-        way_out = next(found for found in self.world.edges(self.position()) if found.kind in ("door", "push"))
+        ways_out = [found for found in self.world.edges(self.position()) if found.kind in ("door", "push")]
+        if not ways_out:  # a walk cut short (someone in the way): no traceback, a leg that ends here
+            raise Stop("blocked", "the walk to the elevator's door did not end at the door")
+        way_out = ways_out[0]
         arrived = self._through_warp(replace(way_out, to=edge.to), self.position())
         if arrived is not None and arrived[0] != edge.to[0]:
             raise Stop("blocked", f"the elevator let the player out on map {arrived[0]}, not {edge.to[0]}")

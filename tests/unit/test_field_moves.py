@@ -90,6 +90,6 @@ def test_the_surroundings_carry_the_usable_field_moves() -> None:
     assert found is not None
 
 
-def test_on_the_cartridge_tilesets_only_overworld_and_gym_trees_are_cut() -> None:
+def test_a_tree_is_its_tilesets_cut_tile_and_nothing_else() -> None:
     w = route()
-    assert w.is_tree(ROUTE, 2, 1) and not w.is_tree(ROUTE, 1, 1)
+    assert w.is_tree(ROUTE, 2, 1) and not w.is_tree(ROUTE, 1, 1) and not w.is_tree(ROUTE, 2, 0)
