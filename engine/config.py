@@ -7,11 +7,12 @@ keeps the two equal). A user's `--config FILE` only needs the keys it changes.
 from __future__ import annotations
 
 import hashlib
+import re
 from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import Field, ValidationError
+from pydantic import Field, ValidationError, field_validator
 
 from engine.errors import UserInputError
 from engine.frozen import Frozen
@@ -73,6 +74,20 @@ class RuntimeConfig(Section):
 class StoryConfig(Section):
     # Legs without progress on the objective before each escalation (re-plan, explore, another objective).
     stuck_legs: int = Field(12, ge=1, le=10_000)
+
+
+class TeamConfig(Section):
+    # Species whose evolution is stopped (B during the animation), by their names in capitals, e.g.
+    # [PIKACHU]: every other member is let evolve.
+    keep_unevolved: tuple[str, ...] = Field((), max_length=151)
+
+    @field_validator("keep_unevolved")
+    @classmethod
+    def _species_names(cls, names: tuple[str, ...]) -> tuple[str, ...]:
+        for name in names:
+            if not re.fullmatch(r"[A-Z][A-Z0-9_]*", name):
+                raise ValueError(f"{name!r} is not a species name in capitals (e.g. PIKACHU)")
+        return names
 
 
 class TelemetryConfig(Section):
@@ -204,6 +219,7 @@ class EngineConfig(Section):
     checkpoint: CheckpointConfig = CheckpointConfig()
     runtime: RuntimeConfig = RuntimeConfig()
     story: StoryConfig = StoryConfig()
+    team: TeamConfig = TeamConfig()
     telemetry: TelemetryConfig = TelemetryConfig()
     models: ModelsConfig = ModelsConfig()
     routing: RoutingConfig = RoutingConfig()

@@ -18,6 +18,7 @@ from engine.checkpointer.role import Checkpointer, CheckpointSources
 from engine.checkpoints.store import CheckpointStore
 from engine.config import (
     CheckpointConfig,
+    ConfigError,
     EmulatorConfig,
     EngineConfig,
     PlayerConfig,
@@ -25,6 +26,7 @@ from engine.config import (
     config_hash,
 )
 from engine.game.cartridge import Game
+from engine.game.tables import game_data
 from engine.layout import RunPaths
 from engine.llm.gateway import ModelGateway
 from engine.llm.port import GatewayPort
@@ -117,7 +119,8 @@ def _tactician(
 ) -> Tactician:
     lookahead = config.models.rule_based.battle == "search"
     return Tactician(seed, config.routing, gateway, memory, world=world_of(rom()), lookahead=lookahead,
-                     stuck_legs=config.story.stuck_legs)  # fmt: skip
+                     stuck_legs=config.story.stuck_legs,
+                     keep_unevolved=known_species(config.team.keep_unevolved))  # fmt: skip
 
 
 def _strategist(
@@ -253,3 +256,12 @@ def _ray_roles(config: EngineConfig, build: RoleBuild, make_emulator: Callable[[
             ray.kill(handle.actor, no_restart=True)
         raise
     return Roles(**handles)
+
+
+def known_species(names: tuple[str, ...]) -> frozenset[str]:
+    """The config's species names, each checked against the species table."""
+    table = game_data().species_by_name
+    unknown = [name for name in names if name not in table]
+    if unknown:
+        raise ConfigError(f"team.keep_unevolved: no species named {', '.join(unknown)}")
+    return frozenset(names)

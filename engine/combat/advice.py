@@ -32,6 +32,9 @@ def option_notes(state: GameState, legal: Sequence[BattleAction]) -> dict[int, s
     verdict = search(duel, [model for _, model in weighed])
     notes = {}
     for (i, _), scored in zip(weighed, verdict.scored, strict=True):
+        if not scored.searched:
+            notes[i] = f"search: not weighed (a weaker match; {percent(scored.win)} to win the duel in front)"
+            continue
         ko = "" if math.isinf(scored.turns_to_ko) else f", its KO in ~{scored.turns_to_ko:.0f} turns"
         notes[i] = f"search: {percent(scored.win)} to win the battle{ko}"
     return notes

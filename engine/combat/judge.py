@@ -51,16 +51,17 @@ class Judge:
         self._sketches: dict[Duel, Outlook] = {}
         self.positions = 0  # judged so far, for a caller's budget
 
-    def duel(self, duel: Duel, coming: int | None = None) -> DuelOdds:
-        """The race of the members in front, or with our member `coming` sent out first (looked up before
-        that position is built: most are remembered). Races are remembered across decisions too: the
-        next turn's search meets the same members, fresh from the bench, against the same enemies."""
+    def duel(self, duel: Duel, coming: int | None = None, plans: bool = True) -> DuelOdds:
+        """The race of the members in front (its setup and status plans only with `plans`), or with our
+        member `coming` sent out first (looked up before that position is built: most are remembered).
+        Races are remembered across decisions too: the next turn's search meets the same members, fresh
+        from the bench, against the same enemies."""
         ours = None if coming is None else fresh(duel.us.members[coming], duel.us.badges)
-        key = (race_key(duel, ours), self.status_plans)
+        key = (race_key(duel, ours), self.status_plans, plans)
         found = _RACES.get(key)
         if found is None:
             sent = duel if coming is None else _send(duel, True, coming)
-            found = keep(_RACES, key, duel_odds(sent, self.status_plans), KEPT)
+            found = keep(_RACES, key, duel_odds(sent, self.status_plans, plans), KEPT)
         return found
 
     def battle(self, duel: Duel) -> float:
@@ -93,7 +94,8 @@ class Judge:
             return self.outlook(_send(duel, True, ranked[0]), mass)
         if duel.them.fighter.fainted:
             return self.outlook(_their_next(duel), mass)
-        odds = self.duel(duel)
+        # A sketched position races plainly: its setup plans would cost more than its mass can repay.
+        odds = self.duel(duel, plans=mass >= self.sketch_mass)
         p = odds.win
         if mass < self.sketch_mass:
             # A position this unlikely is sketched: the battle after it follows whichever way the duel

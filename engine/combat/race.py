@@ -153,17 +153,17 @@ def race_key(duel: Duel, ours: Fighter | None = None) -> tuple[object, ...]:
             them.trainer_class, them.turns_out == 1, them.ai_uses > 0, duel.wild)  # fmt: skip
 
 
-def duel_odds(duel: Duel, status_plans: bool = False) -> DuelOdds:
+def duel_odds(duel: Duel, status_plans: bool = False, plans: bool = True) -> DuelOdds:
     """The active members' race: attacking now, or after one to three uses of a stat move first, and
     (with `status_plans`) after seeding, paralysing, poisoning or putting the enemy to sleep first, alone
-    or followed by stat moves; whichever wins most often."""
+    or followed by stat moves; whichever wins most often. Without `plans`, attacking now only."""
     me, foe = duel.us.fighter, duel.them.fighter
     if foe.fainted:
         return DuelOdds(win=1.0, turns_to_ko=0.0, our_hp_left=me.hp, their_hp_left=0)
     if me.fainted:
         return DuelOdds(win=0.0, turns_to_ko=math.inf, our_hp_left=0, their_hp_left=foe.hp)
     best = _race(duel, 0.0, "")
-    if best.win > _CLEAR_WIN:
+    if best.win > _CLEAR_WIN or not plans:
         return best
     starts: list[Start] = [(duel, 0.0, "", (1.0, 1.0))]
     if status_plans:

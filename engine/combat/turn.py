@@ -89,6 +89,12 @@ def _non_moves(duel: Duel, ours: bool, action: Action) -> Duel:
     return duel
 
 
+def member_after_item(side: Side, item: UseItem) -> Fighter:
+    """The member an item is used on, as the item leaves it (the active one for X items)."""
+    after = _use_item(side, item)
+    return after.fighter if item.member < 0 else after.members[item.member]
+
+
 def _use_item(side: Side, item: UseItem) -> Side:
     if item.item in effects.X_ITEMS or item.item == "GUARD_SPEC":
         raised = side.with_fighter(effects.stat_item(side.fighter, item.item))

@@ -13,6 +13,7 @@ from engine.game.models import (
     BattleMon,
     BattleSide,
     BattleState,
+    Evolution,
     Facing,
     MenuCursor,
     MoveSlot,
@@ -113,6 +114,14 @@ def decode_party_mon(image: MemoryImage, ram: RamMap, data: GameData, slot: int)
         ot_id=image.u16be(base + offsets.ot_id),
         exp=int.from_bytes(image.read(base + offsets.exp, 3), "big"),
     )
+
+
+def decode_evolution(image: MemoryImage, ram: RamMap, data: GameData) -> Evolution | None:
+    """The species evolving and the one it becomes, while the evolution plays; None when either byte
+    names no species."""
+    species = data.species_name(image.u8(ram.wEvoOldSpecies))
+    into = data.species_name(image.u8(ram.wEvoNewSpecies))
+    return None if species is None or into is None else Evolution(species=species, into=into)
 
 
 def decode_party(image: MemoryImage, ram: RamMap, data: GameData) -> tuple[PartyMon, ...]:

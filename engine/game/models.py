@@ -169,6 +169,13 @@ class Overworld(Frozen):
     sprites: tuple[Sprite, ...] = ()  # visible ones only: hidden (toggled off) objects are left out
 
 
+class Evolution(Frozen):
+    """A member evolving on screen: the species it is and the one it becomes."""
+
+    species: str
+    into: str
+
+
 class Story(Frozen):
     """How far the game has gone: the event flags that are set (by index into wEventFlags, and by their
     pret names where pret names them), the towns visited, the toggleable objects that are hidden (global
@@ -222,6 +229,7 @@ class GameState(Frozen):
     progress: Progress
     bag: tuple[BagItem, ...]
     story: Story = Story()
+    evolution: Evolution | None = None  # only while a member evolves on screen
 
 
 class Direction(StrEnum):

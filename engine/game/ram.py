@@ -125,6 +125,8 @@ class RamMap(BaseModel):
     wOptionsBattleStyleCursorX: int
     wJoyIgnore: int
     wEvolutionOccurred: int
+    wEvoOldSpecies: int  # the species evolving and what it becomes (pret engine/movie/evolution.asm)
+    wEvoNewSpecies: int
     # Poké Mart (pret engine/events/pokemart.asm DisplayPokemartDialogue_, home/list_menu.asm)
     wItemList: int  # the Mart's stock: a count, the item ids, $ff (LoadItemList, home/text_script.asm)
     wCurItem: int  # the item chosen in a list menu
@@ -270,6 +272,8 @@ RED_BLUE = RamMap(
     wOptionsBattleStyleCursorX=0xCD3F,
     wJoyIgnore=0xCD6B,
     wEvolutionOccurred=0xD121,
+    wEvoOldSpecies=0xCEE9,
+    wEvoNewSpecies=0xCEEA,
     wItemList=0xCF7B,
     wCurItem=0xCF91,
     wItemQuantity=0xCF96,

@@ -54,6 +54,7 @@ def decode_state(
         progress=decoders.decode_progress(image, ram),
         bag=decoders.decode_bag(image, ram, data),
         story=decoders.decode_story(image, ram, data),
+        evolution=decoders.decode_evolution(image, ram, data) if point is DecisionPoint.EVOLUTION else None,
     )
 
 

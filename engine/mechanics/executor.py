@@ -49,6 +49,8 @@ CONFIRM_FRAMES = 30
 READY_FRAMES = 60
 STILL_TEXT_FRAMES = 64
 INPUT_POLL_FRAMES = 2
+# The cry, 80 frames' pause and the animation's 16 steps take under 600 frames; a press takes 8.
+MAX_STOP_EVOLUTION_PRESSES = 90
 # Screens that wait for A to go on: battle text, and the Pokédex page shown after catching a new species.
 TEXT_POINTS = frozenset({D.BATTLE_TEXT, D.DIALOG_WAIT, D.POKEDEX_ENTRY})
 QUIET_POINTS = TEXT_POINTS | {D.YES_NO_PROMPT, D.BUSY}
@@ -366,9 +368,22 @@ class BattleExecutor:
             self._learn(action.forget_slot)
         elif isinstance(action, Evolve):
             if not action.allow:
-                self._press(Button.B)
+                self._stop_evolution()
             return self.wait_for(CHOICE_POINTS - {D.EVOLUTION}, stop_at_choices=False)
         return self.advance()
+
+    def _stop_evolution(self) -> None:
+        """B, again and again: the game looks for it only during the animation's loop, after the cry and
+        a pause (pret engine/movie/evolution.asm Evolution_CheckForCancel), until it says the member
+        stopped evolving. A press before the loop only hurries the text."""
+        for _ in range(MAX_STOP_EVOLUTION_PRESSES):
+            text = " ".join(self._look().screen.text)
+            if "stopped" in text:
+                return
+            if "evolved" in text:
+                break
+            self._press(Button.B)
+        raise self._fail("the evolution was not stopped")
 
     def _fight_without_choice(self) -> bool:
         """FIGHT goes straight to the turn, with no move menu, while the player's Pokémon is asleep or

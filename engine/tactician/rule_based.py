@@ -101,7 +101,9 @@ class RuleBasedPolicy:
         if isinstance(first, LearnMove):
             return self._learn(state)
         if isinstance(first, Evolve):
-            return ActionDecision(action=Evolve(allow=True), reason="evolution makes it stronger")
+            # The legal list puts letting it evolve first, unless the team's config keeps it as it is.
+            reason = "evolution makes it stronger" if first.allow else "the config keeps it unevolved"
+            return ActionDecision(action=first, reason=reason)
         if isinstance(first, SendNext | Run) and state.battle is not None and state.battle.enemy is not None:
             senders = [a for a in legal if isinstance(a, SendNext)]
             found = self.lookahead.send_next(state, senders) if self.lookahead and senders else None

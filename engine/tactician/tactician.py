@@ -13,8 +13,8 @@ from collections import deque
 from engine.battles.errors import BattleError
 from engine.config import RoutingConfig, Tier
 from engine.frozen import Frozen
-from engine.game.actions import BattleAction, describe, legal_actions
-from engine.game.models import GameState
+from engine.game.actions import BattleAction, Evolve, describe, legal_actions
+from engine.game.models import DecisionPoint, GameState
 from engine.llm.answers import TacticalAnswer
 from engine.llm.complexity import profile
 from engine.llm.port import GatewayPort, LiveTiers
@@ -54,8 +54,10 @@ class Tactician:
         world: World | None = None,
         lookahead: bool = True,
         stuck_legs: int = STUCK_LEGS,
+        keep_unevolved: frozenset[str] = frozenset(),
     ) -> None:
         self.policy = RuleBasedPolicy(lookahead=lookahead)
+        self.keep_unevolved = keep_unevolved
         self.explorer = Explorer(world, seed=seed)
         self.pilot = Pilot(world, story_graph(), self.explorer, stuck_legs)
         self.routing = routing or RoutingConfig()
@@ -72,7 +74,7 @@ class Tactician:
         screenshot: bytes | None = None,
         battle_id: str | None = None,
     ) -> BattleChoice:
-        legal = legal_actions(state)
+        legal = evolution_wanted(state, legal_actions(state), self.keep_unevolved)
         # Lesson texts are for a model's prompt: recalled only when a model may be asked.
         self.lessons.refresh(state, battle_id, texts=bool(self._paid_tiers()))
         catching = self.pilot.catching() and catch_decision(state, legal, learns=self.pilot.catch_only())
@@ -191,3 +193,15 @@ class Tactician:
     def report(self) -> RoleReport:
         counters = {key: float(value) for key, value in self.counts.items()} | self.explorer.counters()
         return RoleReport(role="tactician", healthy=True, counters=counters)
+
+
+def evolution_wanted(
+    state: GameState, legal: list[BattleAction], keep_unevolved: frozenset[str]
+) -> list[BattleAction]:
+    """While a member evolves, the one choice the team's config allows: stopped for a species it keeps
+    unevolved, let evolve otherwise. No model is asked: it is the user's setting, not a judgement."""
+    if state.decision_point is not DecisionPoint.EVOLUTION:
+        return legal
+    evolving = state.evolution
+    keep = evolving is not None and evolving.species in keep_unevolved
+    return [action for action in legal if isinstance(action, Evolve) and action.allow is not keep] or legal

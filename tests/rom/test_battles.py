@@ -11,15 +11,16 @@ import pytest
 from engine.battles.models import BattleLog
 from engine.config import config_from_mapping
 from engine.emulator.session import EmulatorSession
-from engine.game.actions import UseItem, UseMove, legal_actions
-from engine.game.models import DecisionPoint
+from engine.game.actions import BattleAction, UseItem, UseMove, legal_actions
+from engine.game.models import DecisionPoint, Evolution, GameState
 from engine.layout import RunPaths
-from engine.mechanics.battle_driver import DriveOptions, by_policy, drive_battle
+from engine.mechanics.battle_driver import Chosen, DriveOptions, Halt, by_policy, drive_battle
 from engine.mechanics.executor import BattleExecutor
 from engine.mechanics.role import EmulatorRole
 from engine.runtime.local import run_local
 from engine.runtime.options import RunOptions
 from engine.tactician.rule_based import RuleBasedPolicy
+from engine.tactician.tactician import evolution_wanted
 from tests.support.battle_scenarios import (
     POTION_SCENARIO_HP,
     SCENARIOS,
@@ -242,3 +243,26 @@ def test_the_conductor_and_the_driver_play_a_scenario_on_the_same_frames(
         (r.action, r.frame) for r in driven.log.decisions
     ]
     assert conducted.summary.frames == driven.log.summary.frames
+
+
+def test_a_species_the_config_keeps_unevolved_stays_as_it_is(game: EmulatorSession) -> None:
+    """The evolution scenario with CHARMANDER kept: the evolution is stopped with B during its
+    animation, and the member levels up without changing species."""
+    scenario = next(s for s in SCENARIOS if s.name == "evolution")
+    scenario.setup(game)
+    policy, keep = RuleBasedPolicy(), frozenset({"CHARMANDER"})
+    seen: list[Evolution | None] = []
+
+    def pick(index: int, state: GameState, legal: list[BattleAction]) -> Chosen | Halt:
+        if state.decision_point is DecisionPoint.EVOLUTION:
+            seen.append(state.evolution)
+        decision = policy.decide(state, evolution_wanted(state, legal, keep))
+        return Halt("no choice") if decision is None else Chosen(decision.action, decision.reason)
+
+    options = DriveOptions(battle_id="scenario-kept", run_id="scenarios", max_decisions=200)
+    driven = drive_battle(EmulatorRole.on_session(game), pick, options)
+    assert driven.log is not None and driven.log.summary.outcome == "victory"
+    assert seen and seen[0] == Evolution(species="CHARMANDER", into="CHARMELEON")
+    member = state_of(game).party[0]
+    assert member.species_name == "CHARMANDER" and member.level >= 16
+    assert "stop the evolution" in [record.action for record in driven.log.decisions]

@@ -5,8 +5,11 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
+from engine.actors.factory import known_species
 from engine.battles.outcome import battle_outcome
+from engine.config import ConfigError
 from engine.game.actions import (
+    Evolve,
     LearnMove,
     Run,
     SendNext,
@@ -20,11 +23,12 @@ from engine.game.actions import (
 from engine.game.assessment import Fairness, hp_bar_fraction, likely_moves
 from engine.game.capture import load_capture
 from engine.game.items import BATTLE_ITEMS, has_effect, hp_after
-from engine.game.models import BagItem, DecisionPoint, GameState, StatusName
+from engine.game.models import BagItem, DecisionPoint, Evolution, GameState, StatusName
 from engine.game.ram import RED_BLUE
 from engine.game.state import decode_state
 from engine.game.tables import game_data
 from engine.tactician.rule_based import RuleBasedPolicy
+from engine.tactician.tactician import evolution_wanted
 from tests.conftest import GEN1_FIXTURES
 
 
@@ -370,3 +374,32 @@ def test_a_trainer_is_beaten_when_every_member_is_down_wherever_the_last_one_sto
                 "enemy_party_pos": position, "enemy_party_hp": party_hp}
     )  # fmt: skip
     assert battle_outcome(state.model_copy(update={"battle": battle}), battle_result=0) == outcome
+
+
+def test_an_evolution_on_screen_names_the_species_and_what_it_becomes() -> None:
+    state = fixture_state("red_evolution")
+    assert state.evolution == Evolution(species="CHARMANDER", into="CHARMELEON")
+    assert fixture_state("red_wild_main_menu").evolution is None
+
+
+def test_a_member_evolves_unless_the_config_keeps_its_species() -> None:
+    state = fixture_state("red_evolution")
+    legal = legal_actions(state)
+    assert evolution_wanted(state, legal, frozenset()) == [Evolve(allow=True)]
+    kept = evolution_wanted(state, legal, frozenset({"CHARMANDER"}))
+    assert kept == [Evolve(allow=False)]
+    decision = RuleBasedPolicy().decide(state, kept)
+    assert decision is not None and decision.action == Evolve(allow=False)
+    assert evolution_wanted(state, legal, frozenset({"PIKACHU"})) == [Evolve(allow=True)]
+
+
+def test_the_evolution_setting_leaves_other_decisions_alone() -> None:
+    state = fixture_state("red_wild_main_menu")
+    legal = legal_actions(state)
+    assert evolution_wanted(state, legal, frozenset({"CHARMANDER"})) == legal
+
+
+def test_a_species_the_config_names_must_exist() -> None:
+    assert known_species(("PIKACHU",)) == frozenset({"PIKACHU"})
+    with pytest.raises(ConfigError, match="no species named PIKACHOO"):
+        known_species(("PIKACHOO",))

@@ -7,13 +7,13 @@ from pathlib import Path
 import pytest
 import yaml
 
-from engine.config import ConfigError, EngineConfig, load_config
+from engine.config import ConfigError, EngineConfig, config_from_mapping, load_config
 from tests.conftest import REPO_ROOT
 
 
 def test_documented_defaults_equal_the_built_in_defaults() -> None:
     documented = yaml.safe_load((REPO_ROOT / "configs" / "default.yaml").read_text())
-    assert documented == EngineConfig().model_dump()
+    assert documented == EngineConfig().model_dump(mode="json")
 
 
 def test_no_file_means_defaults() -> None:
@@ -84,3 +84,9 @@ def test_an_unreadable_file_is_one_line_naming_the_file_line_and_column(
 def test_a_directory_is_not_a_config_file(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="is a directory, not a file"):
         load_config(tmp_path)
+
+
+def test_a_species_kept_unevolved_must_be_written_as_a_name() -> None:
+    with pytest.raises(ConfigError, match=r"team\.keep_unevolved"):
+        config_from_mapping({"team": {"keep_unevolved": ["pikachu"]}})
+    assert config_from_mapping({"team": {"keep_unevolved": ["PIKACHU"]}}).team.keep_unevolved == ("PIKACHU",)
