@@ -134,15 +134,16 @@ class MenuPresser:
         """A menu (not a text box's ▼) reads the pad now."""
         return self.driver.waiting_for_button() and not self.session.polled_by_text_box()
 
-    def advance_to(self, screens: dict[str, Shown]) -> str:
-        """Read text (A at each screen of it) until one of `screens` waits for a button; its name."""
+    def advance_to(self, screens: dict[str, Shown], busy_frames: int = MENU_FRAMES) -> str:
+        """Read text (A at each screen of it) until one of `screens` waits for a button; its name. The game
+        may stay busy `busy_frames` between two screens (an evolution's animation, longer than a menu's)."""
         waiting = self.driver.waiting_for_button
         self.session.tick(STALE_POLL_FRAMES)  # the poll of the screen just left does not count
         for _ in range(TEXT_SCREENS):
             try:
-                self.session.run_until(lambda memory: waiting(), MENU_FRAMES)
+                self.session.run_until(lambda memory: waiting(), busy_frames)
             except FrameBudgetExceeded as exc:
-                raise MenusError(f"the game stayed busy for {MENU_FRAMES} frames") from exc
+                raise MenusError(f"the game stayed busy for {busy_frames} frames") from exc
             memory = self.session.pyboy.memory
             for name, shown in screens.items():
                 if shown(memory) and not self.session.polled_by_text_box():

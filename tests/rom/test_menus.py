@@ -13,10 +13,11 @@ from engine.game.models import DecisionPoint
 from engine.game.tables import game_data
 from engine.game.teaching import choose_student
 from engine.mechanics.walking import OverworldDriver
-from engine.menus.errors import TeachError
+from engine.menus.errors import ItemUseError, TeachError
+from engine.menus.item_use import ItemUser
 from engine.menus.teach import Teacher
 from engine.world.tables import rom_offset
-from tests.support.scenarios import set_bag, set_party, state_of
+from tests.support.scenarios import set_bag, set_party, set_party_hp, state_of
 
 pytestmark = pytest.mark.rom
 
@@ -78,8 +79,6 @@ def test_the_packaged_tm_hm_lists_match_the_cartridge(rom_path: Path) -> None:
 
 
 def test_an_item_is_used_from_the_bag_and_its_text_read(game: EmulatorSession) -> None:
-    from engine.menus.item_use import ItemUser
-
     set_party(game, [("WARTORTLE", 26, ["TACKLE", "BITE"])])
     set_bag(game, [("POKE_BALL", 3), ("POKE_FLUTE", 1)])
     lines: list[str] = []
@@ -89,3 +88,36 @@ def test_an_item_is_used_from_the_bag_and_its_text_read(game: EmulatorSession) -
     assert after.decision_point is DecisionPoint.OVERWORLD_FREE
     assert any("FLUTE" in line for line in lines), lines
     assert [item.name for item in after.bag] == ["POKE_BALL", "POKE_FLUTE"]
+
+
+def test_a_potion_given_to_a_hurt_member_heals_it_and_is_used_up(game: EmulatorSession) -> None:
+    set_party(game, [("WARTORTLE", 26, ["TACKLE", "BITE"]), ("ODDISH", 14, ["ABSORB"])])
+    set_party_hp(game, 1, 10)
+    set_bag(game, [("POKE_BALL", 3), ("POTION", 2)])
+    lines: list[str] = []
+    done = ItemUser(game, OverworldDriver(game)).give("POTION", 1, read=lambda shown: lines.extend(shown))
+    after = state_of(game)
+    assert after.decision_point is DecisionPoint.OVERWORLD_FREE
+    assert after.party[1].hp == min(after.party[1].max_hp, 30) and "10 to" in done
+    assert [(item.name, item.quantity) for item in after.bag] == [("POKE_BALL", 3), ("POTION", 1)]
+    assert any("recovered" in line for line in lines), lines
+
+
+def test_a_stone_evolves_the_member_it_is_given_to(game: EmulatorSession) -> None:
+    set_party(game, [("WARTORTLE", 26, ["TACKLE", "BITE"]), ("NIDORINO", 20, ["PECK", "LEER"])])
+    set_bag(game, [("MOON_STONE", 1)])
+    done = ItemUser(game, OverworldDriver(game)).give("MOON_STONE", 1)
+    after = state_of(game)
+    assert after.decision_point is DecisionPoint.OVERWORLD_FREE
+    assert after.party[1].species_name == "NIDOKING" and "evolved into NIDOKING" in done
+    assert after.bag == ()
+
+
+def test_an_item_that_does_nothing_is_refused_with_the_menus_closed(game: EmulatorSession) -> None:
+    set_party(game, [("WARTORTLE", 26, ["TACKLE", "BITE"])])
+    set_bag(game, [("POTION", 1)])
+    with pytest.raises(ItemUseError, match="changed nothing on WARTORTLE"):
+        ItemUser(game, OverworldDriver(game)).give("POTION", 0)  # at full HP: "It won't have any effect."
+    after = state_of(game)
+    assert after.decision_point is DecisionPoint.OVERWORLD_FREE
+    assert [(item.name, item.quantity) for item in after.bag] == [("POTION", 1)]

@@ -8,6 +8,7 @@ from dataclasses import replace
 from engine.game.field_moves import member_with, usable_field_moves
 from engine.game.models import GameState, MoveSlot, PartyMon, Stats
 from engine.game.tables import game_data
+from engine.menus.item_use import can_give
 from engine.world.goals import SquareGoal
 from engine.world.planner import Plan, Planner, surroundings
 from engine.world.targets import target_for
@@ -93,3 +94,10 @@ def test_the_surroundings_carry_the_usable_field_moves() -> None:
 def test_a_tree_is_its_tilesets_cut_tile_and_nothing_else() -> None:
     w = route()
     assert w.is_tree(ROUTE, 2, 1) and not w.is_tree(ROUTE, 1, 1) and not w.is_tree(ROUTE, 2, 0)
+
+
+def test_potions_heals_revives_and_stones_are_given_to_a_member_and_nothing_else_is() -> None:
+    for item in ("POTION", "FULL_RESTORE", "ANTIDOTE", "REVIVE", "MOON_STONE", "LEAF_STONE"):
+        assert can_give(item), item
+    for item in ("POKE_BALL", "X_ATTACK", "RARE_CANDY", "POKE_FLUTE", "HM_CUT"):
+        assert not can_give(item), item
