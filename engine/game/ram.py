@@ -125,6 +125,7 @@ class RamMap(BaseModel):
     wOptionsBattleStyleCursorX: int
     wJoyIgnore: int
     wEvolutionOccurred: int
+    wMoveNum: int  # the move a level-up offers (pret engine/pokemon/learn_move.asm LearnMove)
     wEvoOldSpecies: int  # the species evolving and what it becomes (pret engine/movie/evolution.asm)
     wEvoNewSpecies: int
     # Poké Mart (pret engine/events/pokemart.asm DisplayPokemartDialogue_, home/list_menu.asm)
@@ -272,6 +273,7 @@ RED_BLUE = RamMap(
     wOptionsBattleStyleCursorX=0xCD3F,
     wJoyIgnore=0xCD6B,
     wEvolutionOccurred=0xD121,
+    wMoveNum=0xD0E0,
     wEvoOldSpecies=0xCEE9,
     wEvoNewSpecies=0xCEEA,
     wItemList=0xCF7B,

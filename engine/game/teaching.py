@@ -79,6 +79,16 @@ def _room(member: PartyMon) -> tuple[float, int | None, str]:
     return value, slot, f", forgetting {member.moves[slot].name} (worth {value:.0f})"
 
 
+def level_up_room(member: PartyMon, move: str) -> int | None:
+    """The move slot a level-up move offered to a member with four moves takes, by the teaching rule (its
+    least useful move, never an HM); None to let the new move go, when it is worth no more than that."""
+    offered = game_data().moves_by_name.get(move)
+    cost, slot, _ = _room(member)
+    if offered is None or slot is None:
+        return None
+    return slot if _raw_value(member, offered) > cost else None
+
+
 def move_values(member: PartyMon) -> list[float]:
     """Each move slot's worth to this member in battle; an HM's is infinite (never forgotten)."""
     data = game_data()

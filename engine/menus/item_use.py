@@ -1,6 +1,8 @@
 """Using an item from the bag in the field, closed-loop (START, ITEM, the item, USE): items that need no
 member chosen (the POKé FLUTE next to a sleeping SNORLAX, and the like), and items given to a member
-(potions, status heals, revives, evolution stones), checked on the member afterwards.
+(potions, status heals, revives, evolution stones, RARE CANDY), checked on the member afterwards. A move
+the RARE CANDY's level offers to a member with four moves is learned or let go by the teaching rule
+(engine/game/teaching.py level_up_room; pret engine/pokemon/learn_move.asm, the move in wMoveNum).
 
 pret/pokered engine/menus/start_sub_menus.asm StartMenu_Item: an item of UsableItems_PartyMenu opens the
 party menu (engine/items/item_effects.asm ItemUseMedicine: USE_ITEM_PARTY_MENU, ItemUseEvoStone:
@@ -13,9 +15,12 @@ from engine.emulator.session import EmulatorSession, LiveMemory
 from engine.game.items import BATTLE_ITEMS, ItemKind
 from engine.game.models import PartyMon
 from engine.game.state import decode_state
+from engine.game.tables import game_data
+from engine.game.teaching import level_up_room
 from engine.menus.bag import choose_to_use, in_bag
 from engine.menus.errors import ItemUseError, MenusError
-from engine.menus.screens import Driver, MenuPresser, Shown, TextSink
+from engine.menus.screens import Driver, MenuPresser, Shown, TextSink, message_box_lines
+from engine.menus.teach import FORGET_MENU_X, FORGET_MENU_Y, TWO_OPTION_MENU, YES
 
 USE_ITEM_PARTY_MENU, EVO_STONE_PARTY_MENU = 0x01, 0x05  # pret constants/menu_constants.asm
 STONES = frozenset({"MOON_STONE", "FIRE_STONE", "THUNDER_STONE", "WATER_STONE", "LEAF_STONE"})
@@ -25,10 +30,14 @@ EVOLUTION_FRAMES = 900
 GIVEN_KINDS = frozenset({ItemKind.HEAL_HP, ItemKind.CURE_STATUS, ItemKind.REVIVE})
 
 
+MAX_PROMPTS = 6  # a level-up's learning asks at most three questions; an evolution may follow
+NO = 1
+
+
 def can_give(item: str) -> bool:
-    """Whether `give` handles the item: a potion, status heal, revive or evolution stone."""
+    """Whether `give` handles the item: a potion, status heal, revive, evolution stone or RARE CANDY."""
     found = BATTLE_ITEMS.get(item)
-    return item in STONES or (found is not None and found.kind in GIVEN_KINDS)
+    return item in STONES or item == "RARE_CANDY" or (found is not None and found.kind in GIVEN_KINDS)
 
 
 class ItemUser:
@@ -59,13 +68,39 @@ class ItemUser:
             choose_to_use(menus, item)
             menus.wait(self._party_menu(menus), "the party menu")
             menus.choose(member, f"party member {member + 1}")
-            # A through the item's text (and a stone's evolution, which A cannot stop) back to the bag.
-            menus.advance_to({"bag": lambda memory: in_bag(menus, memory)}, EVOLUTION_FRAMES)
+            self._back_to_the_bag(menus, member)
         except MenusError as exc:
             menus.leave()
             raise ItemUseError(f"giving {item} to {before.species_name}: {exc}") from exc
         menus.leave()
         return _change(item, before, self._member(member))
+
+    def _back_to_the_bag(self, menus: MenuPresser, member: int) -> None:
+        """A through the item's text and any evolution (A never stops one) back to the bag, answering a
+        level-up's offer of a move by the teaching rule on the way."""
+        ram = self.session.ram_map
+        screens = {
+            "bag": lambda memory: in_bag(menus, memory),
+            "yes_no": lambda memory: memory[ram.wTextBoxID] == TWO_OPTION_MENU,
+            "forget": lambda memory: (
+                (memory[ram.wTopMenuItemX], memory[ram.wTopMenuItemY]) == (FORGET_MENU_X, FORGET_MENU_Y)
+            ),
+        }
+        for _ in range(MAX_PROMPTS):
+            found = menus.advance_to(screens, EVOLUTION_FRAMES)
+            if found == "bag":
+                return
+            offered = game_data().moves_by_id.get(self.session.read_u8(ram.wMoveNum))
+            slot = level_up_room(self._member(member), offered.name) if offered is not None else None
+            if found == "forget" and slot is not None:
+                menus.choose(slot, f"move slot {slot + 1}")
+            elif found == "yes_no":
+                abandoning = any("Abandon" in line for line in message_box_lines(self.session))
+                # "Delete an older move?" YES when one goes; "Abandon learning?" YES when none does.
+                menus.choose(YES if abandoning == (slot is None) else NO, "the learning question")
+            else:
+                raise MenusError("the forget list came up with no move to forget")
+        raise MenusError(f"not back in the bag after {MAX_PROMPTS} questions")
 
     def _member(self, member: int) -> PartyMon:
         party = decode_state(self.session.memory_image(), self.session.ram_map).party
@@ -86,6 +121,9 @@ class ItemUser:
 def _change(item: str, before: PartyMon, after: PartyMon) -> str:
     if after.species_name != before.species_name:
         return f"{item}: {before.species_name} evolved into {after.species_name}"
+    if after.level != before.level:
+        moves = ", ".join(slot.name or "-" for slot in after.moves)
+        return f"{item}: {before.species_name} to level {after.level} ({moves})"
     if after.hp != before.hp or after.status != before.status:
         return (
             f"{item} on {before.species_name}: {before.hp} to {after.hp} HP, "

@@ -121,3 +121,23 @@ def test_an_item_that_does_nothing_is_refused_with_the_menus_closed(game: Emulat
     after = state_of(game)
     assert after.decision_point is DecisionPoint.OVERWORLD_FREE
     assert [(item.name, item.quantity) for item in after.bag] == [("POTION", 1)]
+
+
+def candy(game: EmulatorSession, level: int, moves: list[str]) -> tuple[str, list[str], int]:
+    set_party(game, [("WARTORTLE", 26, ["TACKLE", "BITE"]), ("CHARMANDER", level, moves)])
+    set_bag(game, [("RARE_CANDY", 2)])
+    done = ItemUser(game, OverworldDriver(game)).give("RARE_CANDY", 1)
+    after = state_of(game)
+    assert after.decision_point is DecisionPoint.OVERWORLD_FREE
+    assert [(item.name, item.quantity) for item in after.bag] == [("RARE_CANDY", 1)]
+    return done, [slot.name or "" for slot in after.party[1].moves], after.party[1].level
+
+
+def test_a_rare_candy_level_learns_its_move_over_the_least_useful_one(game: EmulatorSession) -> None:
+    done, moves, level = candy(game, 8, ["SCRATCH", "GROWL", "TAIL_WHIP", "LEER"])
+    assert level == 9 and moves == ["SCRATCH", "EMBER", "TAIL_WHIP", "LEER"], done  # EMBER at 9
+
+
+def test_a_rare_candy_level_lets_a_weaker_move_go(game: EmulatorSession) -> None:
+    done, moves, level = candy(game, 14, ["SCRATCH", "EMBER", "SLASH", "FLAMETHROWER"])
+    assert level == 15 and moves == ["SCRATCH", "EMBER", "SLASH", "FLAMETHROWER"], done  # LEER at 15

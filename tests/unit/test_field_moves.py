@@ -8,6 +8,7 @@ from dataclasses import replace
 from engine.game.field_moves import member_with, usable_field_moves
 from engine.game.models import GameState, MoveSlot, PartyMon, Stats
 from engine.game.tables import game_data
+from engine.game.teaching import level_up_room
 from engine.menus.item_use import can_give
 from engine.world.goals import SquareGoal
 from engine.world.planner import Plan, Planner, surroundings
@@ -96,8 +97,15 @@ def test_a_tree_is_its_tilesets_cut_tile_and_nothing_else() -> None:
     assert w.is_tree(ROUTE, 2, 1) and not w.is_tree(ROUTE, 1, 1) and not w.is_tree(ROUTE, 2, 0)
 
 
-def test_potions_heals_revives_and_stones_are_given_to_a_member_and_nothing_else_is() -> None:
-    for item in ("POTION", "FULL_RESTORE", "ANTIDOTE", "REVIVE", "MOON_STONE", "LEAF_STONE"):
+def test_potions_heals_revives_stones_and_candy_are_given_to_a_member_and_nothing_else_is() -> None:
+    for item in ("POTION", "FULL_RESTORE", "ANTIDOTE", "REVIVE", "MOON_STONE", "LEAF_STONE", "RARE_CANDY"):
         assert can_give(item), item
-    for item in ("POKE_BALL", "X_ATTACK", "RARE_CANDY", "POKE_FLUTE", "HM_CUT"):
+    for item in ("POKE_BALL", "X_ATTACK", "POKE_FLUTE", "HM_CUT"):
         assert not can_give(item), item
+
+
+def test_a_level_up_move_replaces_the_least_useful_one_only_when_worth_more() -> None:
+    assert level_up_room(member("SCRATCH", "GROWL", "TAIL_WHIP", "LEER"), "EMBER") == 1
+    assert level_up_room(member("SCRATCH", "EMBER", "SLASH", "ROCK_SLIDE"), "LEER") is None
+    assert level_up_room(member("CUT", "GROWL", "TAIL_WHIP", "LEER"), "EMBER") == 1  # never the HM
+    assert level_up_room(member("SCRATCH", "GROWL"), "EMBER") is None  # a free slot: no question asked
