@@ -17,11 +17,11 @@ from engine.menus.screens import MenuPresser
 
 LIST_MENU_BOX, ITEMLISTMENU = 0x0D, 0x03  # pret constants/menu_constants.asm, list_constants.asm
 USE_TOSS_MENU_TEMPLATE = 0x06
-USE = 0
+USE, TOSS = 0, 1
 
 
-def choose_to_use(menus: MenuPresser, item: str) -> None:
-    """From the overworld to the item's USE chosen; MenusError (the menus left open) when not."""
+def choose_to_use(menus: MenuPresser, item: str, entry: int = USE) -> None:
+    """From the overworld to the item's USE (or TOSS) chosen; MenusError (the menus left open) when not."""
     session, ram = menus.session, menus.ram
     names = [entry.name for entry in decode_state(session.memory_image(), ram).bag]
     if item not in names:
@@ -34,7 +34,7 @@ def choose_to_use(menus: MenuPresser, item: str) -> None:
     menus.wait(lambda memory: memory[ram.wTextBoxID] == USE_TOSS_MENU_TEMPLATE, "USE/TOSS")
     if session.read_u8(ram.wCurItem) != game_data().item_ids[item]:
         raise MenusError(f"the bag's cursor was not on {item}")
-    menus.choose(USE, "USE")
+    menus.choose(entry, "USE" if entry == USE else "TOSS")
 
 
 def in_bag(menus: MenuPresser, memory: LiveMemory) -> bool:

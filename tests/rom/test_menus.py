@@ -141,3 +141,25 @@ def test_a_rare_candy_level_learns_its_move_over_the_least_useful_one(game: Emul
 def test_a_rare_candy_level_lets_a_weaker_move_go(game: EmulatorSession) -> None:
     done, moves, level = candy(game, 14, ["SCRATCH", "EMBER", "SLASH", "FLAMETHROWER"])
     assert level == 15 and moves == ["SCRATCH", "EMBER", "SLASH", "FLAMETHROWER"], done  # LEER at 15
+
+
+def test_some_of_an_item_is_tossed_and_the_rest_kept(game: EmulatorSession) -> None:
+    set_party(game, [("WARTORTLE", 26, ["TACKLE", "BITE"])])
+    set_bag(game, [("POKE_BALL", 3), ("POTION", 5), ("ANTIDOTE", 2)])
+    lines: list[str] = []
+    ItemUser(game, OverworldDriver(game)).toss("POTION", 3, read=lambda shown: lines.extend(shown))
+    after = state_of(game)
+    assert after.decision_point is DecisionPoint.OVERWORLD_FREE
+    assert [(i.name, i.quantity) for i in after.bag] == [("POKE_BALL", 3), ("POTION", 2), ("ANTIDOTE", 2)]
+    assert any("Threw away" in line for line in lines), lines
+
+
+def test_a_key_item_is_not_tossed(game: EmulatorSession) -> None:
+    set_party(game, [("WARTORTLE", 26, ["TACKLE", "BITE"])])
+    set_bag(game, [("POKE_FLUTE", 1)])
+    with pytest.raises(ItemUseError, match="will not toss it"):
+        ItemUser(game, OverworldDriver(game)).toss("POKE_FLUTE", 1)
+    with pytest.raises(ItemUseError, match="the bag holds 1"):
+        ItemUser(game, OverworldDriver(game)).toss("POKE_FLUTE", 2)
+    after = state_of(game)
+    assert after.decision_point is DecisionPoint.OVERWORLD_FREE and after.bag[0].name == "POKE_FLUTE"
