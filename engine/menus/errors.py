@@ -23,3 +23,7 @@ class LiftError(MenusError):
 
 class ItemUseError(MenusError):
     """An item could not be used from the bag: a screen was not where expected."""
+
+
+class PartyOrderError(MenusError):
+    """Two members were not swapped: a screen was not where expected, or RAM shows the old order."""

@@ -9,13 +9,12 @@ so the caller always gets the overworld back.
 
 from __future__ import annotations
 
-from engine.emulator.session import EmulatorSession, LiveMemory
+from engine.emulator.session import EmulatorSession
 from engine.game.field_moves import FIELD_MOVE_LIST_INDEX
 from engine.menus.errors import FieldMoveError, MenusError
+from engine.menus.party import open_member_submenu
 from engine.menus.screens import Driver, MenuPresser, TextSink
 
-FIELD_MOVE_MON_MENU = 0x04  # pret constants/menu_constants.asm
-NORMAL_PARTY_MENU = 0x00
 FIELD_MOVE_SLOTS = 4
 
 
@@ -30,11 +29,7 @@ class FieldMoveUser:
         Raises FieldMoveError if a menu was not where expected or the move did not take."""
         menus = MenuPresser(self.session, self.driver, read)
         try:
-            menus.open_start_menu()
-            menus.choose(menus.start_entry("MON"), "the start menu's POKéMON")
-            menus.wait(lambda memory: menus.party_menu(NORMAL_PARTY_MENU, memory), "the party menu")
-            menus.choose(member, f"party member {member + 1}")
-            menus.wait(self._submenu, "the member's submenu")
+            open_member_submenu(menus, member)
             menus.choose(self._field_slot(move), move)
         except MenusError as exc:
             menus.leave()
@@ -42,9 +37,6 @@ class FieldMoveUser:
         self.driver.settle(read=read)
         if self.session.read_u8(self.ram.wActionResultOrTookBattleTurn) != 1:
             raise FieldMoveError(f"{move} did nothing here")
-
-    def _submenu(self, memory: LiveMemory) -> bool:
-        return memory[self.ram.wTextBoxID] == FIELD_MOVE_MON_MENU
 
     def _field_slot(self, move: str) -> int:
         listed = list(self.session.read(self.ram.wFieldMoves, FIELD_MOVE_SLOTS))

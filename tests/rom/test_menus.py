@@ -13,8 +13,9 @@ from engine.game.models import DecisionPoint
 from engine.game.tables import game_data
 from engine.game.teaching import choose_student
 from engine.mechanics.walking import OverworldDriver
-from engine.menus.errors import ItemUseError, TeachError
+from engine.menus.errors import ItemUseError, PartyOrderError, TeachError
 from engine.menus.item_use import ItemUser
+from engine.menus.party import PartyOrder
 from engine.menus.teach import Teacher
 from engine.world.tables import rom_offset
 from tests.support.scenarios import set_bag, set_party, set_party_hp, state_of
@@ -163,3 +164,21 @@ def test_a_key_item_is_not_tossed(game: EmulatorSession) -> None:
         ItemUser(game, OverworldDriver(game)).toss("POKE_FLUTE", 2)
     after = state_of(game)
     assert after.decision_point is DecisionPoint.OVERWORLD_FREE and after.bag[0].name == "POKE_FLUTE"
+
+
+def test_two_members_swap_places_and_keep_everything_they_had(game: EmulatorSession) -> None:
+    set_party(game, [("WARTORTLE", 26, ["TACKLE", "BITE"]), ("ODDISH", 14, ["ABSORB"]), ("PIDGEY", 9)])
+    set_party_hp(game, 1, 11)
+    before = state_of(game).party
+    PartyOrder(game, OverworldDriver(game)).swap(0, 2)
+    after = state_of(game)
+    assert after.decision_point is DecisionPoint.OVERWORLD_FREE
+    assert [m.species_name for m in after.party] == ["PIDGEY", "ODDISH", "WARTORTLE"]
+    assert (after.party[2].level, after.party[2].moves) == (before[0].level, before[0].moves)
+    assert after.party[1].hp == 11
+
+
+def test_a_swap_with_no_second_member_is_refused(game: EmulatorSession) -> None:
+    set_party(game, [("WARTORTLE", 26, ["TACKLE", "BITE"])])
+    with pytest.raises(PartyOrderError, match="cannot swap members 1 and 2 of 1"):
+        PartyOrder(game, OverworldDriver(game)).swap(0, 1)
