@@ -52,6 +52,19 @@ def _without_text_pointer(header: bytes) -> bytes:
     return header[: TEXT_POINTER.start] + header[TEXT_POINTER.stop :]
 
 
+def _known_header(rom: bytes, ram: RamMap, loaded: bytes, map_id: int) -> bool:
+    """The loaded header is wCurMap's, or, in a state saved mid-warp (wCurMap already names the new map,
+    the old one's header is still loaded), another map's of this cartridge."""
+    header = _without_text_pointer(loaded)
+    for other in (map_id, *range(NUM_MAPS)):
+        try:
+            if header == _without_text_pointer(expected_map_header(rom, ram, other)):
+                return True
+        except SaveStateError:  # an unused map id whose table entry points nowhere
+            continue
+    return False
+
+
 def check_state_belongs(read: Read, rom: bytes, ram: RamMap) -> None:
     """`read(address, length)` reads the loaded state's memory."""
     loaded = read(ram.wCurMapHeader, HEADER_LENGTH)
@@ -60,7 +73,7 @@ def check_state_belongs(read: Read, rom: bytes, ram: RamMap) -> None:
     map_id = read(ram.wCurMap, 1)[0]
     if map_id >= NUM_MAPS:
         raise SaveStateError("the save state does not belong to this cartridge (no such map)")
-    if _without_text_pointer(loaded) != _without_text_pointer(expected_map_header(rom, ram, map_id)):
+    if not _known_header(rom, ram, loaded, map_id):
         raise SaveStateError(
             "the save state does not belong to this cartridge (its map data disagrees with the ROM)"
         )

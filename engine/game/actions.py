@@ -17,6 +17,7 @@ from engine.game.models import BattleState, DecisionPoint, GameState, Mon, Party
 from engine.game.tables import game_data
 
 BATTLE_TYPE_NORMAL = 0  # wBattleType: the old man's demonstration and the Safari Zone have other menus
+BATTLE_TYPE_SAFARI = 2
 
 
 class UseMove(Frozen):
@@ -120,6 +121,10 @@ def _bench(state: GameState) -> list[PartyMon]:
 
 def _menu_actions(state: GameState) -> list[BattleAction]:
     battle = state.battle
+    if battle is not None and battle.battle_type == BATTLE_TYPE_SAFARI:
+        # No member fights in the Safari Zone (BALL, BAIT, THROW ROCK, RUN): the engine runs, which always
+        # works there, and keeps its steps for the trip.
+        return [Run()]
     if battle is None or battle.player is None:
         return []
     # A DISABLEd move cannot be chosen: the game prints "disabled!" and keeps the menu open (pret

@@ -88,8 +88,8 @@ def _battle_point(image: MemoryImage, ram: RamMap, text: str, lines: list[str]) 
         # With the cursor on a DISABLEd move the menu shows "disabled!" where the type box was (pret
         # engine/battle/core.asm PrintMenuItem); "X was disabled!" as a message has no cursor.
         return DecisionPoint.BATTLE_MOVE_MENU
-    if "FIGHT" in text and "PKMN" in text and "RUN" in text:
-        return DecisionPoint.BATTLE_MAIN_MENU
+    if "RUN" in text and (("FIGHT" in text and "PKMN" in text) or ("BAIT" in text and "THROW ROCK" in text)):
+        return DecisionPoint.BATTLE_MAIN_MENU  # the usual menu, or the Safari Zone's
     if _has_yes_no(lines):
         return DecisionPoint.YES_NO_PROMPT
     if lines:

@@ -22,6 +22,10 @@ from engine.game.models import MenuCursor
 
 LEFT_COLUMN_X = 9
 RIGHT_COLUMN_X = 15
+# The Safari Zone's menu (BALL, THROW ROCK | BAIT, RUN) has its columns elsewhere (pret engine/battle/core.asm
+# DisplayBattleMenu .safariLeftColumn, .safariRightColumn); its entries stand where FIGHT, ITEM, PKMN, RUN do.
+SAFARI_LEFT_COLUMN_X = 1
+SAFARI_RIGHT_COLUMN_X = 13
 MOVE_MENU_FIRST_ITEM = 1
 
 
@@ -40,16 +44,24 @@ _MAIN_MENU_LAYOUT = {
 }
 
 
-def main_menu_item(cursor: MenuCursor) -> MainMenuItem | None:
-    for item, (column_x, row) in _MAIN_MENU_LAYOUT.items():
+_SAFARI_MENU_LAYOUT = {
+    MainMenuItem.FIGHT: (SAFARI_LEFT_COLUMN_X, 0),  # BALL
+    MainMenuItem.ITEM: (SAFARI_LEFT_COLUMN_X, 1),  # THROW ROCK
+    MainMenuItem.PKMN: (SAFARI_RIGHT_COLUMN_X, 0),  # BAIT
+    MainMenuItem.RUN: (SAFARI_RIGHT_COLUMN_X, 1),
+}
+
+
+def main_menu_item(cursor: MenuCursor, safari: bool = False) -> MainMenuItem | None:
+    for item, (column_x, row) in (_SAFARI_MENU_LAYOUT if safari else _MAIN_MENU_LAYOUT).items():
         if cursor.top_x == column_x and cursor.item == row:
             return item
     return None
 
 
-def next_main_menu_press(cursor: MenuCursor, target: MainMenuItem) -> Button | None:
+def next_main_menu_press(cursor: MenuCursor, target: MainMenuItem, safari: bool = False) -> Button | None:
     """The one press that brings the main-menu cursor closer to `target`; None when it is there."""
-    column_x, row = _MAIN_MENU_LAYOUT[target]
+    column_x, row = (_SAFARI_MENU_LAYOUT if safari else _MAIN_MENU_LAYOUT)[target]
     if cursor.top_x != column_x:
         return Button.RIGHT if column_x > cursor.top_x else Button.LEFT
     if cursor.item != row:

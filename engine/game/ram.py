@@ -140,6 +140,9 @@ class RamMap(BaseModel):
     wXCoord: int
     wSpritePlayerStateData1FacingDirection: int
     wWalkCounter: int
+    wWalkBikeSurfState: int  # 0 walking, 1 on the bicycle, 2 surfing
+    wSafariSteps: int  # 2 bytes, high first: the Safari Zone's steps left (502 on entry)
+    wNumSafariBalls: int
     wTileInFrontOfPlayer: int  # the tile the player faces, as the last collision check or A press read it
     wFieldMoves: int  # the chosen member's field moves, as its submenu lists them (FieldMoveNames ids)
     wActionResultOrTookBattleTurn: int  # 1 once a field move did its work (pret UsedCut, item_effects)
@@ -286,6 +289,9 @@ RED_BLUE = RamMap(
     wXCoord=0xD362,
     wSpritePlayerStateData1FacingDirection=0xC109,
     wWalkCounter=0xCFC5,
+    wWalkBikeSurfState=0xD700,
+    wSafariSteps=0xD70D,
+    wNumSafariBalls=0xDA47,
     wTileInFrontOfPlayer=0xCFC6,
     wFieldMoves=0xCD3D,
     wActionResultOrTookBattleTurn=0xCD6A,

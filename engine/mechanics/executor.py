@@ -13,6 +13,7 @@ from contextlib import suppress
 from engine.emulator.errors import FrameBudgetExceeded
 from engine.emulator.session import EmulatorSession, LiveMemory
 from engine.game.actions import (
+    BATTLE_TYPE_SAFARI,
     BattleAction,
     Evolve,
     LearnMove,
@@ -306,7 +307,8 @@ class BattleExecutor:
             menu = state.battle.menu if state.battle else None
             if menu is None:
                 raise self._fail("no battle menu cursor")
-            press = next_main_menu_press(menu, item)
+            safari = state.battle is not None and state.battle.battle_type == BATTLE_TYPE_SAFARI
+            press = next_main_menu_press(menu, item, safari)
             if press is None:
                 if self._confirm(state):
                     return

@@ -26,14 +26,15 @@ from engine.game.state import decode_state
 from engine.game.teaching import Lesson
 from engine.mechanics.shop import Shopper
 from engine.mechanics.walking import OverworldDriver
-from engine.menus.errors import FieldMoveError, ItemUseError, LiftError, TeachError
+from engine.menus.errors import FieldMoveError, ItemUseError, LiftError, TeachError, VendingError
 from engine.menus.field_move import FieldMoveUser
 from engine.menus.item_use import ItemUser
 from engine.menus.lift import LiftRider
 from engine.menus.teach import Teacher
+from engine.menus.vending import VendingMachine
 from engine.messages import LegOutcome, LegReport
 from engine.world.errors import WorldError
-from engine.world.goals import Leg, Purchase, StepGoal, Teach
+from engine.world.goals import Leg, Purchase, StepGoal, Teach, ThingGoal
 from engine.world.models import Square
 from engine.world.planner import Plan, Planner, gates_as_costs, surroundings
 from engine.world.tables import CUT_TREE_TILES
@@ -63,6 +64,7 @@ SCRIPT_FRAMES = 600
 WINDOW_HIDDEN = 0x90
 SCRIPTED = 0x80  # wStatusFlags5 bit 7: the game is pressing the buttons (BIT_SCRIPTED_MOVEMENT_STATE)
 SEEN_BY_TRAINER = 0x01  # wMiscFlags bit 0: a trainer's "!" and walk over, before any text
+SURFING = 2  # wWalkBikeSurfState: 0 walking, 1 on the bicycle, 2 surfing
 FACING_BITS = {value: Direction(name) for value, name in FACING.items()}
 
 
@@ -192,6 +194,8 @@ class Traveller:
 
     def _plan(self, leg: Leg, progress: LegProgress) -> Plan | None:
         self._wait_free()  # a warp's last frames, a sprite finishing its step
+        if not self._on_a_loaded_map():
+            raise Stop("script", f"the game is still between maps (map id {self.position()[0]})")
         state = self.state()
         if state.decision_point is not D.OVERWORLD_FREE:
             raise self._why_stopped() if state.battle is None else Stop("battle", "a battle is on")
@@ -205,15 +209,35 @@ class Traveller:
             raise Stop("no_path", str(exc)) from exc
         return Planner(self.world, around, leg.intent, frozenset(progress.failed)).plan(target)
 
+    def _on_a_loaded_map(self) -> bool:
+        """A warp sets wCurMap first and loads the map's header and coordinates later (the game's own
+        Safari Zone timeout does it without the fade the walk watches for): wait until the loaded tileset is
+        the map's and the player stands inside it."""
+        ram, maps = self.ram, self.world.maps
+
+        def loaded(memory: LiveMemory) -> bool:
+            data = maps.get(memory[ram.wCurMap])
+            return (data is not None and memory[ram.wCurMapTileset] == data.tileset
+                    and data.inside(memory[ram.wXCoord], memory[ram.wYCoord]))  # fmt: skip
+
+        if loaded(self.session.pyboy.memory):
+            return True
+        self._until(loaded, SETTLE_FRAMES)
+        self._wait_free()
+        return loaded(self.session.pyboy.memory)
+
     def _no_way(self, leg: Leg) -> str:
         """Why there is no plan: a field move the player cannot use yet, if one would open the way."""
         state = self.state()
-        around = replace(surroundings(self.world, state), field_moves=frozenset(FIELD_MOVE_BADGES))
+        around = surroundings(self.world, state)
+        usable = around.field_moves
+        around = replace(around, field_moves=frozenset(FIELD_MOVE_BADGES))
         try:
             plan = Planner(self.world, around, leg.intent).plan(target_for(self.world, around, leg.goal))
         except WorldError:
             plan = None
-        needs = sorted({edge.kind.upper() for edge in plan.edges if edge.kind == "cut"}) if plan else []
+        used = {edge.kind.upper() for edge in plan.edges if edge.kind in ("cut", "surf")} if plan else set()
+        needs = sorted(used - usable)
         if not needs:
             return "no way there from here"
         missing = [f"{move} (a member that knows it and the {str(FIELD_MOVE_BADGES[move]).title()} Badge)"
@@ -248,6 +272,8 @@ class Traveller:
             arrived = self._through_warp(edge, before)
         elif edge.kind == "cut":
             arrived = self._cut_through(edge, before, progress)
+        elif edge.kind == "surf":
+            arrived = self._surf_onto(edge, before, progress)
         elif edge.kind == "spin":
             arrived = self._spin(edge, before, progress)
         elif edge.kind == "lift":
@@ -324,6 +350,32 @@ class Traveller:
         name = self.world.maps[before[0]].name
         progress.field_moves.append(f"CUT at {name} {edge.to[1:] if edge.to else ''}")
         return self._walk_step(edge, before)
+
+    def _surf_onto(self, edge: Edge, before: Square, progress: LegProgress) -> Square | None:
+        """Onto the water: face it, SURF from the party menu, and the game moves the player onto it
+        (wWalkBikeSurfState 2 once it has)."""
+        member = member_with(self.state(), "SURF")
+        if member is None:
+            raise Stop("blocked", "water is in the way and no member knows SURF")
+        self._face(edge.direction)
+        try:
+            FieldMoveUser(self.session, self.driver).use(
+                "SURF", member, read=partial(_keep_new, progress.text)
+            )
+        except FieldMoveError as exc:
+            raise Stop("blocked", f"SURF failed: {exc}") from exc
+        ram, wanted = self.ram, edge.to
+
+        def afloat(memory: LiveMemory) -> bool:
+            at = (memory[ram.wCurMap], memory[ram.wXCoord], memory[ram.wYCoord])
+            return at == wanted and memory[ram.wWalkBikeSurfState] == SURFING and self._free(memory)
+
+        self._until(afloat, SETTLE_FRAMES)
+        if self.position() != wanted or self.session.read_u8(ram.wWalkBikeSurfState) != SURFING:
+            raise Stop("blocked", f"SURF did not put the player on the water at {wanted}")
+        name = self.world.maps[before[0]].name
+        progress.field_moves.append(f"SURF at {name} {before[1:]}")
+        return self.position()
 
     def _spin(self, edge: Edge, before: Square, progress: LegProgress) -> Square | None:
         """Onto a spinner's arrow: the step, then the game's forced walk (it holds the controls until the
@@ -485,10 +537,10 @@ class Traveller:
         """A at what the player faces, then the text to its end; YES/NO by the leg's answer (or, with
         `leg.buy`, the Mart's menus). The game acts on A only when it sees it go down, and not in the
         frames right after a turn, so A is tapped until a text box or a script answers."""
-        for _ in range(TALK_TAPS):
-            self.session.press(Button.A)
-            if self._interrupted():
-                break
+        self._tap_a()
+        if leg.buy and isinstance(leg.goal, ThingGoal):
+            self._vend(leg.buy, progress)
+            return
         if leg.buy:
             self._shop(leg.buy, progress)
             return
@@ -505,6 +557,12 @@ class Traveller:
             state = self.driver.settle(answer, read=read)
         if state.battle is not None or self.driver.in_battle():
             raise Stop("battle", "the talk led to a battle")
+
+    def _tap_a(self) -> None:
+        for _ in range(TALK_TAPS):
+            self.session.press(Button.A)
+            if self._interrupted():
+                break
 
     def _teach(self, teach: Teach, progress: LegProgress) -> None:
         """The bag's menus: the TM or HM taught as the leg says, RAM checked that the member knows it."""
@@ -537,6 +595,18 @@ class Traveller:
             purchases, read=lambda lines: _keep_new(progress.text, lines))  # fmt: skip
         progress.bought.extend(result.bought)
         progress.notes.extend(result.notes)
+
+    def _vend(self, purchases: tuple[Purchase, ...], progress: LegProgress) -> None:
+        """A vending machine's menu, once per drink (A at the machine again for each after the first)."""
+        machine, read = VendingMachine(self.session, self.driver), partial(_keep_new, progress.text)
+        for number, drink in enumerate(p.item for p in purchases for _ in range(p.quantity)):
+            if number:
+                self._tap_a()
+            try:
+                progress.notes.append(machine.buy(drink, read=read))
+            except VendingError as exc:
+                raise Stop("blocked", str(exc)) from exc
+            progress.bought.append(Purchase(item=drink, quantity=1))
 
     def _report(self, outcome: LegOutcome, reason: str, progress: LegProgress) -> LegReport:
         return LegReport(

@@ -27,3 +27,7 @@ class ItemUseError(MenusError):
 
 class PartyOrderError(MenusError):
     """Two members were not swapped: a screen was not where expected, or RAM shows the old order."""
+
+
+class VendingError(MenusError):
+    """No drink came out of a vending machine: its menu did not come, or the bag did not change."""

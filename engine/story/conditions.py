@@ -7,6 +7,7 @@ town:VIRIDIAN_CITY           the town has been visited (wTownVisitedFlag, what F
 map:REDS_HOUSE_2F            the player stands on that map now
 knows:CUT                    a party member knows the move
 hidden:TOGGLE_GAME_CORNER_ROCKET   the toggleable object is switched off (a person gone, an item taken)
+flag:GUARDS_HAD_DRINK        a story flag kept outside the event flags (the Saffron guards' drink)
 can_learn:HM_CUT             a party member can learn the TM's or HM's move (and does not know it yet)
 owned>=2  party>=2  level>=12  hp>=1.0  balls>=1
                              Pokédex owned count, party size, the highest party level, the party's
@@ -33,6 +34,13 @@ _PREFIXED: dict[str, Callable[[GameState, str], bool]] = {
     "knows": lambda state, name: member_with(state, name) is not None,
     "can_learn": lambda state, name: choose_student(state, name) is not None,
     "hidden": lambda state, name: game_data().toggle_index.get(name, -1) in state.story.hidden_objects,
+    "flag": lambda state, name: _FLAGS[name](state),
+}
+# Story flags kept outside the event flags.
+_FLAGS: dict[str, Callable[[GameState], bool]] = {
+    "GUARDS_HAD_DRINK": lambda state: (
+        state.story.guards_had_drink
+    ),  # wStatusFlags1 BIT_GAVE_SAFFRON_GUARDS_DRINK
 }
 _BALLS = ("POKE_BALL", "GREAT_BALL", "ULTRA_BALL", "MASTER_BALL")
 
@@ -71,6 +79,8 @@ def _positive(body: str) -> Callable[[GameState], bool] | None:
     kind, sep, name = body.partition(":")
     if kind == "hidden" and name not in game_data().toggle_index:
         return None  # a toggle pret does not name: a typo would otherwise never hold
+    if kind == "flag" and name not in _FLAGS:
+        return None
     if sep and kind in _PREFIXED and name:
         named = _PREFIXED[kind]
         return lambda state: named(state, name)

@@ -117,6 +117,9 @@ class Pilot:
             return self.puzzles.leg(step, state)
         if step.do == "heal":
             return self._counter(state, "_POKECENTER", step.map, step.why)
+        if step.do == "buy" and step.thing is not None:  # a vending machine
+            machine = self._walk(step, state, cross_gates)
+            return machine.model_copy(update={"buy": step.items, "interact": False}) if machine else None
         if step.do == "buy":
             leg = self._counter(state, "_MART", step.map, step.why)
             return leg.model_copy(update={"buy": step.items}) if leg is not None else None

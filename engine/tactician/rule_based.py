@@ -98,6 +98,8 @@ class RuleBasedPolicy:
         if not legal:
             return None
         first = legal[0]
+        if legal == [Run()]:
+            return ActionDecision(action=first, reason="running is the only choice here (the Safari Zone)")
         if isinstance(first, LearnMove):
             return self._learn(state)
         if isinstance(first, Evolve):

@@ -131,9 +131,10 @@ def read_carpets(rom: Rom, tables: RomTables) -> dict[str, frozenset[int]]:
     return carpets
 
 
-def read_tile_pairs(rom: Rom, tables: RomTables) -> tuple[TilePair, ...]:
+def read_tile_pairs(rom: Rom, tables: RomTables, water: bool = False) -> tuple[TilePair, ...]:
+    """The tile pairs not crossed between on foot (or, with `water`, while surfing)."""
     pairs = []
-    at = tables.tile_pair_collisions_land
+    at = tables.tile_pair_collisions_water if water else tables.tile_pair_collisions_land
     while (tileset := rom.u8(at)) != END:
         pairs.append(TilePair(tileset=tileset, first=rom.u8(at + 1), second=rom.u8(at + 2)))
         at += 3

@@ -28,8 +28,9 @@ GATE_COST = 60.0  # steps a closed story gate is worth avoiding, when a leg may 
 # A warp's fade is worth about 3 steps; CUT's menus, text and animation about 20 (~330 frames).
 # A spin is priced as the few squares most of them run (the game walks them at walking speed).
 # A ride in an elevator: the panel's menu, the shaking and the walk out, about 30 steps' time.
+# SURF's menus and text, like CUT's, about 20; a press on the water is a step.
 BASE_COST = {"walk": 1.0, "cross": 1.0, "hop": 2.0, "door": 4.0, "push": 4.0, "cut": 20.0, "spin": 4.0,
-             "lift": 30.0}  # fmt: skip
+             "lift": 30.0, "surf": 20.0, "swim": 1.0}  # fmt: skip
 GRASS_COST: dict[Intent, float] = {"travel": 2.0, "train": 0.0, "explore": 1.0}
 WATCHED_COST: dict[Intent, float] = {"travel": 6.0, "train": 2.0, "explore": 3.0}
 MAX_NODES = 250_000
@@ -59,7 +60,7 @@ class Surroundings:
     watched: frozenset[Square]
     people: dict[int, Square] = field(default_factory=dict)  # current map: object index -> square
     costly: frozenset[Square] = frozenset()  # crossed only at `Planner.costly_cost` a square (gates tried)
-    field_moves: frozenset[str] = frozenset()  # the ones the player can use now (CUT opens `cut` edges)
+    field_moves: frozenset[str] = frozenset()  # usable now (CUT opens `cut` edges, SURF `surf` ones)
     # Item balls: in the way like people, but picked up (A, then the ball is gone) where a walk needs it.
     items: frozenset[Square] = frozenset()
 
@@ -207,7 +208,7 @@ def _indoor_group(world: World, map_id: int) -> set[int]:
 
 # -- searching ---------------------------------------------------------------------------------------
 # Edges that end on their `to` square, which must be free.
-_ONTO = frozenset({"walk", "cross", "hop", "cut", "spin", "lift"})
+_ONTO = frozenset({"walk", "cross", "hop", "cut", "spin", "lift", "surf", "swim"})
 _EXITS = frozenset({"door", "push"})
 
 
@@ -248,6 +249,7 @@ class Planner:
         items = around.items
         priced = bool(watched or costly or items)
         can_cut = "CUT" in around.field_moves
+        can_surf = "SURF" in around.field_moves
         lift_maps = self.world.lift_maps
         grass_cost, watched_cost, costly_cost = self._grass_cost, self._watched_cost, self._costly_cost
         while queue and len(done) < max_nodes:
@@ -262,7 +264,7 @@ class Planner:
                 if avoid and (square, edge.direction) in avoid:
                     continue  # a press that did not do what the terrain says, this leg
                 kind, via = edge.kind, edge.via
-                if kind == "cut" and not can_cut:
+                if (kind == "cut" and not can_cut) or (kind == "surf" and not can_surf):
                     continue
                 if via is not None and kind in _EXITS and square[0] in lift_maps:
                     continue  # an elevator's exit leads wherever its panel last chose: ridden, not walked

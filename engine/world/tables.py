@@ -26,6 +26,7 @@ class RomTables:
     tilesets: int  # Tilesets: 12 bytes per tileset (data/tilesets/tileset_headers.asm)
     ledge_tiles: int  # LedgeTiles: (facing, standing tile, ledge tile, input) x4, -1
     tile_pair_collisions_land: int  # TilePairCollisionsLand: (tileset, tile, tile) x3, -1
+    tile_pair_collisions_water: int  # TilePairCollisionsWater: the same, checked while surfing
     warp_tile_id_pointers: int  # WarpTileIDPointers: a pointer per tileset to warp tile ids, -1 ended
     warp_tile_list_pointers: int  # WarpTileListPointers: per facing (down, up, left, right), carpet tiles
     door_tile_id_pointers: int  # DoorTileIDPointers: (tileset, pointer) x3, -1; lists end with 0
@@ -43,6 +44,7 @@ RED_BLUE_TABLES = RomTables(
     tilesets=_at(0x03, 0x47BE),
     ledge_tiles=_at(0x06, 0x66CF),
     tile_pair_collisions_land=_at(0x00, 0x0C7E),
+    tile_pair_collisions_water=_at(0x00, 0x0CA0),
     warp_tile_id_pointers=_at(0x03, 0x44CC),
     warp_tile_list_pointers=_at(0x03, 0x4477),
     door_tile_id_pointers=_at(0x06, 0x662C),
@@ -94,10 +96,17 @@ SPINNER_TABLES: dict[str, tuple[tuple[str, int, int], ...]] = {
 }  # fmt: skip
 SPINNER_ENTRY = 4
 PAD_STEPS = {0x10: (1, 0), 0x20: (-1, 0), 0x40: (0, -1), 0x80: (0, 1)}  # PAD_RIGHT, LEFT, UP, DOWN
-# Elevators (pret scripts/RocketHideoutElevator.asm RocketHideoutElevatorFloors and ...WarpMaps): the
+# Elevators (pret scripts/RocketHideoutElevator.asm, CeladonMartElevator.asm, SilphCoElevator.asm: their
+# ...Floors and ...WarpMaps): the
 # panel's square (a sign, faced from below), then for each entry of its floor menu, in order, the map and
 # the warp index (0-based) its exits lead to once that floor is chosen (engine/events/elevator.asm).
 LIFTS: dict[str, tuple[tuple[int, int], tuple[tuple[str, int], ...]]] = {
     "ROCKET_HIDEOUT_ELEVATOR": ((1, 1), (("ROCKET_HIDEOUT_B1F", 4), ("ROCKET_HIDEOUT_B2F", 4),
                                          ("ROCKET_HIDEOUT_B4F", 2))),
+    "CELADON_MART_ELEVATOR": ((3, 0), (("CELADON_MART_1F", 5), ("CELADON_MART_2F", 2), ("CELADON_MART_3F", 2),
+                                       ("CELADON_MART_4F", 2), ("CELADON_MART_5F", 2))),
+    "SILPH_CO_ELEVATOR": ((3, 0), (("SILPH_CO_1F", 3), ("SILPH_CO_2F", 2), ("SILPH_CO_3F", 2),
+                                   ("SILPH_CO_4F", 2), ("SILPH_CO_5F", 2), ("SILPH_CO_6F", 2),
+                                   ("SILPH_CO_7F", 2), ("SILPH_CO_8F", 2), ("SILPH_CO_9F", 2),
+                                   ("SILPH_CO_10F", 2), ("SILPH_CO_11F", 1))),
 }  # fmt: skip

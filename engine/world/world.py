@@ -45,6 +45,7 @@ from engine.world.tables import (
     SPINNER_TABLES,
     RomTables,
 )
+from engine.world.water import NO_SURF_MAPS, surf_start_tiles, swim_tiles
 
 log = logging.getLogger(__name__)
 OVERWORLD_TILESET = 0  # the only tileset with ledges (pret engine/overworld/ledges.asm)
@@ -83,9 +84,11 @@ class Move:
     crossing: bool = False  # into the connected map across an edge
     cut: bool = False  # onto a tree that CUT clears first
     spin: bool = False  # onto a spinner's arrow: `to` is where the game's forced walk ends
+    surf: bool = False  # from land onto water, with SURF
+    swim: bool = False  # from water onto water, surfing
 
 
-EdgeKind = Literal["walk", "hop", "cross", "door", "push", "cut", "spin", "lift"]
+EdgeKind = Literal["walk", "hop", "cross", "door", "push", "cut", "spin", "lift", "surf", "swim"]
 
 
 @dataclass(frozen=True)
@@ -96,7 +99,9 @@ class Edge:
     player can use CUT). A `spin` steps onto a spinner's arrow square (`via`) and ends where the game's
     forced walk does (`to`). A `lift` faces an elevator's panel, chooses floor menu entry `floor` and
     walks out on that floor (`to`); an elevator's own exits are not planned through (where they lead is
-    what the panel last chose).
+    what the panel last chose). A `surf` uses SURF facing the water on `to` (the game moves the player onto
+    it); a `swim` is a press on the water, and a press from the water onto land is a `walk` (the game lands
+    the player by itself).
     `last_map`: the warp leads back to wherever the player came from (`to` is then the map's only way
     in, or None)."""
 
@@ -120,6 +125,7 @@ class World:
         tile_pairs: tuple[TilePair, ...],
         carpets: dict[str, frozenset[int]] | None = None,
         spinners: dict[int, dict[tuple[int, int], Spin]] | None = None,
+        water_pairs: tuple[TilePair, ...] = (),
     ) -> None:
         self.maps = maps
         self.tilesets = tilesets
@@ -128,6 +134,7 @@ class World:
         self.tile_pairs = tile_pairs
         self.carpets = carpets or {}
         self.spinners = spinners or {}
+        self.water_pairs = water_pairs
         self._edges: dict[int, dict[tuple[int, int], tuple[Edge, ...]]] = {}
         self._grids: dict[int, bytes] = {}
 
@@ -175,6 +182,25 @@ class World:
         tile = self.tile(map_id, x, y)
         return tile is not None and tile in self.tilesets[self.maps[map_id].tileset].walkable
 
+    def is_water(self, map_id: int, x: int, y: int) -> bool:
+        """A square the player stands on only surfing."""
+        tile = self.tile(map_id, x, y)
+        return tile is not None and tile in self._swim_tiles[self.maps[map_id].tileset]
+
+    @cached_property
+    def _swim_tiles(self) -> dict[int, frozenset[int]]:
+        return {tileset.id: swim_tiles(tileset.id, tileset.walkable) for tileset in self.tilesets.values()}
+
+    @cached_property
+    def _surf_starts(self) -> dict[int, frozenset[int]]:
+        return {
+            tileset.id: surf_start_tiles(tileset.id, tileset.walkable) for tileset in self.tilesets.values()
+        }
+
+    @cached_property
+    def _no_surf_maps(self) -> frozenset[int]:
+        return frozenset(data.id for data in self.maps.values() if data.name in NO_SURF_MAPS)
+
     def is_tree(self, map_id: int, x: int, y: int) -> bool:
         """A tree CUT clears (it stands there again whenever the map is loaded)."""
         tree = CUT_TREE_TILES.get(self.maps[map_id].tileset)
@@ -198,11 +224,15 @@ class World:
         dx, dy = STEPS[direction]
         data = self.maps[map_id]
         if not data.inside(x + dx, y + dy):
-            return self._cross(data, x + dx, y + dy, direction)
+            return self._cross(data, x + dx, y + dy, direction, self.is_water(*at))
+        target = (map_id, x + dx, y + dy)
+        if self.is_water(*at):
+            return self._swim(at, target)
+        if self.tile(*target) in self._surf_starts[data.tileset] and map_id not in self._no_surf_maps:
+            return None if self._pair_blocks(at, target, water=True) else Move(to=target, surf=True)
         hop = self._ledge(at, direction)
         if hop is not None:
             return hop
-        target = (map_id, x + dx, y + dy)
         landing = self._spun(target)
         if landing is not None and self.walkable(*target):
             return Move(to=landing, spin=True)
@@ -212,7 +242,17 @@ class World:
             return None
         return Move(to=target)
 
-    def _cross(self, data: MapData, x: int, y: int, direction: Direction) -> Move | None:
+    def _swim(self, at: Square, target: Square) -> Move | None:
+        """A press while surfing: on over water, onto land (the game lands the player), or a wall."""
+        if self._pair_blocks(at, target, water=True):
+            return None
+        if self.is_water(*target):
+            return Move(to=target, swim=True)
+        return Move(to=target) if self.walkable(*target) else None
+
+    def _cross(
+        self, data: MapData, x: int, y: int, direction: Direction, swimming: bool = False
+    ) -> Move | None:
         connection = data.connection(EDGE_SIDES[direction])
         if connection is None or connection.map_id not in self.maps:
             return None
@@ -220,6 +260,8 @@ class World:
             target = (connection.map_id, x + connection.shift, connection.land)
         else:
             target = (connection.map_id, connection.land, y + connection.shift)
+        if swimming and self.is_water(*target):
+            return Move(to=target, crossing=True, swim=True)
         if not self.walkable(*target):
             return None
         return Move(to=target, crossing=True)
@@ -253,16 +295,17 @@ class World:
     def _ledge_keys(self) -> frozenset[tuple[str, int, int]]:
         return frozenset((ledge.facing, ledge.standing, ledge.ledge) for ledge in self.ledges)
 
-    def _pair_blocks(self, at: Square, target: Square) -> bool:
-        pairs = self._pairs.get(self.maps[at[0]].tileset)
+    def _pair_blocks(self, at: Square, target: Square, water: bool = False) -> bool:
+        pairs = (self._water_pairs if water else self._pairs).get(self.maps[at[0]].tileset)
         return pairs is not None and frozenset((self.tile(*at), self.tile(*target))) in pairs
 
     @cached_property
     def _pairs(self) -> dict[int, frozenset[frozenset[int]]]:
-        found: dict[int, set[frozenset[int]]] = {}
-        for pair in self.tile_pairs:
-            found.setdefault(pair.tileset, set()).add(frozenset((pair.first, pair.second)))
-        return {tileset: frozenset(pairs) for tileset, pairs in found.items()}
+        return _pairs_by_tileset(self.tile_pairs)
+
+    @cached_property
+    def _water_pairs(self) -> dict[int, frozenset[frozenset[int]]]:
+        return _pairs_by_tileset(self.water_pairs)
 
     # -- warps -------------------------------------------------------------------------------------
     def warp_destination(
@@ -388,10 +431,14 @@ class World:
         ledge_fronts = {key[2] for key in self._ledge_keys} if data.tileset == OVERWORLD_TILESET else set()
         pairs = self._pairs.get(data.tileset, frozenset())
         tree = CUT_TREE_TILES.get(data.tileset)
+        water = self._swim_tiles[data.tileset]
         found: dict[tuple[int, int], tuple[Edge, ...]] = self._lift_edges(data)
         for y in range(high):
             for x in range(wide):
                 here = grid[y * wide + x]
+                if here in water:
+                    found[(x, y)] = self._edges_at((map_id, x, y))
+                    continue
                 if here not in walkable:
                     continue
                 if (x, y) in found:
@@ -414,6 +461,8 @@ class World:
                                           grass=tile == grass))  # fmt: skip
                     elif tile == tree:
                         edges.append(Edge(direction=direction, to=(map_id, x + dx, y + dy), kind="cut"))
+                    elif tile in water and (move := self.move((map_id, x, y), direction)) is not None:
+                        edges.append(self._step(direction, move))
                 found[(x, y)] = tuple(edges)
         return found
 
@@ -467,7 +516,10 @@ class World:
             map_id, x, y = move.to
             if self.immediate(map_id, warp) or direction in self.push_directions(map_id, x, y):
                 return self._through(direction, warp, map_id, "door", via=move.to)
-        kind: EdgeKind = "hop" if move.hop else "cross" if move.crossing else "cut" if move.cut else "walk"
+        kind: EdgeKind = (
+            "hop" if move.hop else "cross" if move.crossing else "cut" if move.cut
+            else "surf" if move.surf else "swim" if move.swim else "walk"
+        )  # fmt: skip
         return Edge(direction=direction, to=move.to, kind=kind, grass=self.is_grass(*move.to))
 
     def _through(
@@ -482,6 +534,13 @@ class World:
         for y in range(data.squares_high):
             for x in range(data.squares_wide):
                 yield x, y
+
+
+def _pairs_by_tileset(pairs: tuple[TilePair, ...]) -> dict[int, frozenset[frozenset[int]]]:
+    found: dict[int, set[frozenset[int]]] = {}
+    for pair in pairs:
+        found.setdefault(pair.tileset, set()).add(frozenset((pair.first, pair.second)))
+    return {tileset: frozenset(pairs) for tileset, pairs in found.items()}
 
 
 def world_of(rom_bytes: bytes | None) -> World | None:
@@ -512,6 +571,7 @@ def load_world(rom_bytes: bytes, tables: RomTables = RED_BLUE_TABLES) -> World:
         read_tile_pairs(rom, tables),
         read_carpets(rom, tables),
         _spinners(rom, maps),
+        read_tile_pairs(rom, tables, water=True),
     )
 
 

@@ -162,6 +162,16 @@ def test_a_map_script_pointing_at_other_texts_is_still_this_cartridge(session: E
         session.load_state(_state_with_map_header(session, bytes(other)))
 
 
+def test_a_state_saved_mid_warp_is_this_cartridge(session: EmulatorSession) -> None:
+    """A warp sets wCurMap before it loads the new map's header: a checkpoint taken in between holds
+    the old map's header under the new id, and must load back."""
+    state = _state_with_map_header(session, MAP_HEADER)
+    session.load_state(state)
+    session.write_u8(RED_BLUE.wCurMap, 1)
+    session.load_state(session.save_state())
+    assert session.read_u8(RED_BLUE.wCurMap) == 1
+
+
 def test_state_whose_map_disagrees_with_the_cartridge_is_refused(session: EmulatorSession) -> None:
     wrong = _state_with_map_header(session, bytes(reversed(MAP_HEADER)))
     with pytest.raises(SaveStateError, match="does not belong"):

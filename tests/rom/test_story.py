@@ -160,3 +160,78 @@ def test_from_the_runs_own_state_a_gyms_tree_is_cut_and_without_cut_it_is_refuse
     report = json.loads(capsys.readouterr().out)
     # The tree before the gym (pret data/maps/objects/CeladonCity.asm), cut from the party menu.
     assert report["map"] == "CELADON_GYM" and report["field_moves"] == ["CUT at CELADON_CITY (35, 32)"]
+
+
+RunToSurf = tuple[int, dict[str, Any], Path, Path]
+
+
+@pytest.fixture(scope="module")
+def to_surf(rom_path: Path, to_koga: RunToKoga, tmp_path_factory: pytest.TempPathFactory) -> RunToSurf:
+    """From the Koga run's last checkpoint on through the Safari Zone to SURF taught."""
+    *_, koga = to_koga
+    tmp_path = tmp_path_factory.mktemp("surf")
+    code, summary, run_dir = run(
+        ["--rom", str(rom_path), "--state", str(koga), "--until", "teach_surf", "--max-decisions", "3000"],
+        tmp_path,
+    )
+    (checkpoints,) = (tmp_path / "data" / "checkpoints").iterdir()
+    last = newest_folder(checkpoints)
+    assert last is not None
+    return code, summary, run_dir, last / "emulator.state"
+
+
+def test_after_koga_the_safari_zone_gives_the_gold_teeth_surf_and_strength(to_surf: RunToSurf) -> None:
+    code, summary, run_dir, _ = to_surf
+    assert code == 0 and summary["stopped"] == "until", summary["milestones"]
+    reached = [split["name"] for split in summary["milestones"] if not split["at_start"]]
+    assert reached == ["get_gold_teeth", "get_hm03", "get_hm04", "teach_surf"]
+    log = (run_dir / "run.log").read_text(encoding="utf-8")
+    safari = [
+        line for line in log.splitlines() if "running is the only choice here (the Safari Zone)" in line
+    ]
+    assert safari and "stuck for" not in log  # every Safari Zone encounter fled, and no leg went nowhere
+    legs = [json.loads(line) for line in (run_dir / "decisions.jsonl").read_text().splitlines()]
+    assert any("learns SURF" in leg.get("action", "") for leg in legs)
+
+
+def test_with_surf_cinnabar_is_reached_over_the_sea_and_without_it_there_is_no_way(
+    rom_path: Path, to_surf: RunToSurf, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    *_, checkpoint = to_surf
+    own, forgotten = tmp_path / "own.state", tmp_path / "forgotten.state"
+    with open_session(rom_path, EmulatorConfig()) as session:
+        session.load_state_file(checkpoint)
+        own.write_bytes(session.export_state())
+        state = decode_state(session.memory_image(), session.ram_map)
+        (member, slot), *_ = [(m, s) for m, mon in enumerate(state.party) for s, move in enumerate(mon.moves)
+                              if move.name == "SURF"]  # fmt: skip
+        teach_move(session, member, slot, "TACKLE")
+        forgotten.write_bytes(session.export_state())
+    goto = ["goto", "--rom", str(rom_path), "--to", "CINNABAR_ISLAND", "--json", "--state"]
+    assert main([*goto, str(forgotten)]) == 1
+    refused = json.loads(capsys.readouterr().out)
+    assert refused["outcome"] == "no_path" and "without SURF" in refused["reason"]
+    assert main([*goto, str(own)]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["map"] == "CINNABAR_ISLAND"
+    assert any(move.startswith("SURF at ") for move in report["field_moves"])
+
+
+def test_a_drink_from_the_roofs_vending_machine_opens_saffrons_gates(
+    rom_path: Path, to_surf: RunToSurf, tmp_path: Path
+) -> None:
+    *_, checkpoint = to_surf
+    code, summary, run_dir = run(
+        ["--rom", str(rom_path), "--state", str(checkpoint), "--until", "reach_saffron",
+         "--max-decisions", "1500"], tmp_path,
+    )  # fmt: skip
+    assert code == 0 and summary["stopped"] == "until", summary["milestones"]
+    legs = [json.loads(line) for line in (run_dir / "decisions.jsonl").read_text().splitlines()]
+    vended = [leg for leg in legs if "bought 1 FRESH_WATER" in leg.get("action", "")]
+    assert len(vended) == 1 and vended[0]["point"] == "thing"
+    last = newest_folder(tmp_path / "data" / "checkpoints" / summary["run_id"])
+    assert last is not None
+    with open_session(rom_path, EmulatorConfig()) as session:
+        session.load_state_file(last / "emulator.state")
+        state = decode_state(session.memory_image(), session.ram_map)
+    assert state.story.guards_had_drink and "FRESH_WATER" not in [item.name for item in state.bag]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from contextlib import suppress
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -22,7 +23,9 @@ from engine.tactician.rule_based import RuleBasedPolicy
 from engine.world.goals import Leg, MapGoal, ObjectGoal, SquareGoal
 from engine.world.models import Square
 from engine.world.places import parse_place
+from engine.world.planner import Planner, Surroundings
 from engine.world.tables import LAST_MAP
+from engine.world.targets import MapTarget
 from engine.world.world import OPPOSITE, World, load_world
 from tests.support.romgen import write_rom
 from tests.support.scenarios import state_of
@@ -295,3 +298,42 @@ def test_every_tunnel_house_sends_its_door_to_the_route_it_names(world: World) -
     gate = world.by_name["ROUTE_22_GATE"]
     landings = [world.warp_destination(warp, came_from=None, from_map=gate.id) for warp in gate.warps]
     assert {world.maps[found[0]].name for found in landings if found is not None} == {"ROUTE_22", "ROUTE_23"}
+
+
+def test_every_elevator_is_ridden_and_its_doors_are_never_walked_through(world: World) -> None:
+    """Where an elevator's doors lead is what its panel last chose: a plan rides it (pret
+    scripts/*Elevator.asm ...WarpMaps) and never takes the doors as if they led to their static warp."""
+    for name, floors in (
+        ("CELADON_MART_ELEVATOR", 5),
+        ("SILPH_CO_ELEVATOR", 11),
+        ("ROCKET_HIDEOUT_ELEVATOR", 3),
+    ):
+        lift = world.by_name[name]
+        rides = [edge for x, y in world.squares(lift.id) for edge in world.edges((lift.id, x, y))
+                 if edge.kind == "lift"]  # fmt: skip
+        assert len(rides) == floors, name
+        assert all(edge.to is not None and world.walkable(*edge.to) for edge in rides), name
+    lift = world.by_name["CELADON_MART_ELEVATOR"]
+    inside = Surroundings(here=(lift.id, 1, 3), came_from=None, indoor_group=frozenset(),
+                          blocked=frozenset(), gated=frozenset(), watched=frozenset())  # fmt: skip
+    found = Planner(world, inside).plan(MapTarget(world.by_name["CELADON_MART_1F"].id))
+    assert found is not None and [edge.kind for edge in found.edges][-1] == "lift"
+    assert found.edges[-1].floor == 0  # 1F, the menu's first entry
+
+
+def test_the_sea_is_crossed_only_with_surf_and_seafoams_currents_are_not(world: World) -> None:
+    pallet, cinnabar = world.by_name["PALLET_TOWN"], world.by_name["CINNABAR_ISLAND"]
+    start = (pallet.id, 9, 12)
+    on_foot = Surroundings(here=start, came_from=None, indoor_group=frozenset(), blocked=frozenset(),
+                           gated=frozenset(), watched=frozenset())  # fmt: skip
+    assert Planner(world, on_foot).plan(MapTarget(cinnabar.id)) is None
+    surfing = replace(on_foot, field_moves=frozenset({"SURF"}))
+    found = Planner(world, surfing).plan(MapTarget(cinnabar.id))
+    assert found is not None and [edge.kind for edge in found.edges].count("surf") == 1
+    assert {world.maps[edge.to[0]].name for edge in found.edges if edge.to} >= {"ROUTE_21"}
+    for name in ("SEAFOAM_ISLANDS_B3F", "SEAFOAM_ISLANDS_B4F", "ROUTE_17"):
+        data = world.by_name[name]
+        starts = [
+            e for x, y in world.squares(data.id) for e in world.edges((data.id, x, y)) if e.kind == "surf"
+        ]
+        assert not starts, name

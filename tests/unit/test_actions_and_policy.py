@@ -215,6 +215,15 @@ def test_balls_only_in_wild_battles_and_only_normal_battles() -> None:
     assert not [a for a in legal_actions(safari) if isinstance(a, UseItem)]
 
 
+def test_in_the_safari_zone_running_is_the_only_choice_and_the_policy_takes_it() -> None:
+    wild = fixture_state("red_wild_main_menu")
+    assert wild.battle is not None and len(legal_actions(wild)) > 1
+    safari = wild.model_copy(update={"battle": wild.battle.model_copy(update={"battle_type": 2})})
+    assert legal_actions(safari) == [Run()]
+    decision = RuleBasedPolicy().decide(safari)
+    assert decision is not None and decision.action == Run() and "Safari" in decision.reason
+
+
 def test_x_items_are_offered_for_the_member_in_front_until_its_stage_is_at_six() -> None:
     state = with_bag(fixture_state("red_brock_active_slot1"), ("X_SPECIAL", 2), ("X_ATTACK", 1))
     assert items_offered(state) == ["use X_SPECIAL", "use X_ATTACK"]

@@ -10,6 +10,7 @@ from engine.game.models import GameState, MoveSlot, PartyMon, Stats
 from engine.game.tables import game_data
 from engine.game.teaching import level_up_room
 from engine.menus.item_use import can_give
+from engine.menus.vending import DRINKS
 from engine.world.goals import SquareGoal
 from engine.world.planner import Plan, Planner, surroundings
 from engine.world.targets import target_for
@@ -109,3 +110,9 @@ def test_a_level_up_move_replaces_the_least_useful_one_only_when_worth_more() ->
     assert level_up_room(member("SCRATCH", "EMBER", "SLASH", "ROCK_SLIDE"), "LEER") is None
     assert level_up_room(member("CUT", "GROWL", "TAIL_WHIP", "LEER"), "EMBER") == 1  # never the HM
     assert level_up_room(member("SCRATCH", "GROWL"), "EMBER") is None  # a free slot: no question asked
+
+
+def test_the_vending_machines_drinks_are_in_menu_order_with_their_prices() -> None:
+    assert list(DRINKS) == ["FRESH_WATER", "SODA_POP", "LEMONADE"]  # CANCEL is the fourth entry
+    assert [DRINKS[drink] for drink in DRINKS] == [200, 300, 350]
+    assert all(drink in game_data().item_ids for drink in DRINKS)

@@ -128,3 +128,16 @@ def test_bag_list_position_counts_the_rows_scrolled_past() -> None:
     assert next_scrolling_list_press(cursor, 0) is Button.UP
     assert next_scrolling_list_press(cursor, 6) is Button.DOWN
     assert list_position(cursor.model_copy(update={"scroll_offset": None})) == 2
+
+
+def test_the_safari_zones_menu_has_its_columns_elsewhere() -> None:
+    """BALL and THROW ROCK at x=1, BAIT and RUN at x=13 (pret DisplayBattleMenu .safariLeftColumn)."""
+    ball = MenuCursor(item=0, top_x=1, top_y=14, max_item=1)
+    assert main_menu_item(ball, safari=True) is MainMenuItem.FIGHT  # BALL stands where FIGHT does
+    assert main_menu_item(ball) is None  # not a place of the usual menu
+    assert next_main_menu_press(ball, MainMenuItem.RUN, safari=True) is Button.RIGHT
+    beside = ball.model_copy(update={"top_x": 13})
+    assert next_main_menu_press(beside, MainMenuItem.RUN, safari=True) is Button.DOWN
+    run = beside.model_copy(update={"item": 1})
+    assert next_main_menu_press(run, MainMenuItem.RUN, safari=True) is None
+    assert main_menu_item(run, safari=True) is MainMenuItem.RUN

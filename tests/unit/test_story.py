@@ -194,3 +194,20 @@ def test_every_event_a_condition_names_is_one_the_game_keeps() -> None:
 def test_bills_pc_is_a_thing_faced_from_below() -> None:
     pc = next(step for step in story_graph().named("get_ss_ticket").steps if step.thing is not None)
     assert pc.map == "BILLS_HOUSE" and pc.thing == (1, 4, "up") and pc.words().endswith("(1, 4) facing up")
+
+
+def test_the_saffron_guards_drink_is_a_story_flag_and_an_unknown_flag_is_refused() -> None:
+    thirsty = overworld_state()
+    given = thirsty.model_copy(update={"story": thirsty.story.model_copy(update={"guards_had_drink": True})})
+    assert not holds("flag:GUARDS_HAD_DRINK", thirsty) and holds("flag:GUARDS_HAD_DRINK", given)
+    with pytest.raises(StoryError, match="unknown condition"):
+        check("flag:GUARDS_HAD_SODA")
+
+
+def test_after_koga_the_graph_goes_through_the_safari_zone_to_saffron() -> None:
+    graph = story_graph()
+    names = [objective.name for objective in graph.objectives]
+    after_koga = names[names.index("beat_koga") + 1 :]
+    assert after_koga[:5] == ["get_gold_teeth", "get_hm03", "get_hm04", "teach_surf", "reach_saffron"]
+    vending = next(o for o in graph.objectives if o.name == "reach_saffron").steps[0]
+    assert vending.do == "buy" and vending.thing == (10, 1, "up") and vending.items[0].item == "FRESH_WATER"
