@@ -51,13 +51,18 @@ TRIPS = (
     ("Viridian Pokémon Center -> Pewter Gym", "viridian_center", "PEWTER_GYM"),
 )
 # Start states the engine's own run makes from power-on (rule-based, no key): the objective it stops at.
-PLAYED = {"after_ticket": "get_ss_ticket", "cut_taught": "teach_cut"}
+PLAYED = {"after_ticket": "get_ss_ticket", "cut_taught": "teach_cut", "surf_taught": "teach_surf",
+          "card_key": "get_card_key"}  # fmt: skip
 PLAYED_TRIPS = (
     ("Bill's house (S.S. Ticket) -> Vermilion City", "after_ticket", "VERMILION_CITY"),
     ("Bill's house (S.S. Ticket) -> Vermilion Gym (CUT's tree)", "after_ticket", "VERMILION_GYM"),
     ("Bill's house (S.S. Ticket) -> S.S. Anne captain's room", "after_ticket", "SS_ANNE_CAPTAINS_ROOM"),
     ("Route 6 (CUT taught) -> Vermilion Gym (the tree cut)", "cut_taught", "VERMILION_GYM"),
     ("Route 6 (CUT taught) -> Lavender Town (Rock Tunnel)", "cut_taught", "LAVENDER_TOWN"),
+    ("Fuchsia (SURF taught) -> Cinnabar Island (by sea)", "surf_taught", "CINNABAR_ISLAND"),
+    ("Fuchsia (SURF taught) -> Celadon Gym", "surf_taught", "CELADON_GYM"),
+    ("Silph Co. 5F (Card Key) -> Silph Co. 11F (elevator)", "card_key", "SILPH_CO_11F"),
+    ("Silph Co. 5F (Card Key) -> Giovanni's office (a locked door)", "card_key", "SILPH_CO_11F:6,10"),
 )
 WALK_SQUARES = ((1, 34, 2), (1, 6, 10), (1, 30, 30), (1, 35, 17), (1, 6, 10), (1, 34, 2))  # Viridian City
 RAW_BLOCK = 64

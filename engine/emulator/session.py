@@ -494,10 +494,21 @@ class EmulatorSession:
                 f"the save state does not fit this cartridge ({len(data) - buffer.tell()} bytes left over)"
             )
         check_state_belongs(self.read, self._rom, self.ram_map)
+        self._let_go()
 
     def _restore(self, data: bytes) -> None:
         self._changes += 1
         self._live.load_state(io.BytesIO(data))
+        self._let_go()
+
+    def _let_go(self) -> None:
+        """A loaded state keeps the joypad as it was when saved, and a release sent just before a save is
+        still queued then (PyBoy applies input at the next frame), so the state may hold a direction down
+        that no one will release: the player would walk on by itself. Every button this session does not
+        hold is released before the next frame."""
+        for button in Button:
+            if button not in self._holding:
+                self._send(_RELEASE[button])
 
     def load_state_file(self, path: Path) -> None:
         try:

@@ -88,6 +88,7 @@ class LegProgress:
     spins: int = 0  # spinner arrows stepped onto
     rides: list[str] = field(default_factory=list)  # "rode the elevator to ROCKET_HIDEOUT_B4F"
     items: frozenset[Square] = frozenset()  # item balls of the plan in hand: picked up when in the way
+    unlockable: frozenset[Square] = frozenset()  # locked doors of the plan in hand the bag has a key to
     picked: list[str] = field(default_factory=list)  # "picked up the item at POKEMON_TOWER_6F (6, 8)"
     used: list[str] = field(default_factory=list)  # items used from the bag at the leg's end
 
@@ -186,6 +187,8 @@ class Traveller:
             self._teach(leg.teach, progress)
         elif leg.use is not None:
             self._use(leg.use, progress)
+        elif leg.toss is not None:
+            self._toss(*leg.toss, progress)
         else:
             self.session.tick(ARRIVAL_FRAMES)
             if self._interrupted():
@@ -200,7 +203,7 @@ class Traveller:
         if state.decision_point is not D.OVERWORLD_FREE:
             raise self._why_stopped() if state.battle is None else Stop("battle", "a battle is on")
         around = surroundings(self.world, state)
-        progress.items = around.items
+        progress.items, progress.unlockable = around.items, around.unlockable
         if leg.cross_gates:
             around = gates_as_costs(around)
         try:
@@ -274,6 +277,8 @@ class Traveller:
             arrived = self._cut_through(edge, before, progress)
         elif edge.kind == "surf":
             arrived = self._surf_onto(edge, before, progress)
+        elif edge.to in progress.unlockable:
+            arrived = self._unlock_through(edge, before, progress)
         elif edge.kind == "spin":
             arrived = self._spin(edge, before, progress)
         elif edge.kind == "lift":
@@ -351,6 +356,21 @@ class Traveller:
         progress.field_moves.append(f"CUT at {name} {edge.to[1:] if edge.to else ''}")
         return self._walk_step(edge, before)
 
+    def _unlock_through(self, edge: Edge, before: Square, progress: LegProgress) -> Square | None:
+        """Onto a locked door's square: a step first (it may be open already), then, on a bump, A facing it
+        (the key in the bag opens it: "Bingo! The CARD KEY opened the door!") and the step."""
+        arrived = self._walk_step(edge, before)
+        if arrived is not None:
+            return arrived
+        self._face(edge.direction)
+        self._tap_a()
+        self.driver.settle(read=partial(_keep_new, progress.text))
+        arrived = self._walk_step(edge, before)
+        if arrived is not None and edge.to is not None:
+            where = self.world.maps[edge.to[0]].name
+            progress.used.append(f"CARD_KEY opened the door at {where} ({edge.to[1]}, {edge.to[2]})")
+        return arrived
+
     def _surf_onto(self, edge: Edge, before: Square, progress: LegProgress) -> Square | None:
         """Onto the water: face it, SURF from the party menu, and the game moves the player onto it
         (wWalkBikeSurfState 2 once it has)."""
@@ -421,8 +441,7 @@ class Traveller:
         ways_out = [found for found in self.world.edges(self.position()) if found.kind in ("door", "push")]
         if not ways_out:  # a walk cut short (someone in the way): no traceback, a leg that ends here
             raise Stop("blocked", "the walk to the elevator's door did not end at the door")
-        way_out = ways_out[0]
-        arrived = self._through_warp(replace(way_out, to=edge.to), self.position())
+        arrived = self._through_warp(replace(ways_out[0], to=edge.to), self.position())
         if arrived is not None and arrived[0] != edge.to[0]:
             raise Stop("blocked", f"the elevator let the player out on map {arrived[0]}, not {edge.to[0]}")
         progress.rides.append(f"rode the elevator to {self.world.maps[edge.to[0]].name}")
@@ -584,6 +603,13 @@ class Traveller:
         progress.used.append(item)
         if self.driver.in_battle():
             raise Stop("battle", f"{item} led to a battle")
+
+    def _toss(self, item: str, quantity: int, progress: LegProgress) -> None:
+        try:
+            ItemUser(self.session, self.driver).toss(item, quantity, read=partial(_keep_new, progress.text))
+        except ItemUseError as exc:
+            raise Stop("blocked", str(exc)) from exc
+        progress.used.append(f"tossed {quantity} {item}")
 
     def _overworld_polled(self) -> bool:
         since = self.session.frames_since_call(*self._overworld_poll)

@@ -37,7 +37,9 @@ class Step(Frozen):
     answer: Literal["yes", "no"] = "yes"
     items: tuple[Purchase, ...] = ()
     machine: str | None = None  # `teach`: the TM or HM (pret item name); `catch`: only what can learn it
-    puzzle: Literal["trash_cans"] | None = None  # `search`: the puzzle whose hidden switches to look for
+    puzzle: Literal["trash_cans", "switch_doors"] | None = (
+        None  # `search`: the puzzle whose hidden switches to look for
+    )
     use: str | None = None  # `use`: the item used from the bag, standing where `thing` is faced from
     # A trainer class and number: `train` until the forecast is good. The rival's number follows the
     # starter it chose, so for the rival it is a table from that species to the number.

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 from engine.combat.chance import percent
 from engine.frozen import Frozen
+from engine.game.bag_room import has_room_for, least_needed
 from engine.game.models import GameState
+from engine.game.tables import game_data
 from engine.game.teaching import choose_student, machine_move
 from engine.story.conditions import party_hp
 from engine.story.graph import Objective, Step, StoryGraph
@@ -71,6 +73,8 @@ class Pilot:
         if step is None or stage == "explore":
             return None
         leg = self._leg_for(objective, step, state, cross_gates=stage != "plan")
+        if leg is not None and not isinstance(leg.goal, HereGoal):
+            leg = self.puzzles.through_switches(leg, state)  # the mansion's doors, if the player is inside
         if leg is None:
             return None
         prefix = f"{objective.title}: {step.do}"
@@ -114,7 +118,8 @@ class Pilot:
         if step.do == "teach":
             return self._teach(step, state)
         if step.do == "search":
-            return self.puzzles.leg(step, state)
+            found = self.puzzles.leg(step, state)
+            return (self._room_for(found.goal, state) or found) if found is not None else None
         if step.do == "heal":
             return self._counter(state, "_POKECENTER", step.map, step.why)
         if step.do == "buy" and step.thing is not None:  # a vending machine
@@ -147,6 +152,9 @@ class Pilot:
         elif step.thing is not None:
             x, y, facing = step.thing
             goal = ThingGoal(map_id=data.id, x=x, y=y, facing=facing)
+        room = self._room_for(goal, state)
+        if room is not None:
+            return room
         if goal is not None and step.use is not None:
             return Leg(goal=goal, use=step.use, cross_gates=cross_gates, reason=step.why)
         if goal is not None:
@@ -154,6 +162,21 @@ class Pilot:
         if state.overworld.map_id == data.id:
             return None  # here already: what the objective waits for is not on the way
         return Leg(goal=MapGoal(map_id=data.id), cross_gates=cross_gates, reason=step.why)
+
+    def _room_for(self, goal: object, state: GameState) -> Leg | None:
+        """A toss first when the leg ends at an item ball whose item the full bag has no room for."""
+        if not isinstance(goal, ObjectGoal) or self.world is None:
+            return None
+        found = next((o for o in self.world.maps[goal.map_id].objects if o.index == goal.index), None)
+        known = game_data().items.get(found.item) if found is not None and found.item is not None else None
+        item = known.name if known is not None else None
+        if item is None or has_room_for(state, item):
+            return None
+        toss = least_needed(state)
+        if toss is None:
+            return None
+        why = f"the bag is full: toss {toss[1]} {toss[0]} to make room for the {item}"
+        return Leg(goal=HereGoal(), toss=toss, reason=why)
 
     def _gate(self, step: Step, state: GameState) -> Leg | None:
         assert self.world is not None

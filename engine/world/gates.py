@@ -19,8 +19,12 @@ ConditionKind = Literal["event", "badge", "item", "drink"]
 class Condition(Frozen):
     kind: ConditionKind
     name: str = ""  # the event (pret name), the badge (BOULDER, ...) or the item; unused for the drink
+    negate: bool = False  # holds when the condition does not
 
     def holds(self, state: GameState) -> bool:
+        return self._holds(state) != self.negate
+
+    def _holds(self, state: GameState) -> bool:
         story = state.story
         if self.kind == "event":
             return self.name in story.events
@@ -40,6 +44,7 @@ class Gate(Frozen):
     closed_after: Condition | None = None  # closed for good once this holds, whatever opened it
     scene: str
     source: str
+    key: str | None = None  # an item that opens it: face the gate and press A with it in the bag
 
     def closed(self, state: GameState) -> bool:
         if self.closed_after is not None and self.closed_after.holds(state):
@@ -51,6 +56,10 @@ class Gate(Frozen):
     def covers(self, x: int, y: int) -> bool:
         return y == self.row or (x, y) in self.squares
 
+    def unlockable(self, state: GameState) -> bool:
+        """Closed, but the player holds its key: a door to open on the way, not a wall."""
+        return self.key is not None and any(item.name == self.key for item in state.bag)
+
 
 def _event(name: str) -> Condition:
     return Condition(kind="event", name=name)
@@ -60,6 +69,82 @@ def _drink_gate(map_name: str, squares: tuple[tuple[int, int], ...], script: str
     return Gate(
         map_name=map_name, squares=squares, opens=Condition(kind="drink"),
         scene="the thirsty guard sends the player back", source=f"scripts/{script}.asm {script}DefaultScript",
+    )  # fmt: skip
+
+
+def block_squares(bx: int, by: int) -> tuple[tuple[int, int], ...]:
+    """The four walking squares of block (bx, by), as a map script's ReplaceTileBlock names it."""
+    return tuple((2 * bx + dx, 2 * by + dy) for dy in (0, 1) for dx in (0, 1))
+
+
+def _card_key_doors(floor: int, blocks: tuple[tuple[int, int], ...]) -> tuple[Gate, ...]:
+    """A Silph Co. floor's doors: each a block (2x2 squares) its map script draws shut on load until its
+    event is set, which the CARD KEY does when the player faces the door and presses A (pret
+    engine/events/card_key.asm PrintCardKeyText; scripts/SilphCo<floor>F.asm ...GateCallbackScript, the
+    blocks in the order of its gate coordinates, DOOR1 first; a floor with one door has no number)."""
+    numbered = len(blocks) > 1
+    return tuple(
+        Gate(map_name=f"SILPH_CO_{floor}F", squares=block_squares(bx, by),
+             opens=_event(f"EVENT_SILPH_CO_{floor}_UNLOCKED_DOOR{number if numbered else ''}"),
+             key="CARD_KEY", scene="a locked door that the CARD KEY opens",
+             source=f"scripts/SilphCo{floor}F.asm SilphCo{floor}FGateCallbackScript")
+        for number, (bx, by) in enumerate(blocks, start=1)
+    )  # fmt: skip
+
+
+SILPH_CO_DOORS: tuple[Gate, ...] = (
+    *_card_key_doors(2, ((2, 2), (2, 5))),
+    *_card_key_doors(3, ((4, 4), (8, 4))),
+    *_card_key_doors(4, ((2, 6), (6, 4))),
+    *_card_key_doors(5, ((3, 2), (3, 6), (7, 5))),
+    *_card_key_doors(6, ((2, 6),)),
+    *_card_key_doors(7, ((5, 3), (10, 2), (10, 6))),
+    *_card_key_doors(8, ((3, 4),)),
+    *_card_key_doors(9, ((1, 4), (9, 2), (9, 5), (5, 6))),
+    *_card_key_doors(10, ((5, 4),)),
+    *_card_key_doors(11, ((3, 6),)),
+)
+
+MANSION_SWITCH = "EVENT_MANSION_SWITCH_ON"
+# The Pokémon Mansion's switch doors (pret scripts/PokemonMansion1F.asm Mansion1CheckReplaceSwitchDoorBlocks,
+# and 2F, 3F, B1F's alike): blocks (x, y) each floor's script draws shut while the switch is off, then those
+# it draws shut while it is on. The cartridge's own blocks there are floor. One switch event serves every
+# floor, and Cinnabar Island's script turns it off again (scripts/CinnabarIsland.asm).
+MANSION_DOORS: dict[str, tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]] = {
+    "POKEMON_MANSION_1F": (((8, 3), (10, 8), (13, 13)), ((12, 6),)),
+    "POKEMON_MANSION_2F": (((9, 4), (3, 11)), ((4, 2),)),
+    "POKEMON_MANSION_3F": (((7, 5),), ((7, 2),)),
+    "POKEMON_MANSION_B1F": (((4, 3), (8, 8)), ((13, 8), (6, 11))),
+}
+
+
+def _mansion_doors() -> tuple[Gate, ...]:
+    gates = []
+    for floor, (shut_when_off, shut_when_on) in MANSION_DOORS.items():
+        source = f"scripts/{floor.title().replace('_', '')}.asm switch doors"
+        for blocks, opens in (
+            (shut_when_off, _event(MANSION_SWITCH)),
+            (shut_when_on, Condition(kind="event", name=MANSION_SWITCH, negate=True)),
+        ):
+            gates += [Gate(map_name=floor, squares=block_squares(bx, by), opens=opens,
+                           scene="a door the mansion's secret switch opens or shuts", source=source)
+                      for bx, by in blocks]  # fmt: skip
+    return tuple(gates)
+
+
+# The Cinnabar Gym's gates (pret engine/events/hidden_events/cinnabar_gym_quiz.asm CinnabarGymGateCoords):
+# gate n's block, opened by EVENT_CINNABAR_GYM_GATEn_UNLOCKED, which beating the trainer before it (object
+# n + 2) or answering its quiz machine sets (scripts/CinnabarGym.asm CinnabarGymOpenGateScript).
+CINNABAR_GYM_GATES = ((9, 3), (6, 3), (6, 6), (3, 8), (2, 6), (2, 3))
+
+
+def _cinnabar_gym_gates() -> tuple[Gate, ...]:
+    return tuple(
+        Gate(map_name="CINNABAR_GYM", squares=block_squares(bx, by),
+             opens=_event(f"EVENT_CINNABAR_GYM_GATE{number}_UNLOCKED"),
+             scene="a gate that opens once its quiz is answered or its trainer beaten",
+             source="scripts/CinnabarGym.asm CinnabarGymOpenGateScript")
+        for number, (bx, by) in enumerate(CINNABAR_GYM_GATES, start=1)
     )  # fmt: skip
 
 
@@ -111,6 +196,12 @@ GATES: tuple[Gate, ...] = (
     Gate(map_name="ROUTE_18_GATE_1F", squares=((4, 3), (4, 4), (4, 5), (4, 6)),
          opens=Condition(kind="item", name="BICYCLE"), scene="no one goes to Cycling Road without a bicycle",
          source="scripts/Route18Gate1F.asm Route18Gate1FDefaultScript"),
+    Gate(map_name="CINNABAR_ISLAND", squares=((18, 4),), opens=Condition(kind="item", name="SECRET_KEY"),
+         scene="the gym's door is locked until the SECRET KEY is in the bag",
+         source="scripts/CinnabarIsland.asm CinnabarIslandDefaultScript"),
+    *SILPH_CO_DOORS,
+    *_mansion_doors(),
+    *_cinnabar_gym_gates(),
 )  # fmt: skip
 
 

@@ -119,7 +119,8 @@ class Leg(Frozen):
     Mart clerk's and the items are bought through the Mart's menus, in order (what the Mart does not sell
     or the money does not pay for is skipped, with the reason in the report). With `teach`, the leg ends
     in the bag's menus, teaching a TM or HM (usually a `HereGoal` leg); with `use`, in using an item from
-    the bag (the POKé FLUTE beside a sleeping SNORLAX)."""
+    the bag (the POKé FLUTE beside a sleeping SNORLAX); with `toss`, in throwing that many of an item away
+    (room in a full bag)."""
 
     goal: Goal
     intent: Intent = "travel"
@@ -131,3 +132,4 @@ class Leg(Frozen):
     buy: tuple[Purchase, ...] = ()
     teach: Teach | None = None
     use: str | None = None  # an item (pret name: POKE_FLUTE) used from the bag where the leg arrives
+    toss: tuple[str, int] | None = None  # an item and how many of it to throw away where the leg arrives

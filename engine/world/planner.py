@@ -35,6 +35,7 @@ GRASS_COST: dict[Intent, float] = {"travel": 2.0, "train": 0.0, "explore": 1.0}
 WATCHED_COST: dict[Intent, float] = {"travel": 6.0, "train": 2.0, "explore": 3.0}
 MAX_NODES = 250_000
 ITEM_COST = 8.0  # picking up an item ball in the way: A, "Found ...!", the jingle
+UNLOCK_COST = 6.0  # a locked door on the way: A, "Bingo! The CARD KEY opened the door!"
 
 
 class Target(Protocol):
@@ -63,6 +64,9 @@ class Surroundings:
     field_moves: frozenset[str] = frozenset()  # usable now (CUT opens `cut` edges, SURF `surf` ones)
     # Item balls: in the way like people, but picked up (A, then the ball is gone) where a walk needs it.
     items: frozenset[Square] = frozenset()
+    # Closed doors whose key is in the bag (Silph Co.'s, with the CARD KEY): opened on the way with A.
+    unlockable: frozenset[Square] = frozenset()
+    within: frozenset[int] = frozenset()  # when given, the only maps a plan may enter (a puzzle's floors)
 
 
 @dataclass(frozen=True)
@@ -100,6 +104,7 @@ def surroundings(world: World, state: GameState, gates: tuple[Gate, ...] = GATES
         people=people,
         field_moves=usable_field_moves(state),
         items=frozenset(items),
+        unlockable=frozenset(_gated(world, state, gates, unlockable=True)),
     )
 
 
@@ -176,9 +181,17 @@ def _direction(facing: str | None) -> Direction | None:
     return Direction(facing) if facing in ("up", "down", "left", "right") else None
 
 
-def _gated(world: World, state: GameState, gates: tuple[Gate, ...]) -> Iterable[Square]:
+def gated_squares(world: World, state: GameState, gates: tuple[Gate, ...] = GATES) -> Iterable[Square]:
+    """The squares of the gates closed in `state` (those the bag has a key to excepted)."""
+    return _gated(world, state, gates)
+
+
+def _gated(
+    world: World, state: GameState, gates: tuple[Gate, ...], unlockable: bool = False
+) -> Iterable[Square]:
+    """The squares of the closed gates: the walls, or (`unlockable`) the doors the bag holds a key to."""
     for gate in gates:
-        if gate.closed(state):
+        if gate.closed(state) and gate.unlockable(state) == unlockable:
             yield from gate_squares(world, gate)
 
 
@@ -246,8 +259,8 @@ class Planner:
         around, avoid = self.around, self.avoid
         blocked, gated, watched, costly = around.blocked, around.gated, around.watched, around.costly
         indoor, came_from, destination = around.indoor_group, around.came_from, self.world.warp_destination
-        items = around.items
-        priced = bool(watched or costly or items)
+        items, unlockable, within = around.items, around.unlockable, around.within
+        priced = bool(watched or costly or items or unlockable)
         can_cut = "CUT" in around.field_moves
         can_surf = "SURF" in around.field_moves
         lift_maps = self.world.lift_maps
@@ -275,7 +288,7 @@ class Planner:
                     to = destination(edge.warp, came_from, from_map=square[0])
                 else:
                     to = edge.to
-                if to is None or (kind in _ONTO and to in blocked):
+                if to is None or (kind in _ONTO and to in blocked) or (within and to[0] not in within):
                     continue
                 step = BASE_COST[kind]
                 if edge.grass:
@@ -288,6 +301,8 @@ class Planner:
                         step += costly_cost
                     if on in items:
                         step += ITEM_COST
+                    if on in unlockable:
+                        step += UNLOCK_COST
                 total = cost + step
                 if total < costs.get(to, unknown):
                     costs[to] = total

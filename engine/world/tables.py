@@ -96,6 +96,14 @@ SPINNER_TABLES: dict[str, tuple[tuple[str, int, int], ...]] = {
 }  # fmt: skip
 SPINNER_ENTRY = 4
 PAD_STEPS = {0x10: (1, 0), 0x20: (-1, 0), 0x40: (0, -1), 0x80: (0, 1)}  # PAD_RIGHT, LEFT, UP, DOWN
+# Holes a map script drops the player through (a "dungeon warp"): the square stepped on, then where the fall
+# lands (pret scripts/PokemonMansion3F.asm .holeCoords and its destination maps; data/maps/special_warps.asm
+# DungeonWarpList and DungeonWarpData, by the hole's index in that list).
+HOLES: dict[tuple[str, int, int], tuple[str, int, int]] = {
+    ("POKEMON_MANSION_3F", 16, 14): ("POKEMON_MANSION_1F", 16, 14),
+    ("POKEMON_MANSION_3F", 17, 14): ("POKEMON_MANSION_1F", 16, 14),
+    ("POKEMON_MANSION_3F", 19, 14): ("POKEMON_MANSION_2F", 18, 14),
+}
 # Elevators (pret scripts/RocketHideoutElevator.asm, CeladonMartElevator.asm, SilphCoElevator.asm: their
 # ...Floors and ...WarpMaps): the
 # panel's square (a sign, faced from below), then for each entry of its floor menu, in order, the map and

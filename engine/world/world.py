@@ -39,6 +39,7 @@ from engine.world.tables import (
     CARPET_TILESETS,
     CUT_TREE_TILES,
     EDGE_MAPS,
+    HOLES,
     LAST_MAP,
     LIFTS,
     RED_BLUE_TABLES,
@@ -86,6 +87,7 @@ class Move:
     spin: bool = False  # onto a spinner's arrow: `to` is where the game's forced walk ends
     surf: bool = False  # from land onto water, with SURF
     swim: bool = False  # from water onto water, surfing
+    hole: Square | None = None  # a hole stepped into: `to` is where the fall lands
 
 
 EdgeKind = Literal["walk", "hop", "cross", "door", "push", "cut", "spin", "lift", "surf", "swim"]
@@ -228,6 +230,9 @@ class World:
         target = (map_id, x + dx, y + dy)
         if self.is_water(*at):
             return self._swim(at, target)
+        landing = self._holes.get(target)
+        if landing is not None and self.walkable(*target):
+            return Move(to=landing, hole=target)
         if self.tile(*target) in self._surf_starts[data.tileset] and map_id not in self._no_surf_maps:
             return None if self._pair_blocks(at, target, water=True) else Move(to=target, surf=True)
         hop = self._ledge(at, direction)
@@ -265,6 +270,14 @@ class World:
         if not self.walkable(*target):
             return None
         return Move(to=target, crossing=True)
+
+    @cached_property
+    def _holes(self) -> dict[Square, Square]:
+        found = {}
+        for (name, x, y), (to_name, to_x, to_y) in HOLES.items():
+            if name in self.by_name and to_name in self.by_name:
+                found[(self.by_name[name].id, x, y)] = (self.by_name[to_name].id, to_x, to_y)
+        return found
 
     def _spun(self, at: Square) -> Square | None:
         """Where the game's forced walks end once the player stands on `at`, if it is an arrow square (an
@@ -426,6 +439,7 @@ class World:
         walkable, grass = tileset.walkable, tileset.grass
         grid, wide, high = self._grid(map_id), data.squares_wide, data.squares_high
         special = {(w.x, w.y) for w in data.warps} | set(self.spinners.get(map_id, ()))
+        special |= {(x, y) for hole_map, x, y in self._holes if hole_map == map_id}
         # The squares a step away from a warp, worked out once rather than asked at every square.
         beside_special = {(x + dx, y + dy) for x, y in special for dx, dy in STEPS.values()}
         ledge_fronts = {key[2] for key in self._ledge_keys} if data.tileset == OVERWORLD_TILESET else set()
@@ -505,12 +519,17 @@ class World:
             move = self.move(at, direction)
             if move is not None:
                 found.append(self._step(direction, move, at))
-        return tuple(edge for edge in found if edge.to is not None or edge.last_map)
+        # An elevator's doors are kept even where their warps name no map (Silph Co.'s name a placeholder
+        # that the floor menu overwrites, pret scripts/SilphCoElevator.asm): a ride walks out through them.
+        lift = at[0] in self.lift_maps
+        return tuple(edge for edge in found if edge.to is not None or edge.last_map or (lift and edge.via))
 
     def _step(self, direction: Direction, move: Move, at: Square | None = None) -> Edge:
         if move.spin and at is not None:
             dx, dy = STEPS[direction]
             return Edge(direction=direction, to=move.to, kind="spin", via=(at[0], at[1] + dx, at[2] + dy))
+        if move.hole is not None:  # walked like a door: the map changes under the player
+            return Edge(direction=direction, to=move.to, kind="door", via=move.hole)
         warp = None if move.hop else self.warp_at(*move.to)
         if warp is not None:
             map_id, x, y = move.to

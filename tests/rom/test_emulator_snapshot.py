@@ -152,3 +152,26 @@ def test_a_snapshot_right_after_a_kept_battle_start_shares_its_save(
         assert len(saves) == 4
     finally:
         role.close()
+
+
+def test_a_state_saved_with_a_release_still_queued_does_not_walk_on_by_itself(rom_path: Path) -> None:
+    """PyBoy applies input at the next frame: a save right after a release keeps the direction down. Loaded
+    again, the session lets go of every button it does not hold, so the player stands still."""
+    from engine.emulator.session import EmulatorSession
+    from tests.support.scenarios import boot_to_overworld
+
+    with EmulatorSession(rom_path) as session:
+        boot_to_overworld(session)
+        ram = session.ram_map
+        start = (session.read_u8(ram.wXCoord), session.read_u8(ram.wYCoord))
+        session.hold(Button.LEFT)
+        # One step to the left (the room goes on that way), held until the frame the step ends on.
+        session.run_until(lambda memory: memory[ram.wXCoord] == start[0] - 1, 60, check_every=1)
+        session.release(Button.LEFT)  # queued: no frame has run since
+        saved = session.save_state()
+        before = (session.read_u8(ram.wXCoord), session.read_u8(ram.wYCoord))
+    with EmulatorSession(rom_path) as fresh:
+        fresh.load_state(saved)
+        fresh.tick(120)
+        after = (fresh.read_u8(ram.wXCoord), fresh.read_u8(ram.wYCoord))
+    assert before == (start[0] - 1, start[1]) and after == before

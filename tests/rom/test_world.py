@@ -337,3 +337,20 @@ def test_the_sea_is_crossed_only_with_surf_and_seafoams_currents_are_not(world: 
             e for x, y in world.squares(data.id) for e in world.edges((data.id, x, y)) if e.kind == "surf"
         ]
         assert not starts, name
+
+
+def test_the_doors_map_scripts_draw_stand_on_floor_and_the_mansions_holes_drop_a_floor(world: World) -> None:
+    """Silph Co.'s locked doors, the mansion's switch doors and the Cinnabar Gym's gates are floor in the
+    cartridge's blocks (the scripts draw them shut at run time): every gate square of theirs must be one
+    the player could stand on once open."""
+    from engine.world.gates import GATES
+
+    drawn = [g for g in GATES if g.map_name.startswith(("SILPH_CO", "POKEMON_MANSION", "CINNABAR_GYM"))]
+    assert len(drawn) == 20 + 13 + 6
+    for gate in drawn:
+        data = world.by_name[gate.map_name]
+        assert all(world.walkable(data.id, x, y) for x, y in gate.squares), (gate.map_name, gate.squares)
+    third, first = world.by_name["POKEMON_MANSION_3F"], world.by_name["POKEMON_MANSION_1F"]
+    falls = [e for x, y in world.squares(third.id) for e in world.edges((third.id, x, y))
+             if e.via is not None and e.via[1:] == (16, 14)]  # fmt: skip
+    assert falls and all(e.to == (first.id, 16, 14) for e in falls)
