@@ -161,7 +161,9 @@ def _compare_neighbours(role: EmulatorRole, world: World, at: Square) -> int:
             continue  # someone stands there, or the square is a door: not terrain alone
         session.load_state(here)
         moved = _press(session, direction, at)
-        expected = predicted.to if predicted is not None else at
+        # Onto water or a tree the press moves no one who has not used SURF or CUT (never done here).
+        on_foot = predicted is not None and not (predicted.surf or predicted.cut)
+        expected = predicted.to if predicted is not None and on_foot else at
         assert moved == expected, (at, direction.value, moved, expected)
         compared += 1
     session.load_state(here)
