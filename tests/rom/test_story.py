@@ -14,6 +14,7 @@ from engine.checkpoints.resolve import newest_folder
 from engine.cli import main
 from engine.config import EmulatorConfig
 from engine.emulator.session import open_session
+from engine.game.models import GameState
 from engine.game.state import decode_state
 from engine.mechanics.role import EmulatorRole
 from engine.world.goals import Leg, MapGoal, ObjectGoal
@@ -95,6 +96,22 @@ def test_engine_story_places_a_save_state_in_the_graph(
 RunToKoga = tuple[int, dict[str, Any], Path, Path]
 
 
+def with_and_without(
+    rom_path: Path, checkpoint: Path, move: str, tmp_path: Path
+) -> tuple[Path, Path, GameState]:
+    """The checkpoint as a state file, and the same party with `move` forgotten (TACKLE in its slot)."""
+    own, forgotten = tmp_path / "own.state", tmp_path / "forgotten.state"
+    with open_session(rom_path, EmulatorConfig()) as session:
+        session.load_state_file(checkpoint)
+        own.write_bytes(session.export_state())
+        state = decode_state(session.memory_image(), session.ram_map)
+        (member, slot), *_ = [(m, s) for m, mon in enumerate(state.party) for s, known in enumerate(mon.moves)
+                              if known.name == move]  # fmt: skip
+        teach_move(session, member, slot, "TACKLE")
+        forgotten.write_bytes(session.export_state())
+    return own, forgotten, state
+
+
 @pytest.fixture(scope="module")
 def to_koga(rom_path: Path, tmp_path_factory: pytest.TempPathFactory) -> RunToKoga:
     """One run from power-on to the Soul Badge, shared: its summary, folder and last checkpoint."""
@@ -141,16 +158,8 @@ def test_from_the_runs_own_state_a_gyms_tree_is_cut_and_without_cut_it_is_refuse
     rom_path: Path, to_koga: RunToKoga, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     *_, checkpoint = to_koga
-    own, forgotten = tmp_path / "own.state", tmp_path / "forgotten.state"
-    with open_session(rom_path, EmulatorConfig()) as session:
-        session.load_state_file(checkpoint)
-        own.write_bytes(session.export_state())
-        state = decode_state(session.memory_image(), session.ram_map)
-        assert "SOUL" in state.progress.badge_names
-        (member, slot), *_ = [(m, s) for m, mon in enumerate(state.party) for s, move in enumerate(mon.moves)
-                              if move.name == "CUT"]  # fmt: skip
-        teach_move(session, member, slot, "TACKLE")  # the same party, CUT forgotten
-        forgotten.write_bytes(session.export_state())
+    own, forgotten, state = with_and_without(rom_path, checkpoint, "CUT", tmp_path)
+    assert "SOUL" in state.progress.badge_names
     # Back to the Celadon Gym, whose yard's tree grew again when Celadon City was loaded.
     goto = ["goto", "--rom", str(rom_path), "--to", "CELADON_GYM", "--json", "--state"]
     assert main([*goto, str(forgotten)]) == 1
@@ -198,15 +207,7 @@ def test_with_surf_cinnabar_is_reached_over_the_sea_and_without_it_there_is_no_w
     rom_path: Path, to_surf: RunToSurf, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     *_, checkpoint = to_surf
-    own, forgotten = tmp_path / "own.state", tmp_path / "forgotten.state"
-    with open_session(rom_path, EmulatorConfig()) as session:
-        session.load_state_file(checkpoint)
-        own.write_bytes(session.export_state())
-        state = decode_state(session.memory_image(), session.ram_map)
-        (member, slot), *_ = [(m, s) for m, mon in enumerate(state.party) for s, move in enumerate(mon.moves)
-                              if move.name == "SURF"]  # fmt: skip
-        teach_move(session, member, slot, "TACKLE")
-        forgotten.write_bytes(session.export_state())
+    own, forgotten, _ = with_and_without(rom_path, checkpoint, "SURF", tmp_path)
     goto = ["goto", "--rom", str(rom_path), "--to", "CINNABAR_ISLAND", "--json", "--state"]
     assert main([*goto, str(forgotten)]) == 1
     refused = json.loads(capsys.readouterr().out)
