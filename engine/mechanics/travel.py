@@ -10,24 +10,24 @@ stopped it and asks for the next leg.
 
 from __future__ import annotations
 
-from collections import Counter
 from contextlib import suppress
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from functools import partial
 
 from engine.emulator.errors import FrameBudgetExceeded
 from engine.emulator.session import EmulatorSession, LiveMemory, Predicate
 from engine.game.buttons import Button
 from engine.game.decoders import FACING
-from engine.game.field_moves import FIELD_MOVE_BADGES, member_with
+from engine.game.field_moves import FIELD_MOVE_BADGES
 from engine.game.models import DecisionPoint as D
 from engine.game.models import Direction, GameState
 from engine.game.state import decode_state
 from engine.game.teaching import Lesson
+from engine.mechanics.leg_progress import LegProgress, Stop, keep_new
+from engine.mechanics.obstacles import ObstacleSteps
 from engine.mechanics.shop import Shopper
 from engine.mechanics.walking import OverworldDriver
-from engine.menus.errors import FieldMoveError, ItemUseError, LiftError, TeachError, VendingError
-from engine.menus.field_move import FieldMoveUser
+from engine.menus.errors import ItemUseError, LiftError, TeachError, VendingError
 from engine.menus.item_use import ItemUser
 from engine.menus.lift import LiftRider
 from engine.menus.teach import Teacher
@@ -37,7 +37,6 @@ from engine.world.errors import WorldError
 from engine.world.goals import Leg, Purchase, StepGoal, Teach, ThingGoal
 from engine.world.models import Square
 from engine.world.planner import Plan, Planner, gates_as_costs, surroundings
-from engine.world.tables import CUT_TREE_TILES
 from engine.world.targets import SquaresTarget, target_for
 from engine.world.world import Edge, World
 
@@ -64,45 +63,10 @@ SCRIPT_FRAMES = 600
 WINDOW_HIDDEN = 0x90
 SCRIPTED = 0x80  # wStatusFlags5 bit 7: the game is pressing the buttons (BIT_SCRIPTED_MOVEMENT_STATE)
 SEEN_BY_TRAINER = 0x01  # wMiscFlags bit 0: a trainer's "!" and walk over, before any text
-SURFING = 2  # wWalkBikeSurfState: 0 walking, 1 on the bicycle, 2 surfing
 FACING_BITS = {value: Direction(name) for value, name in FACING.items()}
 
 
-@dataclass
-class LegProgress:
-    started_frame: int
-    steps: int = 0
-    replans: int = 0
-    planned_steps: int | None = None
-    walked: list[Square] = field(default_factory=list)
-    warps: list[tuple[int, int]] = field(default_factory=list)
-    text: list[str] = field(default_factory=list)
-    # Presses that did nothing: a push on a warp square the game does not count as stood on (a state
-    # loaded there), a square someone keeps standing on. The next plan goes another way.
-    failed: set[tuple[Square, Direction]] = field(default_factory=set)
-    bumps: Counter[tuple[Square, Direction]] = field(default_factory=Counter)
-    bought: list[Purchase] = field(default_factory=list)  # at a Mart, as RAM confirmed each purchase
-    notes: list[str] = field(default_factory=list)  # purchases skipped or cut short, and why
-    field_moves: list[str] = field(default_factory=list)  # "CUT at VERMILION_CITY (15, 18)", as used
-    taught: list[str] = field(default_factory=list)  # "ODDISH learns CUT into a free slot", as RAM showed
-    spins: int = 0  # spinner arrows stepped onto
-    rides: list[str] = field(default_factory=list)  # "rode the elevator to ROCKET_HIDEOUT_B4F"
-    items: frozenset[Square] = frozenset()  # item balls of the plan in hand: picked up when in the way
-    unlockable: frozenset[Square] = frozenset()  # locked doors of the plan in hand the bag has a key to
-    picked: list[str] = field(default_factory=list)  # "picked up the item at POKEMON_TOWER_6F (6, 8)"
-    used: list[str] = field(default_factory=list)  # items used from the bag at the leg's end
-
-
-class Stop(Exception):
-    """The leg ends here (an interruption, or nothing left to try)."""
-
-    def __init__(self, outcome: LegOutcome, reason: str) -> None:
-        super().__init__(reason)
-        self.outcome = outcome
-        self.reason = reason
-
-
-class Traveller:
+class Traveller(ObstacleSteps):
     def __init__(self, session: EmulatorSession, world: World, driver: OverworldDriver) -> None:
         self.session = session
         self.world = world
@@ -329,73 +293,10 @@ class Traveller:
             self.session.press(Button.A)
             if self._interrupted():
                 break
-        self.driver.settle(read=partial(_keep_new, progress.text))
+        self.driver.settle(read=partial(keep_new, progress.text))
         progress.items = progress.items - {edge.to}
         where = self.world.maps[edge.to[0]].name
         progress.picked.append(f"picked up the item at {where} ({edge.to[1]}, {edge.to[2]})")
-
-    def _cut_through(self, edge: Edge, before: Square, progress: LegProgress) -> Square | None:
-        """Onto a tree's square: a step first (the tree may be cut already: it stays cut until the map
-        is loaded again), then, if the player bumped into the tree, CUT from the party menu and the step."""
-        arrived = self._walk_step(edge, before)
-        if arrived is not None:
-            return arrived
-        tree = CUT_TREE_TILES.get(self.world.maps[before[0]].tileset)
-        if self.session.read_u8(self.ram.wTileInFrontOfPlayer) != tree:
-            return None  # not the tree in the way (someone stands there): a bump like any other
-        member = member_with(self.state(), "CUT")
-        if member is None:
-            raise Stop("blocked", "a tree is in the way and no member knows CUT")
-        try:
-            FieldMoveUser(self.session, self.driver).use(
-                "CUT", member, read=partial(_keep_new, progress.text)
-            )
-        except FieldMoveError as exc:
-            raise Stop("blocked", f"CUT failed: {exc}") from exc
-        name = self.world.maps[before[0]].name
-        progress.field_moves.append(f"CUT at {name} {edge.to[1:] if edge.to else ''}")
-        return self._walk_step(edge, before)
-
-    def _unlock_through(self, edge: Edge, before: Square, progress: LegProgress) -> Square | None:
-        """Onto a locked door's square: a step first (it may be open already), then, on a bump, A facing it
-        (the key in the bag opens it: "Bingo! The CARD KEY opened the door!") and the step."""
-        arrived = self._walk_step(edge, before)
-        if arrived is not None:
-            return arrived
-        self._face(edge.direction)
-        self._tap_a()
-        self.driver.settle(read=partial(_keep_new, progress.text))
-        arrived = self._walk_step(edge, before)
-        if arrived is not None and edge.to is not None:
-            where = self.world.maps[edge.to[0]].name
-            progress.used.append(f"CARD_KEY opened the door at {where} ({edge.to[1]}, {edge.to[2]})")
-        return arrived
-
-    def _surf_onto(self, edge: Edge, before: Square, progress: LegProgress) -> Square | None:
-        """Onto the water: face it, SURF from the party menu, and the game moves the player onto it
-        (wWalkBikeSurfState 2 once it has)."""
-        member = member_with(self.state(), "SURF")
-        if member is None:
-            raise Stop("blocked", "water is in the way and no member knows SURF")
-        self._face(edge.direction)
-        try:
-            FieldMoveUser(self.session, self.driver).use(
-                "SURF", member, read=partial(_keep_new, progress.text)
-            )
-        except FieldMoveError as exc:
-            raise Stop("blocked", f"SURF failed: {exc}") from exc
-        ram, wanted = self.ram, edge.to
-
-        def afloat(memory: LiveMemory) -> bool:
-            at = (memory[ram.wCurMap], memory[ram.wXCoord], memory[ram.wYCoord])
-            return at == wanted and memory[ram.wWalkBikeSurfState] == SURFING and self._free(memory)
-
-        self._until(afloat, SETTLE_FRAMES)
-        if self.position() != wanted or self.session.read_u8(ram.wWalkBikeSurfState) != SURFING:
-            raise Stop("blocked", f"SURF did not put the player on the water at {wanted}")
-        name = self.world.maps[before[0]].name
-        progress.field_moves.append(f"SURF at {name} {before[1:]}")
-        return self.position()
 
     def _spin(self, edge: Edge, before: Square, progress: LegProgress) -> Square | None:
         """Onto a spinner's arrow: the step, then the game's forced walk (it holds the controls until the
@@ -418,7 +319,7 @@ class Traveller:
         assert edge.floor is not None and edge.to is not None
         self._face(edge.direction)
         try:
-            LiftRider(self.session, self.driver).ride(edge.floor, read=partial(_keep_new, progress.text))
+            LiftRider(self.session, self.driver).ride(edge.floor, read=partial(keep_new, progress.text))
         except LiftError as exc:
             raise Stop("blocked", f"the elevator: {exc}") from exc
         # The car shakes once the text closes (ShakeElevator, with no flag to tell): the player has the
@@ -564,7 +465,7 @@ class Traveller:
             self._shop(leg.buy, progress)
             return
         answer = Button.A if leg.answer == "yes" else Button.B
-        read = partial(_keep_new, progress.text)
+        read = partial(keep_new, progress.text)
         state = self.driver.settle(answer, read=read)
         waited = 0
         while state.battle is None and not self._overworld_polled() and waited < SCRIPT_FRAMES:
@@ -588,7 +489,7 @@ class Traveller:
         lesson = Lesson(member=teach.member, forget=teach.forget, reason=teach.reason)
         try:
             done = Teacher(self.session, self.driver).teach(
-                teach.item, lesson, read=partial(_keep_new, progress.text)
+                teach.item, lesson, read=partial(keep_new, progress.text)
             )
         except TeachError as exc:
             raise Stop("blocked", str(exc)) from exc
@@ -597,7 +498,7 @@ class Traveller:
     def _use(self, item: str, progress: LegProgress) -> None:
         """An item from the bag, where the leg arrived; a battle it starts (SNORLAX woken) ends the leg."""
         try:
-            ItemUser(self.session, self.driver).use(item, read=partial(_keep_new, progress.text))
+            ItemUser(self.session, self.driver).use(item, read=partial(keep_new, progress.text))
         except ItemUseError as exc:
             raise Stop("blocked", str(exc)) from exc
         progress.used.append(item)
@@ -606,7 +507,7 @@ class Traveller:
 
     def _toss(self, item: str, quantity: int, progress: LegProgress) -> None:
         try:
-            ItemUser(self.session, self.driver).toss(item, quantity, read=partial(_keep_new, progress.text))
+            ItemUser(self.session, self.driver).toss(item, quantity, read=partial(keep_new, progress.text))
         except ItemUseError as exc:
             raise Stop("blocked", str(exc)) from exc
         progress.used.append(f"tossed {quantity} {item}")
@@ -618,13 +519,13 @@ class Traveller:
     def _shop(self, purchases: tuple[Purchase, ...], progress: LegProgress) -> None:
         """The clerk's menus instead of plain text: buy, check each purchase in RAM, leave the menus."""
         result = Shopper(self.session, self.driver).shop(
-            purchases, read=lambda lines: _keep_new(progress.text, lines))  # fmt: skip
+            purchases, read=lambda lines: keep_new(progress.text, lines))  # fmt: skip
         progress.bought.extend(result.bought)
         progress.notes.extend(result.notes)
 
     def _vend(self, purchases: tuple[Purchase, ...], progress: LegProgress) -> None:
         """A vending machine's menu, once per drink (A at the machine again for each after the first)."""
-        machine, read = VendingMachine(self.session, self.driver), partial(_keep_new, progress.text)
+        machine, read = VendingMachine(self.session, self.driver), partial(keep_new, progress.text)
         for number, drink in enumerate(p.item for p in purchases for _ in range(p.quantity)):
             if number:
                 self._tap_a()
@@ -644,10 +545,3 @@ class Traveller:
             picked=tuple(progress.picked), used=tuple(progress.used),
             state=self.state(),
         )  # fmt: skip
-
-
-def _keep_new(kept: list[str], lines: tuple[str, ...]) -> None:
-    for line in lines:
-        line = line.replace("▼", "").strip()
-        if line and (not kept or kept[-1] != line) and line not in kept[-3:]:
-            kept.append(line)

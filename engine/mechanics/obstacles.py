@@ -1,0 +1,103 @@
+"""The steps a plain press does not take: a tree CUT clears, water SURF starts on, a locked door the key
+opens. Each tries the step first (the tree may be cut already, the door open), then does what the obstacle
+needs from the party menu or with A, and the step; the walk (mechanics/travel.py) dispatches to them."""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Protocol
+
+from engine.emulator.session import EmulatorSession, LiveMemory, Predicate
+from engine.game.field_moves import member_with
+from engine.game.models import Direction, GameState
+from engine.game.ram import RamMap
+from engine.mechanics.leg_progress import LegProgress, Stop, keep_new
+from engine.mechanics.walking import OverworldDriver
+from engine.menus.errors import FieldMoveError
+from engine.menus.field_move import FieldMoveUser
+from engine.world.models import Square
+from engine.world.tables import CUT_TREE_TILES
+from engine.world.world import Edge, World
+
+SETTLE_FRAMES = 600  # SURF's text and the game's own step onto the water
+SURFING = 2  # wWalkBikeSurfState: 0 walking, 1 on the bicycle, 2 surfing
+
+
+class Walker(Protocol):
+    """What the obstacle steps need of the walk that uses them."""
+
+    session: EmulatorSession
+    world: World
+    driver: OverworldDriver
+    ram: RamMap
+
+    def state(self) -> GameState: ...
+    def position(self) -> Square: ...
+    def _walk_step(self, edge: Edge, before: Square) -> Square | None: ...
+    def _face(self, direction: Direction | None) -> None: ...
+    def _tap_a(self) -> None: ...
+    def _until(self, done: Predicate, frames: int) -> None: ...
+    def _free(self, memory: LiveMemory) -> bool: ...
+
+
+class ObstacleSteps:
+    def _cut_through(self: Walker, edge: Edge, before: Square, progress: LegProgress) -> Square | None:
+        """Onto a tree's square: a step first (the tree may be cut already: it stays cut until the map
+        is loaded again), then, if the player bumped into the tree, CUT from the party menu and the step."""
+        arrived = self._walk_step(edge, before)
+        if arrived is not None:
+            return arrived
+        tree = CUT_TREE_TILES.get(self.world.maps[before[0]].tileset)
+        if self.session.read_u8(self.ram.wTileInFrontOfPlayer) != tree:
+            return None  # not the tree in the way (someone stands there): a bump like any other
+        member = member_with(self.state(), "CUT")
+        if member is None:
+            raise Stop("blocked", "a tree is in the way and no member knows CUT")
+        try:
+            FieldMoveUser(self.session, self.driver).use("CUT", member, read=partial(keep_new, progress.text))
+        except FieldMoveError as exc:
+            raise Stop("blocked", f"CUT failed: {exc}") from exc
+        name = self.world.maps[before[0]].name
+        progress.field_moves.append(f"CUT at {name} {edge.to[1:] if edge.to else ''}")
+        return self._walk_step(edge, before)
+
+    def _unlock_through(self: Walker, edge: Edge, before: Square, progress: LegProgress) -> Square | None:
+        """Onto a locked door's square: a step first (it may be open already), then, on a bump, A facing it
+        (the key in the bag opens it: "Bingo! The CARD KEY opened the door!") and the step."""
+        arrived = self._walk_step(edge, before)
+        if arrived is not None:
+            return arrived
+        self._face(edge.direction)
+        self._tap_a()
+        self.driver.settle(read=partial(keep_new, progress.text))
+        arrived = self._walk_step(edge, before)
+        if arrived is not None and edge.to is not None:
+            where = self.world.maps[edge.to[0]].name
+            progress.used.append(f"CARD_KEY opened the door at {where} ({edge.to[1]}, {edge.to[2]})")
+        return arrived
+
+    def _surf_onto(self: Walker, edge: Edge, before: Square, progress: LegProgress) -> Square | None:
+        """Onto the water: face it, SURF from the party menu, and the game moves the player onto it
+        (wWalkBikeSurfState 2 once it has)."""
+        member = member_with(self.state(), "SURF")
+        if member is None:
+            raise Stop("blocked", "water is in the way and no member knows SURF")
+        self._face(edge.direction)
+        try:
+            FieldMoveUser(self.session, self.driver).use(
+                "SURF", member, read=partial(keep_new, progress.text)
+            )
+        except FieldMoveError as exc:
+            raise Stop("blocked", f"SURF failed: {exc}") from exc
+        ram, wanted = self.ram, edge.to
+
+        def afloat(memory: LiveMemory) -> bool:
+            at = (memory[ram.wCurMap], memory[ram.wXCoord], memory[ram.wYCoord])
+            return at == wanted and memory[ram.wWalkBikeSurfState] == SURFING and self._free(memory)
+
+        self._until(afloat, SETTLE_FRAMES)
+        if self.position() != wanted or self.session.read_u8(ram.wWalkBikeSurfState) != SURFING:
+            raise Stop("blocked", f"SURF did not put the player on the water at {wanted}")
+        name = self.world.maps[before[0]].name
+        progress.field_moves.append(f"SURF at {name} {before[1:]}")
+        return self.position()
