@@ -49,10 +49,6 @@ def mansion_maps(world: World) -> frozenset[int]:
     return frozenset(world.by_name[name].id for name, _, _ in MANSION_SWITCHES if name in world.by_name)
 
 
-def in_the_mansion(world: World, map_id: int) -> bool:
-    return map_id in mansion_maps(world)
-
-
 def switches(world: World) -> dict[Square, Square]:
     """Each switch's square -> the square below it, where the player stands to press it."""
     found = {}

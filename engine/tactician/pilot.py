@@ -73,8 +73,9 @@ class Pilot:
         if step is None or stage == "explore":
             return None
         leg = self._leg_for(objective, step, state, cross_gates=stage != "plan")
-        if leg is not None and not isinstance(leg.goal, HereGoal):
-            leg = self.puzzles.through_switches(leg, state)  # the mansion's doors, if the player is inside
+        if leg is not None and step.do != "search" and not isinstance(leg.goal, HereGoal):
+            # The mansion's doors, if the player is inside (a `search` leg has been through them already).
+            leg = self.puzzles.through_switches(leg, state)
         if leg is None:
             return None
         prefix = f"{objective.title}: {step.do}"
