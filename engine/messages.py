@@ -136,6 +136,7 @@ class LegReport(Frozen):
     field_moves: tuple[str, ...] = ()  # field moves used on the way ("CUT at VERMILION_CITY (15, 18)")
     taught: tuple[str, ...] = ()  # TMs and HMs taught ("ODDISH learns CUT into a free slot")
     spins: int = 0  # spinner arrows stepped onto (the game walked the player on from each)
+    pushes: int = 0  # boulders pushed a square with STRENGTH
     rides: tuple[str, ...] = ()  # elevators ridden ("rode the elevator to ROCKET_HIDEOUT_B4F")
     picked: tuple[str, ...] = ()  # item balls picked up because they stood in the way
     used: tuple[str, ...] = ()  # items used from the bag at the leg's end (POKE_FLUTE)

@@ -29,6 +29,7 @@ class LegProgress:
     field_moves: list[str] = field(default_factory=list)  # "CUT at VERMILION_CITY (15, 18)", as used
     taught: list[str] = field(default_factory=list)  # "ODDISH learns CUT into a free slot", as RAM showed
     spins: int = 0  # spinner arrows stepped onto
+    pushes: int = 0  # boulders pushed a square
     rides: list[str] = field(default_factory=list)  # "rode the elevator to ROCKET_HIDEOUT_B4F"
     items: frozenset[Square] = frozenset()  # item balls of the plan in hand: picked up when in the way
     unlockable: frozenset[Square] = frozenset()  # locked doors of the plan in hand the bag has a key to

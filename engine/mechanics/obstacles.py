@@ -14,13 +14,17 @@ from engine.game.ram import RamMap
 from engine.mechanics.leg_progress import LegProgress, Stop, keep_new
 from engine.mechanics.walking import OverworldDriver
 from engine.menus.errors import FieldMoveError
-from engine.menus.field_move import FieldMoveUser
+from engine.menus.field_move import STRENGTH_ACTIVE, FieldMoveUser
 from engine.world.models import Square
 from engine.world.tables import CUT_TREE_TILES
 from engine.world.world import Edge, World
 
 SETTLE_FRAMES = 600  # SURF's text and the game's own step onto the water
 SURFING = 2  # wWalkBikeSurfState: 0 walking, 1 on the bicycle, 2 surfing
+# A push: the game wants the direction held into the boulder for two of its overworld passes (pret
+# TryPushingBoulder: "the player must try pushing twice"), then moves the boulder one square (16 frames).
+PUSH_FRAMES = 120
+SPRITE_COORD_BIAS = 4  # wSpriteStateData2 keeps map coordinates + 4
 
 
 class Walker(Protocol):
@@ -38,6 +42,8 @@ class Walker(Protocol):
     def _tap_a(self) -> None: ...
     def _until(self, done: Predicate, frames: int) -> None: ...
     def _free(self, memory: LiveMemory) -> bool: ...
+    def _hold_for(self, direction: Direction, done: Predicate, frames: int) -> None: ...
+    def _wait_free(self) -> bool: ...
 
 
 class ObstacleSteps:
@@ -101,3 +107,43 @@ class ObstacleSteps:
         name = self.world.maps[before[0]].name
         progress.field_moves.append(f"SURF at {name} {before[1:]}")
         return self.position()
+
+    def _push_boulder(self: Walker, direction: Direction, progress: LegProgress) -> None:
+        """The boulder the player faces, one square on: STRENGTH from the party menu if it is not on (the
+        game turns it off on every new map), then the direction held until the boulder's sprite has
+        moved; RAM checked that it stands one square further."""
+        state = self.state()
+        here = state.overworld
+        dx, dy = {Direction.UP: (0, -1), Direction.DOWN: (0, 1), Direction.LEFT: (-1, 0),
+                  Direction.RIGHT: (1, 0)}[direction]  # fmt: skip
+        front = (here.x + dx, here.y + dy)
+        boulder = next((s.index for s in here.sprites if (s.x, s.y) == front), None)
+        if boulder is None:
+            raise Stop("blocked", f"no boulder at {front} to push")
+        if not self.session.read_u8(self.ram.wStatusFlags1) & STRENGTH_ACTIVE:
+            member = member_with(state, "STRENGTH")
+            if member is None:
+                raise Stop("blocked", "a boulder is in the way and no member knows STRENGTH")
+            try:
+                FieldMoveUser(self.session, self.driver).use(
+                    "STRENGTH", member, read=partial(keep_new, progress.text)
+                )
+            except FieldMoveError as exc:
+                raise Stop("blocked", f"STRENGTH failed: {exc}") from exc
+            progress.field_moves.append(f"STRENGTH at {self.world.maps[here.map_id].name}")
+        self._face(direction)
+        at = self.ram.wSpriteStateData2 + boulder * self.ram.sprite_struct + 4  # map Y + 4, then X + 4
+        lands = (front[1] + dy + SPRITE_COORD_BIAS, front[0] + dx + SPRITE_COORD_BIAS)
+
+        def moved(memory: LiveMemory) -> bool:
+            return (memory[at], memory[at + 1]) == lands or bool(memory[self.ram.wIsInBattle])
+
+        self._hold_for(direction, moved, PUSH_FRAMES)
+        self._wait_free()
+        where = (
+            self.session.read_u8(at + 1) - SPRITE_COORD_BIAS,
+            self.session.read_u8(at) - SPRITE_COORD_BIAS,
+        )
+        if where != (front[0] + dx, front[1] + dy):
+            raise Stop("blocked", f"the boulder at {front} did not move {direction.value}")
+        progress.pushes += 1

@@ -153,6 +153,8 @@ class Traveller(ObstacleSteps):
             self._use(leg.use, progress)
         elif leg.toss is not None:
             self._toss(*leg.toss, progress)
+        elif leg.push and plan.face is not None:
+            self._push_boulder(plan.face, progress)
         else:
             self.session.tick(ARRIVAL_FRAMES)
             if self._interrupted():
@@ -541,7 +543,8 @@ class Traveller(ObstacleSteps):
             frames=self.session.frame - progress.started_frame, planned_steps=progress.planned_steps,
             replans=progress.replans, walked=tuple(progress.walked), warps=tuple(progress.warps),
             text=tuple(progress.text), bought=tuple(progress.bought), field_moves=tuple(progress.field_moves),
-            taught=tuple(progress.taught), spins=progress.spins, rides=tuple(progress.rides),
+            taught=tuple(progress.taught), spins=progress.spins, pushes=progress.pushes,
+            rides=tuple(progress.rides),
             picked=tuple(progress.picked), used=tuple(progress.used),
             state=self.state(),
         )  # fmt: skip

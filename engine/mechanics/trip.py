@@ -32,6 +32,7 @@ class TripReport:
     interruptions: list[str] = field(default_factory=list)  # what stopped a leg before its goal
     field_moves: list[str] = field(default_factory=list)  # "CUT at VERMILION_CITY (15, 18)", in order
     spins: int = 0  # spinner arrows stepped onto
+    pushes: int = 0  # boulders pushed a square
     rides: list[str] = field(default_factory=list)  # elevators ridden, in order
     wall_seconds: float = 0.0
     state: GameState | None = None
@@ -44,7 +45,8 @@ class TripReport:
             "y": where.y if where else None, "steps": self.steps, "planned_steps": self.planned_steps,
             "frames": self.frames, "legs": self.legs, "battles": len(self.battles),
             "battle_outcomes": self.battles, "interruptions": len(self.interruptions),
-            "field_moves": self.field_moves, "spins": self.spins, "rides": self.rides,
+            "field_moves": self.field_moves, "spins": self.spins, "pushes": self.pushes,
+            "rides": self.rides,
             "wall_seconds": round(self.wall_seconds, 3),
         }  # fmt: skip
 
@@ -82,6 +84,7 @@ def _count(report: TripReport, leg: LegReport) -> None:
     report.steps += leg.steps
     report.field_moves.extend(leg.field_moves)
     report.spins += leg.spins
+    report.pushes += leg.pushes
     report.rides.extend(leg.rides)
     report.outcome, report.reason, report.state = leg.outcome, leg.reason, leg.state
     report.arrived = leg.outcome == "arrived"

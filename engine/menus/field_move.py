@@ -16,6 +16,7 @@ from engine.menus.party import open_member_submenu
 from engine.menus.screens import Driver, MenuPresser, TextSink
 
 FIELD_MOVE_SLOTS = 4
+STRENGTH_ACTIVE = 0x01  # wStatusFlags1 bit 0 (BIT_STRENGTH_ACTIVE), which PrintStrengthText sets
 
 
 class FieldMoveUser:
@@ -35,8 +36,15 @@ class FieldMoveUser:
             menus.leave()
             raise FieldMoveError(str(exc)) from exc
         self.driver.settle(read=read)
-        if self.session.read_u8(self.ram.wActionResultOrTookBattleTurn) != 1:
+        if not self._took(move):
             raise FieldMoveError(f"{move} did nothing here")
+
+    def _took(self, move: str) -> bool:
+        """What RAM shows once the move worked: STRENGTH sets its flag (pret engine/overworld/
+        field_move_messages.asm PrintStrengthText); CUT and SURF set wActionResultOrTookBattleTurn."""
+        if move == "STRENGTH":
+            return bool(self.session.read_u8(self.ram.wStatusFlags1) & STRENGTH_ACTIVE)
+        return self.session.read_u8(self.ram.wActionResultOrTookBattleTurn) == 1
 
     def _field_slot(self, move: str) -> int:
         listed = list(self.session.read(self.ram.wFieldMoves, FIELD_MOVE_SLOTS))

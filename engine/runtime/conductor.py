@@ -630,8 +630,10 @@ def _leg_words(leg: Leg, report: LegReport) -> str:
     where = ",".join(str(value) for value in goal.values())
     talk = " and talk" if leg.interact else ""
     spun = (f"{report.spins} spins",) if report.spins else ()
+    pushed = (f"{report.pushes} boulder pushes",) if report.pushes else ()
     bought = tuple(f"bought {purchase.quantity} {purchase.item}" for purchase in report.bought)
-    did = (*report.field_moves, *report.taught, *report.rides, *report.picked, *report.used, *bought, *spun)
+    did = (*report.field_moves, *report.taught, *report.rides, *report.picked, *report.used, *bought, *spun,
+           *pushed)  # fmt: skip
     done = "".join(f"; {what}" for what in did)
     return f"{leg.goal.kind} {where}{talk}: {report.outcome} after {report.steps} steps{done}"
 

@@ -76,6 +76,8 @@ class Pilot:
         if leg is not None and step.do != "search" and not isinstance(leg.goal, HereGoal):
             # The mansion's doors, if the player is inside (a `search` leg has been through them already).
             leg = self.puzzles.through_switches(leg, state)
+        if leg is not None:
+            leg = self.puzzles.through_boulders(leg, state)  # Victory Road's boulders, if the player is there
         if leg is None:
             return None
         prefix = f"{objective.title}: {step.do}"
@@ -223,10 +225,10 @@ class Pilot:
         """Run the step's progress tests on a leg just walked; the first that passed, or None. `left`: the
         steps the leg's plan still had to go when it ended (a trainer's battle ends a long walk early);
         nearer than ever before to the step's target counts as progress too."""
-        self.puzzles.travelled(before, after)
+        puzzled = self.puzzles.travelled(before, after)
         if self.objective is None or self._step is None:
             return None
-        found = progress(self._step, before, after) or self._nearer(left)
+        found = progress(self._step, before, after) or self._nearer(left) or puzzled
         if found is None and self.objective in self.graph.done(after):
             found = f"{self.objective} done"
         self.idle_legs = 0 if found else self.idle_legs + 1

@@ -7,17 +7,23 @@ from dataclasses import replace
 
 from engine.frozen import Frozen
 from engine.game.models import Direction, GameState
+from engine.puzzles.boulders import Push, replay
+from engine.puzzles.strength import BOULDER_SPRITE, advise, live_boulders, strength_floor, strength_floors
 from engine.puzzles.switch_doors import MANSION_SWITCHES, mansion_maps, next_press, switch_on
 from engine.puzzles.trash_cans import TrashCanSearch
 from engine.story.graph import Step
 from engine.world.errors import WorldError
-from engine.world.goals import Leg, MapGoal, ObjectGoal, ThingGoal
-from engine.world.planner import Planner, Target, surroundings
-from engine.world.targets import MapTarget, target_for
+from engine.world.goals import HereGoal, Leg, MapGoal, ObjectGoal, SquareGoal, ThingGoal
+from engine.world.planner import Planner, Surroundings, Target, surroundings
+from engine.world.targets import AwayTarget, MapTarget, target_for
 from engine.world.world import STEPS, World
 
 TRASH_GYM = "VERMILION_GYM"
 OUTSIDE = "CINNABAR_ISLAND"  # where the mansion's doors lead out
+# Victory Road's floors and the maps at its two ends: a plan through it stays among them.
+VICTORY_ROAD_ENDS = ("ROUTE_23", "INDIGO_PLATEAU")
+FIRST_FLOOR = "VICTORY_ROAD_1F"
+WAY_OUT = "ROUTE_22"  # south of Route 23's badge checks: the rest of Kanto
 
 
 class PuzzleSnapshot(Frozen):
@@ -29,6 +35,8 @@ class PuzzleGuide:
         self.world = world
         self.trash_cans = TrashCanSearch()
         self._looking: tuple[int, tuple[int, int, int]] | None = None  # the can, and (x, y, facing) to look
+        # A floor's plan of pushes: each push with where the boulders stand before it, and why.
+        self._push_plan: tuple[int, tuple[tuple[frozenset[tuple[int, int]], Push], ...], str] | None = None
 
     def leg(self, step: Step, state: GameState) -> Leg | None:
         """The next look for the step's puzzle; None when there is nothing to look at."""
@@ -95,8 +103,106 @@ class PuzzleGuide:
         goal_at = ThingGoal(map_id=map_id, x=x, y=y, facing=Direction.UP)
         return Leg(goal=goal_at, interact=True, answer="yes", reason=why)
 
-    def travelled(self, before: GameState, after: GameState) -> None:
-        """Learn from a look that was made (the player stood where the look is made from)."""
+    def through_boulders(self, leg: Leg, state: GameState) -> Leg:
+        """Through Victory Road: `leg` if the boulders and their switches let it through, else the next
+        push (or the floor to go to, or a floor left so that its boulders are put back)."""
+        world = self.world
+        if world is None or isinstance(leg.goal, HereGoal):
+            return leg
+        floors = strength_floors(world)
+        area = floors | {world.by_name[name].id for name in VICTORY_ROAD_ENDS if name in world.by_name}
+        inside, beyond = state.overworld.map_id in area, getattr(leg.goal, "map_id", None) not in area
+        if not inside:
+            return leg if beyond else self._into_victory_road(world, leg, state)
+        around = replace(surroundings(world, state), within=area)
+        try:
+            target = target_for(world, around, leg.goal)
+            if beyond:  # a Pokémon Center, say: only the way out to Route 22 has to be opened
+                if Planner(world, replace(around, within=frozenset())).plan(target) is not None:
+                    return leg
+                out = world.by_name[WAY_OUT].id
+                around, target = replace(around, within=area | {out}), MapTarget(out)
+        except WorldError:
+            return leg
+        if Planner(world, around).plan(target) is not None:
+            self._push_plan = None
+            return leg
+        here = state.overworld.map_id
+        planned = self._planned_push(state)
+        if planned is not None:
+            return planned
+        advice = advise(world, state, around, target)
+        if advice is None:
+            return leg
+        if advice.pushes:
+            floor = strength_floor(world, here)
+            before = replay(live_boulders(state), advice.pushes, floor.holes)
+            self._push_plan = (here, tuple(zip(before, advice.pushes, strict=True)), advice.why)
+            return self._planned_push(state) or leg
+        if advice.square is not None:
+            map_id, x, y = advice.square
+            return Leg(goal=SquareGoal(map_id=map_id, x=x, y=y), reason=advice.why)
+        if advice.floor is not None and advice.floor != here:
+            return Leg(goal=MapGoal(map_id=advice.floor), reason=advice.why)
+        return self._leave_floor(world, state, around, advice.why) or leg
+
+    def _planned_push(self, state: GameState) -> Leg | None:
+        """The push of the plan in hand whose boulders stand as they do now (None off the plan)."""
+        if self._push_plan is None or self._push_plan[0] != state.overworld.map_id:
+            return None
+        here, plan, why = self._push_plan
+        now = live_boulders(state)
+        for number, (before, push) in enumerate(plan):
+            if before == now:
+                (x, y), facing = push.boulder, push.direction
+                goal = ThingGoal(map_id=here, x=x, y=y, facing=facing)
+                reason = f"push the boulder at ({x}, {y}) {facing.value}, {number + 1} of {len(plan)}: {why}"
+                return Leg(goal=goal, push=True, reason=reason)
+        return None
+
+    @staticmethod
+    def _into_victory_road(world: World, leg: Leg, state: GameState) -> Leg:
+        """From outside: `leg` if it can be walked as things are, else to Victory Road's first floor, where
+        the boulders are dealt with."""
+        first = world.by_name.get(FIRST_FLOOR)
+        around = surroundings(world, state)
+        try:
+            if first is None or Planner(world, around).plan(target_for(world, around, leg.goal)) is not None:
+                return leg
+        except WorldError:
+            return leg
+        return leg.model_copy(update={"goal": MapGoal(map_id=first.id)})
+
+    @staticmethod
+    def _leave_floor(world: World, state: GameState, around: Surroundings, why: str) -> Leg | None:
+        """Off this floor by its nearest way out, whichever map that is: entering again puts its boulders
+        back where the map's data has them."""
+        here = state.overworld.map_id
+        plan = Planner(world, around).plan(AwayTarget(here))
+        if plan is None or plan.end[0] == here:
+            return None
+        return Leg(goal=MapGoal(map_id=plan.end[0]), reason=why)
+
+    def travelled(self, before: GameState, after: GameState) -> str | None:
+        """Learn from a look that was made (the player stood where the look is made from); what a leg
+        did for a puzzle that the story's tests do not see (a boulder pushed), or None."""
+        self._look_learned(before, after)
+        return self._pushed(before, after)
+
+    def _pushed(self, before: GameState, after: GameState) -> str | None:
+        if self.world is None or before.overworld.map_id != after.overworld.map_id:
+            return None
+        if after.overworld.map_id not in strength_floors(self.world):
+            return None
+        was = {(s.index, s.x, s.y) for s in before.overworld.sprites if s.picture == BOULDER_SPRITE}
+        moved = [
+            s
+            for s in after.overworld.sprites
+            if s.picture == BOULDER_SPRITE and (s.index, s.x, s.y) not in was
+        ]
+        return f"pushed a boulder to ({moved[0].x}, {moved[0].y})" if moved else None
+
+    def _look_learned(self, before: GameState, after: GameState) -> None:
         where = after.overworld
         looking, self._looking = self._looking, None
         if where.map_name != TRASH_GYM:

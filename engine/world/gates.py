@@ -148,6 +148,36 @@ def _cinnabar_gym_gates() -> tuple[Gate, ...]:
     )  # fmt: skip
 
 
+# Victory Road's boulder switches: a boulder pushed onto one sets its event, and the floor's script swaps in
+# a block that opens a way (world/tables.py OPENED_BLOCKS). The squares here are the ones the swap makes
+# walkable. VICTORY_ROAD_2F's script clears the 1F switch's event whenever it loads, so 1F's way is shut
+# again once the player has gone up (pret scripts/VictoryRoad2F.asm VictoryRoad2FResetBoulderEventScript).
+BOULDER_SWITCHES: dict[str, tuple[tuple[tuple[int, int], str, tuple[tuple[int, int], ...]], ...]] = {
+    "VICTORY_ROAD_1F": (((17, 13), "EVENT_VICTORY_ROAD_1_BOULDER_ON_SWITCH", ((9, 12),)),),
+    "VICTORY_ROAD_2F": (((1, 16), "EVENT_VICTORY_ROAD_2_BOULDER_ON_SWITCH1", ((7, 8), (7, 9))),
+                        ((9, 16), "EVENT_VICTORY_ROAD_2_BOULDER_ON_SWITCH2", ((23, 14),))),
+    "VICTORY_ROAD_3F": (((3, 5), "EVENT_VICTORY_ROAD_3_BOULDER_ON_SWITCH1", ((7, 10),)),),
+}  # fmt: skip
+
+
+# A boulder pushed into Victory Road 3F's hole is hidden there and one on 2F is shown, the one 2F's second
+# switch needs (pret scripts/VictoryRoad3F.asm VictoryRoad3FDefaultScript .handle_hole): the switch, then
+# the hole's floor and square and the event the fall sets.
+BOULDER_HOLES: dict[tuple[str, tuple[int, int]], tuple[str, tuple[int, int], str]] = {
+    ("VICTORY_ROAD_2F", (9, 16)): ("VICTORY_ROAD_3F", (23, 15), "EVENT_VICTORY_ROAD_3_BOULDER_ON_SWITCH2"),
+}
+
+
+def _boulder_gates() -> tuple[Gate, ...]:
+    return tuple(
+        Gate(map_name=floor, squares=opened, opens=_event(event),
+             scene=f"rock that moves once a boulder is pushed onto the switch at {switch}",
+             source=f"scripts/{floor.title().replace('_', '')}.asm boulder switch")
+        for floor, switches in BOULDER_SWITCHES.items()
+        for switch, event, opened in switches
+    )  # fmt: skip
+
+
 # Squares and conditions from the scripts each gate names (pret/pokered scripts/*.asm).
 GATES: tuple[Gate, ...] = (
     Gate(map_name="PALLET_TOWN", row=1, opens=_event("EVENT_FOLLOWED_OAK_INTO_LAB"),
@@ -202,6 +232,7 @@ GATES: tuple[Gate, ...] = (
     *SILPH_CO_DOORS,
     *_mansion_doors(),
     *_cinnabar_gym_gates(),
+    *_boulder_gates(),
 )  # fmt: skip
 
 

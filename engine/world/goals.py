@@ -120,7 +120,7 @@ class Leg(Frozen):
     or the money does not pay for is skipped, with the reason in the report). With `teach`, the leg ends
     in the bag's menus, teaching a TM or HM (usually a `HereGoal` leg); with `use`, in using an item from
     the bag (the POKé FLUTE beside a sleeping SNORLAX); with `toss`, in throwing that many of an item away
-    (room in a full bag)."""
+    (room in a full bag); with `push`, in pushing the boulder the leg's `ThingGoal` faces."""
 
     goal: Goal
     intent: Intent = "travel"
@@ -133,3 +133,4 @@ class Leg(Frozen):
     teach: Teach | None = None
     use: str | None = None  # an item (pret name: POKE_FLUTE) used from the bag where the leg arrives
     toss: tuple[str, int] | None = None  # an item and how many of it to throw away where the leg arrives
+    push: bool = False  # push the boulder the goal faces one square, with STRENGTH (used first if need be)

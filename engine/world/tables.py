@@ -103,6 +103,16 @@ HOLES: dict[tuple[str, int, int], tuple[str, int, int]] = {
     ("POKEMON_MANSION_3F", 16, 14): ("POKEMON_MANSION_1F", 16, 14),
     ("POKEMON_MANSION_3F", 17, 14): ("POKEMON_MANSION_1F", 16, 14),
     ("POKEMON_MANSION_3F", 19, 14): ("POKEMON_MANSION_2F", 18, 14),
+    ("VICTORY_ROAD_3F", 23, 15): ("VICTORY_ROAD_2F", 22, 16),
+}
+# Blocks a map script swaps in once a boulder is on a switch (pret scripts/VictoryRoad1F.asm, 2F and 3F:
+# the ReplaceTileBlock calls of their ...CheckBoulderEventScript): (block x, block y, the new block). The
+# world is drawn with them in, and story gates (world/gates.py BOULDER_GATES) keep shut what they open
+# until the switch's event is set.
+OPENED_BLOCKS: dict[str, tuple[tuple[int, int, int], ...]] = {
+    "VICTORY_ROAD_1F": ((4, 6, 0x1D),),
+    "VICTORY_ROAD_2F": ((3, 4, 0x15), (11, 7, 0x1D)),
+    "VICTORY_ROAD_3F": ((3, 5, 0x1D),),
 }
 # Elevators (pret scripts/RocketHideoutElevator.asm, CeladonMartElevator.asm, SilphCoElevator.asm: their
 # ...Floors and ...WarpMaps): the

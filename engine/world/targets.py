@@ -49,6 +49,22 @@ class MapTarget:
 
 
 @dataclass(frozen=True)
+class AwayTarget:
+    """Anywhere off the map `map_id`."""
+
+    map_id: int
+
+    def reached(self, square: Square, edge: Edge | None) -> bool:
+        return square[0] != self.map_id
+
+    def facing(self, square: Square) -> Direction | None:
+        return None
+
+    def estimate(self, square: Square) -> float:
+        return 0.0
+
+
+@dataclass(frozen=True)
 class WarpTarget:
     map_id: int
     index: int

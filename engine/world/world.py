@@ -42,6 +42,7 @@ from engine.world.tables import (
     HOLES,
     LAST_MAP,
     LIFTS,
+    OPENED_BLOCKS,
     RED_BLUE_TABLES,
     SPINNER_TABLES,
     RomTables,
@@ -171,10 +172,11 @@ class World:
 
     def _read_grid(self, data: MapData) -> bytes:
         tiles = self.blocksets[data.tileset]
+        blocks = opened_blocks(data)
         grid = bytearray()
         for y in range(data.squares_high):
             for x in range(data.squares_wide):
-                block = data.blocks[(y // 2) * data.width + x // 2]
+                block = blocks[(y // 2) * data.width + x // 2]
                 row, column = (y % 2) * 2 + 1, (x % 2) * 2
                 at = block * BLOCK_TILES * BLOCK_TILES + row * BLOCK_TILES + column
                 grid.append(tiles[at] if at < len(tiles) else 0)
@@ -303,6 +305,19 @@ class World:
             return None
         landing = (map_id, x + 2 * dx, y + 2 * dy)
         return Move(to=landing, hop=True) if self.walkable(*landing) else None
+
+    def rolls(self, at: Square, direction: Direction) -> Square | None:
+        """Where a boulder pushed from `at` goes: the next square on the same map if a player could walk
+        onto it (its tile passable, no change of level between the two) and it is not a warp (pret
+        engine/overworld/player_state.asm CheckForCollisionWhenPushingBoulder); None where it stays."""
+        map_id, x, y = at
+        dx, dy = STEPS[direction]
+        target = (map_id, x + dx, y + dy)
+        if not self.maps[map_id].inside(x + dx, y + dy) or not self.walkable(*target):
+            return None
+        if self._pair_blocks(at, target) or self.warp_at(*target) is not None:
+            return None
+        return target
 
     @cached_property
     def _ledge_keys(self) -> frozenset[tuple[str, int, int]]:
@@ -608,10 +623,22 @@ def _spinners(rom: Rom, maps: dict[int, MapData]) -> dict[int, dict[tuple[int, i
     return found
 
 
+def opened_blocks(data: MapData) -> bytes:
+    """The map's blocks with those its boulder switches swap in (tables.OPENED_BLOCKS): the world is drawn
+    open, and story gates keep those squares shut until the switch's event is set."""
+    swaps = OPENED_BLOCKS.get(data.name, ())
+    if not swaps:
+        return data.blocks
+    blocks = bytearray(data.blocks)
+    for bx, by, block in swaps:
+        blocks[by * data.width + bx] = block
+    return bytes(blocks)
+
+
 def _blocksets(rom: Rom, maps: dict[int, MapData], tilesets: dict[int, Tileset]) -> dict[int, bytes]:
     """Each tileset's blocks, as many as its maps use (the cartridge keeps no count)."""
     used: dict[int, int] = {}
     for data in maps.values():
-        highest = max([*data.blocks, data.border_block], default=0)
+        highest = max([*opened_blocks(data), data.border_block], default=0)
         used[data.tileset] = max(used.get(data.tileset, 0), highest + 1)
     return {tileset: read_blockset(rom, tilesets[tileset], count) for tileset, count in used.items()}

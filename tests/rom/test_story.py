@@ -218,14 +218,23 @@ def test_with_surf_cinnabar_is_reached_over_the_sea_and_without_it_there_is_no_w
     assert any(move.startswith("SURF at ") for move in report["field_moves"])
 
 
-def test_from_surf_to_blaine_the_drink_silph_co_sabrina_the_mansion_and_the_gym(
-    rom_path: Path, to_surf: RunToSurf, tmp_path: Path
-) -> None:
+@pytest.fixture(scope="module")
+def to_blaine(rom_path: Path, to_surf: RunToSurf, tmp_path_factory: pytest.TempPathFactory) -> RunToSurf:
+    """From the SURF run's last checkpoint on to the Volcano Badge."""
     *_, checkpoint = to_surf
+    tmp_path = tmp_path_factory.mktemp("blaine")
     code, summary, run_dir = run(
         ["--rom", str(rom_path), "--state", str(checkpoint), "--until", "beat_blaine",
          "--max-decisions", "4000"], tmp_path,
     )  # fmt: skip
+    (checkpoints,) = (tmp_path / "data" / "checkpoints").iterdir()
+    last = newest_folder(checkpoints)
+    assert last is not None
+    return code, summary, run_dir, last / "emulator.state"
+
+
+def test_from_surf_to_blaine_the_drink_silph_co_sabrina_the_mansion_and_the_gym(to_blaine: RunToSurf) -> None:
+    code, summary, run_dir, _ = to_blaine
     assert code == 0 and summary["stopped"] == "until", summary["milestones"]
     reached = [split["name"] for split in summary["milestones"] if not split["at_start"]]
     assert reached == ["reach_saffron", "get_card_key", "beat_silph_giovanni", "beat_sabrina",
@@ -237,4 +246,31 @@ def test_from_surf_to_blaine_the_drink_silph_co_sabrina_the_mansion_and_the_gym(
     assert "CARD_KEY opened the door at SILPH_CO_" in actions and "SURF at " in actions
     presses = [leg for leg in legs if "press the mansion's secret switch" in leg.get("reason", "")]
     assert presses and all(leg["action"].startswith("thing ") for leg in presses)
+    assert "stuck for" not in (run_dir / "run.log").read_text(encoding="utf-8")
+
+
+def test_from_blaine_giovanni_then_strength_pushes_victory_roads_boulders_to_the_plateau(
+    rom_path: Path, to_blaine: RunToSurf, tmp_path: Path
+) -> None:
+    *_, checkpoint = to_blaine
+    code, summary, run_dir = run(
+        ["--rom", str(rom_path), "--state", str(checkpoint), "--until", "cross_victory_road",
+         "--max-decisions", "3000"], tmp_path,
+    )  # fmt: skip
+    assert code == 0 and summary["stopped"] == "until", summary["milestones"]
+    reached = [split["name"] for split in summary["milestones"] if not split["at_start"]]
+    assert reached == ["beat_giovanni", "teach_strength", "cross_victory_road"]
+    legs = [json.loads(line) for line in (run_dir / "decisions.jsonl").read_text().splitlines()]
+    pushes = [leg for leg in legs if leg.get("push") or "push the boulder" in leg.get("reason", "")]
+    # 1F's switch, 2F's first, 3F's, the boulder into 3F's hole and 2F's second: each push a leg that
+    # ends facing a boulder, and STRENGTH used from the party menu on each floor.
+    assert len(pushes) >= 30 and all(leg["action"].startswith("thing ") for leg in pushes)
+    why = " | ".join(leg["reason"] for leg in pushes)
+    for done in ("onto the switch at (17, 13)", "onto the switch at (1, 16)", "onto the switch at (3, 5)",
+                 "into the hole at (23, 15)", "onto the switch at (9, 16)"):  # fmt: skip
+        assert done in why
+    actions = " | ".join(leg.get("action", "") for leg in legs)
+    for floor in ("VICTORY_ROAD_1F", "VICTORY_ROAD_2F", "VICTORY_ROAD_3F"):
+        assert f"STRENGTH at {floor}" in actions
+    assert "boulder pushes" in actions
     assert "stuck for" not in (run_dir / "run.log").read_text(encoding="utf-8")
