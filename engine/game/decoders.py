@@ -333,7 +333,11 @@ def decode_progress(image: MemoryImage, ram: RamMap) -> Progress:
         pokedex_owned=_count_bits(image.read(ram.wPokedexOwned, ram.pokedex_bytes)),
         pokedex_seen=_count_bits(image.read(ram.wPokedexSeen, ram.pokedex_bytes)),
         play_time=f"{hours}:{minutes:02d}:{seconds:02d}",
+        box_count=min(image.u8(ram.wBoxCount), MONS_PER_BOX),
     )
+
+
+MONS_PER_BOX = 20  # pret constants/pokemon_data_constants.asm
 
 
 def decode_bag(image: MemoryImage, ram: RamMap, data: GameData) -> tuple[BagItem, ...]:

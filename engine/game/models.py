@@ -197,6 +197,7 @@ class Progress(Frozen):
     pokedex_owned: int
     pokedex_seen: int
     play_time: str
+    box_count: int = 0  # the current PC box's Pokémon (wBoxCount): a catch with a full party goes there
 
     @property
     def badge_count(self) -> int:

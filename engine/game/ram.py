@@ -113,6 +113,7 @@ class RamMap(BaseModel):
     wMenuWatchedKeys: int
     wLastMenuItem: int
     wListMenuID: int
+    wBoxCount: int  # the current box's Pokémon (MONS_PER_BOX at most)
     wListScrollOffset: int
     wPartyMenuTypeOrMessageID: int
     wTextBoxID: int
@@ -265,6 +266,7 @@ RED_BLUE = RamMap(
     wMenuWatchedKeys=0xCC29,
     wLastMenuItem=0xCC2A,
     wListMenuID=0xCF94,
+    wBoxCount=0xDA80,
     wListScrollOffset=0xCC36,
     wPartyMenuTypeOrMessageID=0xD07D,
     wTextBoxID=0xD125,

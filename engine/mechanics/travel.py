@@ -27,14 +27,15 @@ from engine.mechanics.leg_progress import LegProgress, Stop, keep_new
 from engine.mechanics.obstacles import ObstacleSteps
 from engine.mechanics.shop import Shopper
 from engine.mechanics.walking import OverworldDriver
-from engine.menus.errors import ItemUseError, LiftError, TeachError, VendingError
+from engine.menus.errors import ItemUseError, LiftError, PcError, TeachError, VendingError
 from engine.menus.item_use import ItemUser
 from engine.menus.lift import LiftRider
+from engine.menus.pc import PcUser
 from engine.menus.teach import Teacher
 from engine.menus.vending import VendingMachine
 from engine.messages import LegOutcome, LegReport
 from engine.world.errors import WorldError
-from engine.world.goals import Leg, Purchase, StepGoal, Teach, ThingGoal
+from engine.world.goals import Leg, PcOrder, Purchase, StepGoal, Teach, ThingGoal
 from engine.world.models import Square
 from engine.world.planner import Plan, Planner, gates_as_costs, surroundings
 from engine.world.targets import SquaresTarget, target_for
@@ -155,6 +156,8 @@ class Traveller(ObstacleSteps):
             self._toss(*leg.toss, progress)
         elif leg.push and plan.face is not None:
             self._push_boulder(plan.face, progress)
+        elif leg.pc is not None:
+            self._at_pc(leg.pc, progress)
         else:
             self.session.tick(ARRIVAL_FRAMES)
             if self._interrupted():
@@ -506,6 +509,23 @@ class Traveller(ObstacleSteps):
         progress.used.append(item)
         if self.driver.in_battle():
             raise Stop("battle", f"{item} led to a battle")
+
+    def _at_pc(self, order: PcOrder, progress: LegProgress) -> None:
+        """A at the PC, then its menus: the deposit or withdrawal, RAM checked (party and box counts)."""
+        pc, read = PcUser(self.session, self.driver), partial(keep_new, progress.text)
+        refused = pc.refusal(order.deposit, order.withdraw if order.deposit is None else None)
+        if refused is not None:
+            raise Stop("blocked", refused)
+        self._tap_a()
+        try:
+            if order.deposit is not None:
+                progress.used.append(pc.deposit(order.deposit, read=read))
+            if order.withdraw is not None:
+                if order.deposit is not None:
+                    self._tap_a()  # the PC again
+                progress.used.append(pc.withdraw(order.withdraw, read=read))
+        except PcError as exc:
+            raise Stop("blocked", str(exc)) from exc
 
     def _toss(self, item: str, quantity: int, progress: LegProgress) -> None:
         try:

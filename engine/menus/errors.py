@@ -31,3 +31,7 @@ class PartyOrderError(MenusError):
 
 class VendingError(MenusError):
     """No drink came out of a vending machine: its menu did not come, or the bag did not change."""
+
+
+class PcError(MenusError):
+    """Bill's PC did not deposit or withdraw as asked."""

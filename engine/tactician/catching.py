@@ -7,6 +7,7 @@ from __future__ import annotations
 from engine.game.actions import BattleAction, UseItem, UseMove
 from engine.game.assessment import combatant_of, move_by_id
 from engine.game.damage import expected_damage, ko_probability
+from engine.game.decoders import MONS_PER_BOX
 from engine.game.models import GameState
 from engine.game.teaching import can_learn
 from engine.tactician.rule_based import ActionDecision
@@ -14,6 +15,7 @@ from engine.tactician.rule_based import ActionDecision
 BALLS = ("POKE_BALL", "GREAT_BALL", "ULTRA_BALL")
 THROW_AT = 0.5  # the enemy's HP share at or under which the ball is thrown
 SAFE_KO = 0.1  # a weakening move may knock the target out this often at most
+PARTY_LENGTH = 6
 
 
 def catch_decision(
@@ -26,6 +28,8 @@ def catch_decision(
         return None
     if learns is not None and not can_learn(battle.enemy.species_name, learns):
         return None
+    if len(state.party) >= PARTY_LENGTH and state.progress.box_count >= MONS_PER_BOX:
+        return None  # the game refuses the ball ("The #MON BOX is full!"): the party and the box are full
     throws = [action for action in legal if isinstance(action, UseItem) and action.item in BALLS]
     if not throws:
         return None

@@ -14,6 +14,7 @@ from __future__ import annotations
 from engine.combat.chance import percent
 from engine.frozen import Frozen
 from engine.game.bag_room import has_room_for, least_needed
+from engine.game.decoders import MONS_PER_BOX
 from engine.game.models import GameState
 from engine.game.tables import game_data
 from engine.game.teaching import choose_student, machine_move
@@ -114,6 +115,10 @@ class Pilot:
         if step.do in ("catch", "train"):
             chance = f" ({self._forecast_words(step, state)})" if step.boss else ""
             wanted = f" (one that can learn {machine_move(step.machine)})" if step.machine else ""
+            if step.do == "catch" and len(state.party) >= 6 and state.progress.box_count >= MONS_PER_BOX:
+                wanted += (
+                    " (the party and the PC box are full: no ball can be thrown until the box is changed)"
+                )
             where = self.world.by_name.get(step.map or "") if self.world is not None else None
             return self.explorer.training_leg(
                 state, f"{step.do}{wanted}{chance}", on_map=where.id if where is not None else None

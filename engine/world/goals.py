@@ -101,6 +101,14 @@ class Purchase(Frozen):
         return item
 
 
+class PcOrder(Frozen):
+    """At Bill's PC (a Pokémon Center's, faced with a `ThingGoal`): put party member `deposit` in the box,
+    or take the box's Pokémon `withdraw` into the party (both 0-based)."""
+
+    deposit: int | None = Field(default=None, ge=0, le=5)
+    withdraw: int | None = Field(default=None, ge=0, le=19)
+
+
 class Teach(Frozen):
     """Teach the move of a TM or HM in the bag (`item`, its pret name: HM_CUT) to party slot `member`
     (0-based), overwriting move slot `forget` (None: the member has a free slot)."""
@@ -134,3 +142,4 @@ class Leg(Frozen):
     use: str | None = None  # an item (pret name: POKE_FLUTE) used from the bag where the leg arrives
     toss: tuple[str, int] | None = None  # an item and how many of it to throw away where the leg arrives
     push: bool = False  # push the boulder the goal faces one square, with STRENGTH (used first if need be)
+    pc: PcOrder | None = None  # a deposit or withdrawal at the PC the goal faces

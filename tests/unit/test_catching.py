@@ -49,3 +49,15 @@ def test_nothing_to_catch_without_a_ball_or_in_a_trainer_battle() -> None:
     assert catch_decision(wild, legal_actions(wild)) is None
     trainer = with_balls(fixture_state("red_brock_main_menu"))
     assert catch_decision(trainer, legal_actions(trainer)) is None
+
+
+def test_with_the_party_and_the_box_full_no_ball_is_thrown() -> None:
+    weak = with_balls(enemy_at(fixture_state("red_wild_main_menu"), 5))
+    six = weak.model_copy(update={"party": weak.party * 6})
+    for box, throws in ((19, True), (20, False)):
+        state = six.model_copy(update={"progress": six.progress.model_copy(update={"box_count": box})})
+        decision = catch_decision(state, legal_actions(state))
+        assert (decision is not None and decision.action == UseItem(item="POKE_BALL")) is throws
+    # With room in the party, a full box does not matter: the catch joins the party.
+    roomy = weak.model_copy(update={"progress": weak.progress.model_copy(update={"box_count": 20})})
+    assert catch_decision(roomy, legal_actions(roomy)) is not None

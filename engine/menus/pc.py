@@ -1,0 +1,113 @@
+"""Bill's PC in a Pokémon Center, closed-loop: a member deposited in the box, a boxed Pokémon withdrawn.
+
+A at the PC prints "<PLAYER> turned on the PC." and opens its main menu (pret engine/pokemon/bills_pc.asm
+DisplayPCMainMenu: wTopMenuItemX 1, Y 2; SOMEONE's PC, or BILL's PC once the player has met Bill, first).
+BILL's PC's own menu has the same corner (BillsPCMenu: WITHDRAW PKMN, DEPOSIT PKMN, RELEASE PKMN, CHANGE
+BOX, SEE YA!), so the two are told apart by the text of their first entry. The Pokémon come as a list menu
+(DisplayMonListMenu), then DEPOSIT or WITHDRAW / STATS / CANCEL at wTopMenuItemX 10, Y 12
+(DisplayDepositWithdrawMenu). wPartyCount and wBoxCount are checked after; anything unexpected closes the
+menus with B and raises PcError.
+"""
+
+from __future__ import annotations
+
+from engine.emulator.session import EmulatorSession, LiveMemory
+from engine.game.buttons import Button
+from engine.game.screen import row_text
+from engine.menus.bag import LIST_MENU_BOX
+from engine.menus.errors import MenusError, PcError
+from engine.menus.screens import SCREEN_COLUMNS, Driver, MenuPresser, Shown, TextSink
+
+PC_MENU_X, PC_MENU_Y = 1, 2
+FIRST_ENTRY_X = 2  # the entries' text starts a column right of the cursor
+CHOICE_X, CHOICE_Y = 10, 12  # DEPOSIT or WITHDRAW / STATS / CANCEL
+WITHDRAW, DEPOSIT = 0, 1  # BillsPCMenu's entries
+MONS_PER_BOX, PARTY_LENGTH = 20, 6  # pret constants/pokemon_data_constants.asm
+
+
+class PcUser:
+    def __init__(self, session: EmulatorSession, driver: Driver) -> None:
+        self.session = session
+        self.driver = driver
+        self.ram = session.ram_map
+
+    def counts(self) -> tuple[int, int]:
+        """The party's size and the current box's."""
+        return self.session.read_u8(self.ram.wPartyCount), self.session.read_u8(self.ram.wBoxCount)
+
+    def refusal(self, deposit: int | None = None, withdraw: int | None = None) -> str | None:
+        """Why the PC would turn the deposit or withdrawal down (asked before the PC is turned on, so that
+        nothing is left open), or None."""
+        party, box = self.counts()
+        if deposit is not None:
+            if not 0 <= deposit < party:
+                return f"the party has no member {deposit + 1} (it has {party})"
+            if party == 1:
+                return "the last member of the party cannot be deposited"
+            if box >= MONS_PER_BOX:
+                return f"the box is full ({box} of {MONS_PER_BOX}): nothing more can be deposited"
+        if withdraw is not None:
+            if not 0 <= withdraw < box:
+                return f"the box has no Pokémon {withdraw + 1} (it holds {box})"
+            if party >= PARTY_LENGTH:
+                return "the party is full: deposit a member first"
+        return None
+
+    def deposit(self, member: int, read: TextSink | None = None) -> str:
+        """With the PC's text just opened by A: party member `member` (0-based) put in the box."""
+        refused = self.refusal(deposit=member)
+        if refused is not None:
+            raise PcError(refused)
+        party, box = self.counts()
+        self._through_menus(DEPOSIT, member, read)
+        if self.counts() != (party - 1, box + 1):
+            raise PcError(f"member {member + 1} was not deposited (party {self.counts()[0]}, box {box})")
+        return f"deposited member {member + 1} in the box ({box + 1} of {MONS_PER_BOX})"
+
+    def withdraw(self, slot: int, read: TextSink | None = None) -> str:
+        """With the PC's text just opened by A: the box's Pokémon `slot` (0-based) taken into the party."""
+        refused = self.refusal(withdraw=slot)
+        if refused is not None:
+            raise PcError(refused)
+        party, box = self.counts()
+        self._through_menus(WITHDRAW, slot, read)
+        if self.counts() != (party + 1, box - 1):
+            raise PcError(f"the box's Pokémon {slot + 1} was not withdrawn")
+        return f"withdrew the box's Pokémon {slot + 1} into the party ({party + 1} members)"
+
+    def _through_menus(self, entry: int, slot: int, read: TextSink | None) -> None:
+        menus = MenuPresser(self.session, self.driver, read)
+        try:
+            menus.advance_to({"PC": self._entry_reads("BILL", "SOMEONE")})
+            menus.choose(0, "BILL's PC")
+            menus.advance_to({"BILL's PC": self._entry_reads("WITHDRAW")})
+            menus.choose(entry, "DEPOSIT" if entry == DEPOSIT else "WITHDRAW")
+            menus.advance_to({"the Pokémon": self._mon_list})
+            menus.cursor_to(slot, f"Pokémon {slot + 1}", scrolled=True)
+            self.session.press(Button.A)
+            menus.advance_to({"the choice": self._choice})
+            menus.choose(0, "DEPOSIT" if entry == DEPOSIT else "WITHDRAW")
+            menus.advance_to({"BILL's PC": self._entry_reads("WITHDRAW")})
+        except MenusError as exc:
+            menus.leave()
+            raise PcError(f"Bill's PC: {exc}") from exc
+        menus.leave()
+
+    def _entry_reads(self, *starts: str) -> Shown:
+        ram = self.ram
+
+        def shown(memory: LiveMemory) -> bool:
+            if (memory[ram.wTopMenuItemX], memory[ram.wTopMenuItemY]) != (PC_MENU_X, PC_MENU_Y):
+                return False
+            at = ram.wTileMap + PC_MENU_Y * SCREEN_COLUMNS + FIRST_ENTRY_X
+            text = row_text(tuple(memory[at + i] for i in range(SCREEN_COLUMNS - FIRST_ENTRY_X)))
+            return text.startswith(starts)
+
+        return shown
+
+    def _mon_list(self, memory: LiveMemory) -> bool:
+        return memory[self.ram.wTextBoxID] == LIST_MENU_BOX and memory[self.ram.wListMenuID] == 0
+
+    def _choice(self, memory: LiveMemory) -> bool:
+        ram = self.ram
+        return (memory[ram.wTopMenuItemX], memory[ram.wTopMenuItemY]) == (CHOICE_X, CHOICE_Y)
