@@ -18,7 +18,7 @@ from engine.emulator.errors import FrameBudgetExceeded
 from engine.emulator.session import EmulatorSession, LiveMemory, Predicate
 from engine.game.buttons import Button
 from engine.game.decoders import FACING
-from engine.game.field_moves import FIELD_MOVE_BADGES
+from engine.game.field_moves import FIELD_MOVE_BADGES, member_with
 from engine.game.models import DecisionPoint as D
 from engine.game.models import Direction, GameState
 from engine.game.state import decode_state
@@ -27,7 +27,8 @@ from engine.mechanics.leg_progress import LegProgress, Stop, keep_new
 from engine.mechanics.obstacles import ObstacleSteps
 from engine.mechanics.shop import Shopper
 from engine.mechanics.walking import OverworldDriver
-from engine.menus.errors import ItemUseError, LiftError, PcError, TeachError, VendingError
+from engine.menus.errors import FlyError, ItemUseError, LiftError, PcError, TeachError, VendingError
+from engine.menus.fly import FlyUser
 from engine.menus.item_use import ItemUser
 from engine.menus.lift import LiftRider
 from engine.menus.pc import PcUser
@@ -38,6 +39,7 @@ from engine.world.errors import WorldError
 from engine.world.goals import Leg, PcOrder, Purchase, StepGoal, Teach, ThingGoal
 from engine.world.models import Square
 from engine.world.planner import Plan, Planner, gates_as_costs, surroundings
+from engine.world.tables import FLY_TILESETS
 from engine.world.targets import SquaresTarget, target_for
 from engine.world.world import Edge, World
 
@@ -158,6 +160,8 @@ class Traveller(ObstacleSteps):
             self._push_boulder(plan.face, progress)
         elif leg.pc is not None:
             self._at_pc(leg.pc, progress)
+        elif leg.fly is not None:
+            self._fly(leg.fly, progress)
         else:
             self.session.tick(ARRIVAL_FRAMES)
             if self._interrupted():
@@ -509,6 +513,23 @@ class Traveller(ObstacleSteps):
         progress.used.append(item)
         if self.driver.in_battle():
             raise Stop("battle", f"{item} led to a battle")
+
+    def _fly(self, town: str, progress: LegProgress) -> None:
+        """FLY from the party menu to `town`; the leg's report stands where the flight landed."""
+        member = member_with(self.state(), "FLY")
+        data = self.world.by_name.get(town)
+        if member is None or data is None:
+            raise Stop("blocked", f"no FLY to {town}: no member knows FLY" if data else f"no town {town}")
+        if self.world.maps[self.position()[0]].tileset not in FLY_TILESETS:
+            raise Stop("blocked", "FLY is used only outdoors")
+        try:
+            FlyUser(self.session, self.driver).fly(
+                member, town, data.id, read=partial(keep_new, progress.text)
+            )
+        except FlyError as exc:
+            raise Stop("blocked", f"FLY failed: {exc}") from exc
+        progress.field_moves.append(f"FLY to {town}")
+        self._on_a_loaded_map()
 
     def _at_pc(self, order: PcOrder, progress: LegProgress) -> None:
         """A at the PC, then its menus: the deposit or withdrawal, RAM checked (party and box counts)."""

@@ -35,3 +35,7 @@ class VendingError(MenusError):
 
 class PcError(MenusError):
     """Bill's PC did not deposit or withdraw as asked."""
+
+
+class FlyError(MenusError):
+    """FLY did not take the player to the town asked for."""

@@ -14,11 +14,12 @@ from functools import cache
 from importlib import resources
 from typing import Literal
 
-from pydantic import Field, ValidationError
+from pydantic import Field, ValidationError, field_validator
 
 from engine.combat.position import forecast
 from engine.frozen import Frozen
 from engine.game.models import Direction, GameState
+from engine.game.tables import game_data
 from engine.story.conditions import any_of, check
 from engine.story.errors import StoryError
 from engine.world.goals import Purchase
@@ -41,12 +42,20 @@ class Step(Frozen):
         None  # `search`: the puzzle whose hidden switches to look for
     )
     use: str | None = None  # `use`: the item used from the bag, standing where `thing` is faced from
+    gives: str | None = None  # `talk`: the item the person hands over (the bag must have room for it)
     # A trainer class and number: `train` until the forecast is good. The rival's number follows the
     # starter it chose, so for the rival it is a table from that species to the number.
     boss: tuple[str, int | dict[str, int]] | None = None
     win_at: float = 0.0  # the forecast against `boss` that ends training
     until: tuple[tuple[str, ...], ...] = ()
     why: str = ""
+
+    @field_validator("gives")
+    @classmethod
+    def _known_item(cls, item: str | None) -> str | None:
+        if item is not None and item not in game_data().item_ids:
+            raise ValueError(f"{item!r} is not an item's pret name (game/data/items.json)")
+        return item
 
     def done(self, state: GameState) -> bool:
         if self.boss is not None:

@@ -21,6 +21,7 @@ from engine.game.teaching import choose_student, machine_move
 from engine.story.conditions import party_hp
 from engine.story.graph import Objective, Step, StoryGraph
 from engine.story.progress import closer, progress
+from engine.tactician.by_air import by_air
 from engine.tactician.explorer import Explorer
 from engine.tactician.puzzle_legs import PuzzleGuide, PuzzleSnapshot
 from engine.world.gates import closed_gates
@@ -79,6 +80,8 @@ class Pilot:
             leg = self.puzzles.through_switches(leg, state)
         if leg is not None:
             leg = self.puzzles.through_boulders(leg, state)  # Victory Road's boulders, if the player is there
+        if leg is not None and not leg.push and not self.puzzles.inside(state):
+            leg = by_air(self.world, state, leg)  # FLY instead of a long walk, once a member can
         if leg is None:
             return None
         prefix = f"{objective.title}: {step.do}"
@@ -106,6 +109,11 @@ class Pilot:
         return self.detour
 
     def _leg_for(self, objective: Objective, step: Step, state: GameState, cross_gates: bool) -> Leg | None:
+        if step.gives is not None and not has_room_for(state, step.gives):
+            toss = least_needed(state)
+            if toss is not None:
+                why = f"the bag is full: toss {toss[1]} {toss[0]} to make room for the {step.gives}"
+                return Leg(goal=HereGoal(), toss=toss, reason=why)
         if step.do != "heal" and party_hp(state) < HEAL_BELOW:
             heal = self._counter(
                 state, "_POKECENTER", None, f"heal first: the team is at {party_hp(state):.0%} HP"

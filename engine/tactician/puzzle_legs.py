@@ -103,6 +103,12 @@ class PuzzleGuide:
         goal_at = ThingGoal(map_id=map_id, x=x, y=y, facing=Direction.UP)
         return Leg(goal=goal_at, interact=True, answer="yes", reason=why)
 
+    def inside(self, state: GameState) -> bool:
+        """The player is among a puzzle's floors (the mansion's, Victory Road's), where the puzzle leads."""
+        if self.world is None:
+            return False
+        return state.overworld.map_id in mansion_maps(self.world) | strength_floors(self.world)
+
     def through_boulders(self, leg: Leg, state: GameState) -> Leg:
         """Through Victory Road: `leg` if the boulders and their switches let it through, else the next
         push (or the floor to go to, or a floor left so that its boulders are put back)."""

@@ -143,3 +143,4 @@ class Leg(Frozen):
     toss: tuple[str, int] | None = None  # an item and how many of it to throw away where the leg arrives
     push: bool = False  # push the boulder the goal faces one square, with STRENGTH (used first if need be)
     pc: PcOrder | None = None  # a deposit or withdrawal at the PC the goal faces
+    fly: str | None = None  # a town (pret name) FLY takes the player to where the leg arrives (outdoors)

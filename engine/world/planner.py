@@ -75,6 +75,7 @@ class Plan:
     cost: float
     end: Square
     face: Direction | None  # turn this way at the end (to talk, read a sign, use a counter)
+    start: Square | None = None  # where the plan starts (one of several, for `Planner.plan_from`)
 
     @property
     def steps(self) -> int:
@@ -244,13 +245,23 @@ class Planner:
 
     def plan(self, target: Target, start: Square | None = None, max_nodes: int = MAX_NODES) -> Plan | None:
         """The cheapest plan from `start` (the player's square) to the first square meeting `target`."""
-        start = start or self.around.here
-        if target.reached(start, None):
-            return Plan(edges=(), cost=0.0, end=start, face=target.facing(start))
-        costs: dict[Square, float] = {start: 0.0}
+        return self.plan_from({start or self.around.here: 0.0}, target, max_nodes)
+
+    def plan_from(
+        self, starts: dict[Square, float], target: Target, max_nodes: int = MAX_NODES
+    ) -> Plan | None:
+        """The cheapest plan from any of `starts`, each with the cost already spent to stand there (the
+        towns FLY lands in, with the flight's cost), to the first square meeting `target`."""
+        for start, spent in starts.items():
+            if not spent and target.reached(start, None):
+                return Plan(edges=(), cost=0.0, end=start, face=target.facing(start), start=start)
+        costs: dict[Square, float] = dict(starts)
         parents: dict[Square, tuple[Square, Edge]] = {}
         order = itertools.count()
-        queue: list[tuple[float, int, Square]] = [(target.estimate(start), next(order), start)]
+        queue: list[tuple[float, int, Square]] = [
+            (spent + target.estimate(start), next(order), start) for start, spent in starts.items()
+        ]
+        heapq.heapify(queue)
         done: set[Square] = set()
         # The loop runs hundreds of thousands of times a run: the edges allowed from a square and what each
         # step costs are worked out inline, with every lookup bound to a local.
@@ -271,8 +282,9 @@ class Planner:
                 continue
             done.add(square)
             cost = costs[square]
-            if square != start and reached(square, parents[square][1]):
-                return self._plan(parents, start, square, cost, target)
+            edge_in = parents[square][1] if square in parents else None
+            if (edge_in is not None or square in starts) and reached(square, edge_in):
+                return self._plan(parents, square, cost, target)
             for edge in world_edges(square):
                 if avoid and (square, edge.direction) in avoid:
                     continue  # a press that did not do what the terrain says, this leg
@@ -311,20 +323,15 @@ class Planner:
         return None
 
     def _plan(
-        self,
-        parents: dict[Square, tuple[Square, Edge]],
-        start: Square,
-        end: Square,
-        cost: float,
-        target: Target,
+        self, parents: dict[Square, tuple[Square, Edge]], end: Square, cost: float, target: Target
     ) -> Plan:
         edges: list[Edge] = []
         square = end
-        while square != start:
+        while square in parents:
             square, edge = parents[square]
             edges.append(edge)
         edges.reverse()
-        return Plan(edges=tuple(edges), cost=cost, end=end, face=target.facing(end))
+        return Plan(edges=tuple(edges), cost=cost, end=end, face=target.facing(end), start=square)
 
 
 def facing_squares(world: World, at: Square, counters: bool = True) -> dict[Square, Direction]:

@@ -114,6 +114,14 @@ OPENED_BLOCKS: dict[str, tuple[tuple[int, int, int], ...]] = {
     "VICTORY_ROAD_2F": ((3, 4, 0x15), (11, 7, 0x1D)),
     "VICTORY_ROAD_3F": ((3, 5, 0x1D),),
 }
+# Where FLY lands in each town (pret data/maps/special_warps.asm FlyWarpDataPtr), and the tilesets FLY is
+# allowed on (home/overworld.asm CheckIfInOutsideMap: OVERWORLD and PLATEAU).
+FLY_SPOTS: dict[str, tuple[int, int]] = {
+    "PALLET_TOWN": (5, 6), "VIRIDIAN_CITY": (23, 26), "PEWTER_CITY": (13, 26), "CERULEAN_CITY": (19, 18),
+    "LAVENDER_TOWN": (3, 6), "VERMILION_CITY": (11, 4), "CELADON_CITY": (41, 10), "FUCHSIA_CITY": (19, 28),
+    "CINNABAR_ISLAND": (11, 12), "INDIGO_PLATEAU": (9, 6), "SAFFRON_CITY": (9, 30),
+}  # fmt: skip
+FLY_TILESETS = frozenset({0, 23})
 # Elevators (pret scripts/RocketHideoutElevator.asm, CeladonMartElevator.asm, SilphCoElevator.asm: their
 # ...Floors and ...WarpMaps): the
 # panel's square (a sign, faced from below), then for each entry of its floor menu, in order, the map and

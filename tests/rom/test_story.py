@@ -249,7 +249,7 @@ def test_from_surf_to_blaine_the_drink_silph_co_sabrina_the_mansion_and_the_gym(
     assert "stuck for" not in (run_dir / "run.log").read_text(encoding="utf-8")
 
 
-def test_from_blaine_giovanni_then_strength_pushes_victory_roads_boulders_to_the_plateau(
+def test_from_blaine_giovanni_fly_then_strength_pushes_victory_roads_boulders_to_the_plateau(
     rom_path: Path, to_blaine: RunToSurf, tmp_path: Path
 ) -> None:
     *_, checkpoint = to_blaine
@@ -259,7 +259,7 @@ def test_from_blaine_giovanni_then_strength_pushes_victory_roads_boulders_to_the
     )  # fmt: skip
     assert code == 0 and summary["stopped"] == "until", summary["milestones"]
     reached = [split["name"] for split in summary["milestones"] if not split["at_start"]]
-    assert reached == ["beat_giovanni", "teach_strength", "cross_victory_road"]
+    assert reached == ["beat_giovanni", "get_hm02", "teach_fly", "teach_strength", "cross_victory_road"]
     legs = [json.loads(line) for line in (run_dir / "decisions.jsonl").read_text().splitlines()]
     pushes = [leg for leg in legs if leg.get("push") or "push the boulder" in leg.get("reason", "")]
     # 1F's switch, 2F's first, 3F's, the boulder into 3F's hole and 2F's second: each push a leg that
@@ -273,4 +273,6 @@ def test_from_blaine_giovanni_then_strength_pushes_victory_roads_boulders_to_the
     for floor in ("VICTORY_ROAD_1F", "VICTORY_ROAD_2F", "VICTORY_ROAD_3F"):
         assert f"STRENGTH at {floor}" in actions
     assert "boulder pushes" in actions
+    # HM02 from Route 16 (the full bag first made room), then back west by FLY rather than on foot.
+    assert "FLY to " in actions and any("learns FLY" in leg.get("action", "") for leg in legs)
     assert "stuck for" not in (run_dir / "run.log").read_text(encoding="utf-8")
