@@ -18,28 +18,21 @@ from engine.emulator.errors import FrameBudgetExceeded
 from engine.emulator.session import EmulatorSession, LiveMemory, Predicate
 from engine.game.buttons import Button
 from engine.game.decoders import FACING
-from engine.game.field_moves import FIELD_MOVE_BADGES, member_with
+from engine.game.field_moves import FIELD_MOVE_BADGES
 from engine.game.models import DecisionPoint as D
 from engine.game.models import Direction, GameState
 from engine.game.state import decode_state
-from engine.game.teaching import Lesson
 from engine.mechanics.leg_progress import LegProgress, Stop, keep_new
+from engine.mechanics.menu_steps import MenuSteps
 from engine.mechanics.obstacles import ObstacleSteps
-from engine.mechanics.shop import Shopper
 from engine.mechanics.walking import OverworldDriver
-from engine.menus.errors import FlyError, ItemUseError, LiftError, PcError, TeachError, VendingError
-from engine.menus.fly import FlyUser
-from engine.menus.item_use import ItemUser
+from engine.menus.errors import LiftError
 from engine.menus.lift import LiftRider
-from engine.menus.pc import PcUser
-from engine.menus.teach import Teacher
-from engine.menus.vending import VendingMachine
 from engine.messages import LegOutcome, LegReport
 from engine.world.errors import WorldError
-from engine.world.goals import Leg, PcOrder, Purchase, StepGoal, Teach, ThingGoal
+from engine.world.goals import Leg, StepGoal, ThingGoal
 from engine.world.models import Square
 from engine.world.planner import Plan, Planner, gates_as_costs, surroundings
-from engine.world.tables import FLY_TILESETS
 from engine.world.targets import SquaresTarget, target_for
 from engine.world.world import Edge, World
 
@@ -69,7 +62,7 @@ SEEN_BY_TRAINER = 0x01  # wMiscFlags bit 0: a trainer's "!" and walk over, befor
 FACING_BITS = {value: Direction(name) for value, name in FACING.items()}
 
 
-class Traveller(ObstacleSteps):
+class Traveller(ObstacleSteps, MenuSteps):
     def __init__(self, session: EmulatorSession, world: World, driver: OverworldDriver) -> None:
         self.session = session
         self.world = world
@@ -493,90 +486,9 @@ class Traveller(ObstacleSteps):
             if self._interrupted():
                 break
 
-    def _teach(self, teach: Teach, progress: LegProgress) -> None:
-        """The bag's menus: the TM or HM taught as the leg says, RAM checked that the member knows it."""
-        lesson = Lesson(member=teach.member, forget=teach.forget, reason=teach.reason)
-        try:
-            done = Teacher(self.session, self.driver).teach(
-                teach.item, lesson, read=partial(keep_new, progress.text)
-            )
-        except TeachError as exc:
-            raise Stop("blocked", str(exc)) from exc
-        progress.taught.append(done)
-
-    def _use(self, item: str, progress: LegProgress) -> None:
-        """An item from the bag, where the leg arrived; a battle it starts (SNORLAX woken) ends the leg."""
-        try:
-            ItemUser(self.session, self.driver).use(item, read=partial(keep_new, progress.text))
-        except ItemUseError as exc:
-            raise Stop("blocked", str(exc)) from exc
-        progress.used.append(item)
-        if self.driver.in_battle():
-            raise Stop("battle", f"{item} led to a battle")
-
-    def _fly(self, town: str, progress: LegProgress) -> None:
-        """FLY from the party menu to `town`; the leg's report stands where the flight landed."""
-        member = member_with(self.state(), "FLY")
-        data = self.world.by_name.get(town)
-        if member is None or data is None:
-            raise Stop("blocked", f"no FLY to {town}: no member knows FLY" if data else f"no town {town}")
-        if self.world.maps[self.position()[0]].tileset not in FLY_TILESETS:
-            raise Stop("blocked", "FLY is used only outdoors")
-        try:
-            FlyUser(self.session, self.driver).fly(
-                member, town, data.id, read=partial(keep_new, progress.text)
-            )
-        except FlyError as exc:
-            raise Stop("blocked", f"FLY failed: {exc}") from exc
-        progress.field_moves.append(f"FLY to {town}")
-        self._on_a_loaded_map()
-
-    def _at_pc(self, order: PcOrder, progress: LegProgress) -> None:
-        """A at the PC, then its menus: the deposit or withdrawal, RAM checked (party and box counts)."""
-        pc, read = PcUser(self.session, self.driver), partial(keep_new, progress.text)
-        refused = pc.refusal(order.deposit, order.withdraw if order.deposit is None else None)
-        if refused is not None:
-            raise Stop("blocked", refused)
-        self._tap_a()
-        try:
-            if order.deposit is not None:
-                progress.used.append(pc.deposit(order.deposit, read=read))
-            if order.withdraw is not None:
-                if order.deposit is not None:
-                    self._tap_a()  # the PC again
-                progress.used.append(pc.withdraw(order.withdraw, read=read))
-        except PcError as exc:
-            raise Stop("blocked", str(exc)) from exc
-
-    def _toss(self, item: str, quantity: int, progress: LegProgress) -> None:
-        try:
-            ItemUser(self.session, self.driver).toss(item, quantity, read=partial(keep_new, progress.text))
-        except ItemUseError as exc:
-            raise Stop("blocked", str(exc)) from exc
-        progress.used.append(f"tossed {quantity} {item}")
-
     def _overworld_polled(self) -> bool:
         since = self.session.frames_since_call(*self._overworld_poll)
         return since is not None and since <= OVERWORLD_POLL_FRAMES
-
-    def _shop(self, purchases: tuple[Purchase, ...], progress: LegProgress) -> None:
-        """The clerk's menus instead of plain text: buy, check each purchase in RAM, leave the menus."""
-        result = Shopper(self.session, self.driver).shop(
-            purchases, read=lambda lines: keep_new(progress.text, lines))  # fmt: skip
-        progress.bought.extend(result.bought)
-        progress.notes.extend(result.notes)
-
-    def _vend(self, purchases: tuple[Purchase, ...], progress: LegProgress) -> None:
-        """A vending machine's menu, once per drink (A at the machine again for each after the first)."""
-        machine, read = VendingMachine(self.session, self.driver), partial(keep_new, progress.text)
-        for number, drink in enumerate(p.item for p in purchases for _ in range(p.quantity)):
-            if number:
-                self._tap_a()
-            try:
-                progress.notes.append(machine.buy(drink, read=read))
-            except VendingError as exc:
-                raise Stop("blocked", str(exc)) from exc
-            progress.bought.append(Purchase(item=drink, quantity=1))
 
     def _report(self, outcome: LegOutcome, reason: str, progress: LegProgress) -> LegReport:
         return LegReport(
