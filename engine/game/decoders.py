@@ -334,10 +334,12 @@ def decode_progress(image: MemoryImage, ram: RamMap) -> Progress:
         pokedex_seen=_count_bits(image.read(ram.wPokedexSeen, ram.pokedex_bytes)),
         play_time=f"{hours}:{minutes:02d}:{seconds:02d}",
         box_count=min(image.u8(ram.wBoxCount), MONS_PER_BOX),
+        box_number=image.u8(ram.wCurrentBoxNum) & BOX_NUMBER,
     )
 
 
-MONS_PER_BOX = 20  # pret constants/pokemon_data_constants.asm
+MONS_PER_BOX, BOXES = 20, 12  # pret constants/pokemon_data_constants.asm
+BOX_NUMBER = 0x7F  # wCurrentBoxNum's box; bit 7 says whether the boxes were ever changed
 
 
 def decode_bag(image: MemoryImage, ram: RamMap, data: GameData) -> tuple[BagItem, ...]:

@@ -198,6 +198,7 @@ class Progress(Frozen):
     pokedex_seen: int
     play_time: str
     box_count: int = 0  # the current PC box's Pokémon (wBoxCount): a catch with a full party goes there
+    box_number: int = 0  # which box is the current one (0-based, wCurrentBoxNum)
 
     @property
     def badge_count(self) -> int:

@@ -114,6 +114,7 @@ class RamMap(BaseModel):
     wLastMenuItem: int
     wListMenuID: int
     wBoxCount: int  # the current box's Pokémon (MONS_PER_BOX at most)
+    wCurrentBoxNum: int  # the current box (bits 0-6) and whether boxes were ever changed (bit 7)
     wListScrollOffset: int
     wPartyMenuTypeOrMessageID: int
     wTextBoxID: int
@@ -267,6 +268,7 @@ RED_BLUE = RamMap(
     wLastMenuItem=0xCC2A,
     wListMenuID=0xCF94,
     wBoxCount=0xDA80,
+    wCurrentBoxNum=0xD5A0,
     wListScrollOffset=0xCC36,
     wPartyMenuTypeOrMessageID=0xD07D,
     wTextBoxID=0xD125,

@@ -79,13 +79,19 @@ class MenuSteps:
         self._on_a_loaded_map()
 
     def _at_pc(self: MenuWalker, order: PcOrder, progress: LegProgress) -> None:
-        """A at the PC, then its menus: the deposit or withdrawal, RAM checked (party and box counts)."""
+        """A at the PC, then its menus: a box change, a deposit, a withdrawal, in that order, each checked in
+        RAM (the current box, party and box counts)."""
         pc, read = PcUser(self.session, self.driver), partial(keep_new, progress.text)
-        refused = pc.refusal(order.deposit, order.withdraw if order.deposit is None else None)
-        if refused is not None:
-            raise Stop("blocked", refused)
+        if order.change_box is None:  # after a change the counts are the new box's: asked then
+            refused = pc.refusal(order.deposit, order.withdraw if order.deposit is None else None)
+            if refused is not None:
+                raise Stop("blocked", refused)
         self._tap_a()
         try:
+            if order.change_box is not None:
+                progress.used.append(pc.change_box(order.change_box, read=read))
+                if order.deposit is not None or order.withdraw is not None:
+                    self._tap_a()
             if order.deposit is not None:
                 progress.used.append(pc.deposit(order.deposit, read=read))
             if order.withdraw is not None:

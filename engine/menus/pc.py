@@ -1,12 +1,13 @@
-"""Bill's PC in a Pokémon Center, closed-loop: a member deposited in the box, a boxed Pokémon withdrawn.
+"""Bill's PC in a Pokémon Center, closed-loop: a member deposited, a boxed Pokémon withdrawn, the box changed.
 
 A at the PC prints "<PLAYER> turned on the PC." and opens its main menu (pret engine/pokemon/bills_pc.asm
 DisplayPCMainMenu: wTopMenuItemX 1, Y 2; SOMEONE's PC, or BILL's PC once the player has met Bill, first).
 BILL's PC's own menu has the same corner (BillsPCMenu: WITHDRAW PKMN, DEPOSIT PKMN, RELEASE PKMN, CHANGE
 BOX, SEE YA!), so the two are told apart by the text of their first entry. The Pokémon come as a list menu
 (DisplayMonListMenu), then DEPOSIT or WITHDRAW / STATS / CANCEL at wTopMenuItemX 10, Y 12
-(DisplayDepositWithdrawMenu). wPartyCount and wBoxCount are checked after; anything unexpected closes the
-menus with B and raises PcError.
+(DisplayDepositWithdrawMenu). CHANGE BOX asks to save first (YES), lists the twelve boxes at wTopMenuItemX
+12, Y 1, and saves the game (engine/menus/save.asm ChangeBox). wPartyCount, wBoxCount and wCurrentBoxNum
+are checked after; anything unexpected closes the menus with B and raises PcError.
 """
 
 from __future__ import annotations
@@ -17,12 +18,16 @@ from engine.game.screen import row_text
 from engine.menus.bag import LIST_MENU_BOX
 from engine.menus.errors import MenusError, PcError
 from engine.menus.screens import SCREEN_COLUMNS, Driver, MenuPresser, Shown, TextSink
+from engine.menus.teach import TWO_OPTION_MENU, YES
 
 PC_MENU_X, PC_MENU_Y = 1, 2
 FIRST_ENTRY_X = 2  # the entries' text starts a column right of the cursor
 CHOICE_X, CHOICE_Y = 10, 12  # DEPOSIT or WITHDRAW / STATS / CANCEL
-WITHDRAW, DEPOSIT = 0, 1  # BillsPCMenu's entries
-MONS_PER_BOX, PARTY_LENGTH = 20, 6  # pret constants/pokemon_data_constants.asm
+WITHDRAW, DEPOSIT, CHANGE_BOX = 0, 1, 3  # BillsPCMenu's entries
+MONS_PER_BOX, PARTY_LENGTH, BOXES = 20, 6, 12  # pret constants/pokemon_data_constants.asm
+BOX_MENU_X, BOX_MENU_Y = 12, 1  # engine/menus/save.asm DisplayChangeBoxMenu
+BOX_NUMBER = 0x7F  # wCurrentBoxNum: the box, and BIT_HAS_CHANGED_BOXES above it
+SAVE_FRAMES = 900  # SaveGameData writes the cartridge's save, then the save sound plays
 
 
 class PcUser:
@@ -74,6 +79,35 @@ class PcUser:
         if self.counts() != (party + 1, box - 1):
             raise PcError(f"the box's Pokémon {slot + 1} was not withdrawn")
         return f"withdrew the box's Pokémon {slot + 1} into the party ({party + 1} members)"
+
+    def change_box(self, box: int, read: TextSink | None = None) -> str:
+        """With the PC's text just opened by A: box `box` (0-based) made the current one, the game saved
+        (as the game insists). Raises PcError, the menus closed, when it did not change."""
+        if not 0 <= box < BOXES:
+            raise PcError(f"there is no box {box + 1} (there are {BOXES})")
+        menus = MenuPresser(self.session, self.driver, read)
+        try:
+            menus.advance_to({"PC": self._entry_reads("BILL", "SOMEONE")})
+            menus.choose(0, "BILL's PC")
+            menus.advance_to({"BILL's PC": self._entry_reads("WITHDRAW")})
+            menus.choose(CHANGE_BOX, "CHANGE BOX")
+            menus.advance_to({"YES/NO": lambda memory: memory[self.ram.wTextBoxID] == TWO_OPTION_MENU})
+            menus.choose(YES, "YES (save)")
+            menus.wait(self._box_menu, "the boxes")
+            menus.choose(box, f"box {box + 1}")
+            menus.advance_to({"BILL's PC": self._entry_reads("WITHDRAW")}, busy_frames=SAVE_FRAMES)
+        except MenusError as exc:
+            menus.leave()
+            raise PcError(f"Bill's PC: {exc}") from exc
+        menus.leave()
+        now = self.session.read_u8(self.ram.wCurrentBoxNum) & BOX_NUMBER
+        if now != box:
+            raise PcError(f"the current box is {now + 1}, not {box + 1}")
+        return f"changed to box {box + 1} ({self.counts()[1]} Pokémon in it); the game was saved"
+
+    def _box_menu(self, memory: LiveMemory) -> bool:
+        ram = self.ram
+        return (memory[ram.wTopMenuItemX], memory[ram.wTopMenuItemY]) == (BOX_MENU_X, BOX_MENU_Y)
 
     def _through_menus(self, entry: int, slot: int, read: TextSink | None) -> None:
         menus = MenuPresser(self.session, self.driver, read)

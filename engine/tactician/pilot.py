@@ -14,8 +14,8 @@ from __future__ import annotations
 from engine.combat.chance import percent
 from engine.frozen import Frozen
 from engine.game.bag_room import has_room_for, least_needed
-from engine.game.decoders import MONS_PER_BOX
-from engine.game.models import GameState
+from engine.game.decoders import BOXES, MONS_PER_BOX
+from engine.game.models import Direction, GameState
 from engine.game.tables import game_data
 from engine.game.teaching import choose_student, machine_move
 from engine.story.conditions import party_hp
@@ -25,9 +25,10 @@ from engine.tactician.by_air import by_air
 from engine.tactician.explorer import Explorer
 from engine.tactician.puzzle_legs import PuzzleGuide, PuzzleSnapshot
 from engine.world.gates import closed_gates
-from engine.world.goals import HereGoal, Leg, MapGoal, ObjectGoal, SquareGoal, Teach, ThingGoal
+from engine.world.goals import HereGoal, Leg, MapGoal, ObjectGoal, PcOrder, SquareGoal, Teach, ThingGoal
 from engine.world.models import Square
 from engine.world.planner import gate_squares
+from engine.world.tables import PC_SQUARE, PC_SQUARES
 from engine.world.world import World
 
 HEAL_BELOW = 0.35  # party HP share under which a catch or training trip first goes to a Pokémon Center
@@ -124,9 +125,7 @@ class Pilot:
             chance = f" ({self._forecast_words(step, state)})" if step.boss else ""
             wanted = f" (one that can learn {machine_move(step.machine)})" if step.machine else ""
             if step.do == "catch" and len(state.party) >= 6 and state.progress.box_count >= MONS_PER_BOX:
-                wanted += (
-                    " (the party and the PC box are full: no ball can be thrown until the box is changed)"
-                )
+                return self._new_box(state)
             where = self.world.by_name.get(step.map or "") if self.world is not None else None
             return self.explorer.training_leg(
                 state, f"{step.do}{wanted}{chance}", on_map=where.id if where is not None else None
@@ -225,6 +224,19 @@ class Pilot:
         if leg is None:
             return None
         return leg.model_copy(update={"intent": "travel", "answer": "yes", "reason": why})
+
+    def _new_box(self, state: GameState) -> Leg | None:
+        """The party and the PC box are full, so no ball would be thrown: the nearest Pokémon Center's PC,
+        to make the next box the current one (the game saves itself then)."""
+        box = (state.progress.box_number + 1) % BOXES
+        why = f"the party and box {state.progress.box_number + 1} are full: change to box {box + 1} at the PC"
+        center = self._counter(state, "_POKECENTER", None, why)
+        if center is None or not isinstance(center.goal, ObjectGoal) or self.world is None:
+            return None
+        name = self.world.maps[center.goal.map_id].name
+        x, y = PC_SQUARES.get(name, PC_SQUARE)
+        goal = ThingGoal(map_id=center.goal.map_id, x=x, y=y, facing=Direction.UP)
+        return Leg(goal=goal, pc=PcOrder(change_box=box), reason=why)
 
     @staticmethod
     def _forecast_words(step: Step, state: GameState) -> str:

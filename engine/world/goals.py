@@ -103,10 +103,12 @@ class Purchase(Frozen):
 
 class PcOrder(Frozen):
     """At Bill's PC (a Pokémon Center's, faced with a `ThingGoal`): put party member `deposit` in the box,
-    or take the box's Pokémon `withdraw` into the party (both 0-based)."""
+    or take the box's Pokémon `withdraw` into the party (both 0-based), or change the current box (the game
+    saves itself then)."""
 
     deposit: int | None = Field(default=None, ge=0, le=5)
     withdraw: int | None = Field(default=None, ge=0, le=19)
+    change_box: int | None = Field(default=None, ge=0, le=11)  # make this box (0-based) the current one
 
 
 class Teach(Frozen):

@@ -122,6 +122,9 @@ FLY_SPOTS: dict[str, tuple[int, int]] = {
     "CINNABAR_ISLAND": (11, 12), "INDIGO_PLATEAU": (9, 6), "SAFFRON_CITY": (9, 30),
 }  # fmt: skip
 FLY_TILESETS = frozenset({0, 23})
+# Bill's PC in a Pokémon Center, faced from below (pret data/events/hidden_events.asm OpenPokemonCenterPC):
+# (13, 3) in every one but the Indigo Plateau's lobby.
+PC_SQUARE, PC_SQUARES = (13, 3), {"INDIGO_PLATEAU_LOBBY": (15, 7)}
 # Elevators (pret scripts/RocketHideoutElevator.asm, CeladonMartElevator.asm, SilphCoElevator.asm: their
 # ...Floors and ...WarpMaps): the
 # panel's square (a sign, faced from below), then for each entry of its floor menu, in order, the map and

@@ -13,12 +13,11 @@ from engine.game.models import Direction
 from engine.game.state import decode_state
 from engine.mechanics.role import EmulatorRole
 from engine.world.goals import Leg, MapGoal, PcOrder, ThingGoal
+from engine.world.tables import PC_SQUARE
 from engine.world.world import load_world
 from tests.support.story import story_state
 
 pytestmark = pytest.mark.rom
-
-PC_SQUARE = (13, 3)  # pret data/events/hidden_events.asm: OpenPokemonCenterPC, faced from below
 
 
 def test_a_member_goes_into_the_box_and_comes_back(rom_path: Path) -> None:
@@ -46,3 +45,24 @@ def test_a_member_goes_into_the_box_and_comes_back(rom_path: Path) -> None:
     assert back.outcome == "arrived", back.reason
     assert [mon.species_name for mon in again.party] == ["SQUIRTLE", "PIDGEY"]
     assert again.decision_point.value == "overworld_free"
+
+
+def test_a_new_box_is_chosen_and_the_deposit_goes_into_it(rom_path: Path) -> None:
+    with open_session(rom_path, EmulatorConfig()) as session:
+        world = load_world(session.rom_bytes)
+        story_state(session, world, "pokedex", "VIRIDIAN_CITY", party=(("SQUIRTLE", 12), ("PIDGEY", 5)))
+        role = EmulatorRole.on_session(session)
+        center = world.by_name["VIRIDIAN_POKECENTER"].id
+        assert role.travel(Leg(goal=MapGoal(map_id=center))).outcome == "arrived"
+        pc = ThingGoal(map_id=center, x=PC_SQUARE[0], y=PC_SQUARE[1], facing=Direction.UP)
+        assert role.travel(Leg(goal=pc, pc=PcOrder(deposit=1))).outcome == "arrived"  # box 1 holds PIDGEY
+        report = role.travel(Leg(goal=pc, pc=PcOrder(change_box=1, withdraw=None)))
+        ram = session.ram_map
+        box, count = session.read_u8(ram.wCurrentBoxNum) & 0x7F, session.read_u8(ram.wBoxCount)
+        state = decode_state(session.memory_image(), ram)
+    assert report.outcome == "arrived", report.reason
+    assert (box, count) == (1, 0)  # box 2, empty: box 1 (with PIDGEY) went to the cartridge's save
+    assert any("changed to box 2" in used for used in report.used) and "saved" in " ".join(
+        report.text + report.used
+    )
+    assert state.decision_point.value == "overworld_free"

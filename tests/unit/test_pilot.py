@@ -158,3 +158,26 @@ def test_a_teach_step_teaches_in_place_by_the_teaching_rule_and_a_catch_step_tra
     assert teach is not None and isinstance(teach.goal, HereGoal) and teach.teach is not None
     assert (teach.teach.item, teach.teach.member, teach.teach.forget) == ("HM_CUT", 1, None)
     assert guide.catch_only() is None
+
+
+def test_with_the_party_and_the_box_full_a_catch_step_goes_to_the_pc_to_change_the_box() -> None:
+    from engine.game.models import Direction
+    from engine.world.goals import PcOrder, ThingGoal
+    from engine.world.tables import PC_SQUARE
+    from tests.unit.test_teaching import member
+
+    steps = {"objectives": [
+        {"name": "catch_one", "title": "catch one", "done": [["owned>=99"]], "source": "test",
+         "steps": [{"do": "catch", "map": "ROAD"}]},
+    ]}  # fmt: skip
+    w = world()
+    guide = Pilot(w, parse_graph(steps), Explorer(w), 3)
+    six = in_town().model_copy(update={"party": (member("SQUIRTLE", 20, "TACKLE"),) * 6})
+    for box, count, to_pc in ((2, 19, False), (2, 20, True), (11, 20, True)):
+        progress = six.progress.model_copy(update={"box_count": count, "box_number": box})
+        leg = guide.leg(six.model_copy(update={"progress": progress}), "catch_one")
+        assert leg is not None and (leg.pc is not None) is to_pc
+        if to_pc:
+            assert leg.goal == ThingGoal(map_id=CENTER, x=PC_SQUARE[0], y=PC_SQUARE[1], facing=Direction.UP)
+            assert leg.pc == PcOrder(change_box=(box + 1) % 12)
+            assert f"change to box {(box + 1) % 12 + 1}" in leg.reason
