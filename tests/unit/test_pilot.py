@@ -181,3 +181,22 @@ def test_with_the_party_and_the_box_full_a_catch_step_goes_to_the_pc_to_change_t
             assert leg.goal == ThingGoal(map_id=CENTER, x=PC_SQUARE[0], y=PC_SQUARE[1], facing=Direction.UP)
             assert leg.pc == PcOrder(change_box=(box + 1) % 12)
             assert f"change to box {(box + 1) % 12 + 1}" in leg.reason
+
+
+def test_a_gift_waits_for_room_in_a_full_bag() -> None:
+    from engine.game.bag_room import BAG_CAPACITY
+    from engine.game.models import BagItem
+
+    steps = {"objectives": [
+        {"name": "gift", "title": "a gift", "done": [["item:HM_FLY"]], "source": "test",
+         "steps": [{"do": "talk", "map": "TOWN_POKECENTER", "object": 1, "gives": "HM_FLY"}]},
+    ]}  # fmt: skip
+    w = world()
+    guide = Pilot(w, parse_graph(steps), Explorer(w), 3)
+    names = ["POTION", "ANTIDOTE", "TM_BIDE", *(f"TM_{n:02d}" for n in range(1, 18))][:BAG_CAPACITY]
+    full = tuple(BagItem(item_id=i + 1, name=name, quantity=1) for i, name in enumerate(names))
+    roomy = guide.leg(in_town(), "gift")
+    assert roomy is not None and roomy.goal == ObjectGoal(map_id=CENTER, index=1)
+    crammed = guide.leg(in_town().model_copy(update={"bag": full}), "gift")
+    assert crammed is not None and crammed.toss is not None and isinstance(crammed.goal, HereGoal)
+    assert "to make room for the HM_FLY" in crammed.reason
