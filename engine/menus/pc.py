@@ -60,25 +60,30 @@ class PcUser:
 
     def deposit(self, member: int, read: TextSink | None = None) -> str:
         """With the PC's text just opened by A: party member `member` (0-based) put in the box."""
-        refused = self.refusal(deposit=member)
-        if refused is not None:
-            raise PcError(refused)
-        party, box = self.counts()
-        self._through_menus(DEPOSIT, member, read)
-        if self.counts() != (party - 1, box + 1):
-            raise PcError(f"member {member + 1} was not deposited (party {self.counts()[0]}, box {box})")
-        return f"deposited member {member + 1} in the box ({box + 1} of {MONS_PER_BOX})"
+        _, box = self._moved(DEPOSIT, member, read)
+        return f"deposited member {member + 1} in the box ({box} of {MONS_PER_BOX})"
 
     def withdraw(self, slot: int, read: TextSink | None = None) -> str:
         """With the PC's text just opened by A: the box's Pokémon `slot` (0-based) taken into the party."""
-        refused = self.refusal(withdraw=slot)
+        party, _ = self._moved(WITHDRAW, slot, read)
+        return f"withdrew the box's Pokémon {slot + 1} into the party ({party} members)"
+
+    def _moved(self, entry: int, slot: int, read: TextSink | None) -> tuple[int, int]:
+        """One Pokémon moved between the party and the box through the menus; the counts after, checked:
+        one fewer on the side it left, one more on the other."""
+        depositing = entry == DEPOSIT
+        refused = self.refusal(deposit=slot) if depositing else self.refusal(withdraw=slot)
         if refused is not None:
             raise PcError(refused)
         party, box = self.counts()
-        self._through_menus(WITHDRAW, slot, read)
-        if self.counts() != (party + 1, box - 1):
-            raise PcError(f"the box's Pokémon {slot + 1} was not withdrawn")
-        return f"withdrew the box's Pokémon {slot + 1} into the party ({party + 1} members)"
+        self._through_menus(entry, slot, read)
+        step = -1 if depositing else 1
+        if self.counts() != (party + step, box - step):
+            what = f"member {slot + 1}" if depositing else f"the box's Pokémon {slot + 1}"
+            raise PcError(
+                f"{what} was not {'deposited' if depositing else 'withdrawn'} (party {self.counts()[0]})"
+            )
+        return party + step, box - step
 
     def change_box(self, box: int, read: TextSink | None = None) -> str:
         """With the PC's text just opened by A: box `box` (0-based) made the current one, the game saved

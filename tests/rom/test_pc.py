@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from engine.config import EmulatorConfig
-from engine.emulator.session import open_session
+from engine.emulator.session import EmulatorSession, open_session
 from engine.game.models import Direction
 from engine.game.state import decode_state
 from engine.mechanics.role import EmulatorRole
@@ -20,14 +20,19 @@ from tests.support.story import story_state
 pytestmark = pytest.mark.rom
 
 
+def at_the_pc(session: EmulatorSession) -> tuple[EmulatorRole, ThingGoal]:
+    """SQUIRTLE and PIDGEY in the Viridian Pokémon Center, and the goal that faces its PC."""
+    world = load_world(session.rom_bytes)
+    story_state(session, world, "pokedex", "VIRIDIAN_CITY", party=(("SQUIRTLE", 12), ("PIDGEY", 5)))
+    role = EmulatorRole.on_session(session)
+    center = world.by_name["VIRIDIAN_POKECENTER"].id
+    assert role.travel(Leg(goal=MapGoal(map_id=center))).outcome == "arrived"
+    return role, ThingGoal(map_id=center, x=PC_SQUARE[0], y=PC_SQUARE[1], facing=Direction.UP)
+
+
 def test_a_member_goes_into_the_box_and_comes_back(rom_path: Path) -> None:
     with open_session(rom_path, EmulatorConfig()) as session:
-        world = load_world(session.rom_bytes)
-        story_state(session, world, "pokedex", "VIRIDIAN_CITY", party=(("SQUIRTLE", 12), ("PIDGEY", 5)))
-        role = EmulatorRole.on_session(session)
-        center = world.by_name["VIRIDIAN_POKECENTER"].id
-        assert role.travel(Leg(goal=MapGoal(map_id=center))).outcome == "arrived"
-        pc = ThingGoal(map_id=center, x=PC_SQUARE[0], y=PC_SQUARE[1], facing=Direction.UP)
+        role, pc = at_the_pc(session)
 
         stored = role.travel(Leg(goal=pc, pc=PcOrder(deposit=1)))
         after = decode_state(session.memory_image(), session.ram_map)
@@ -49,12 +54,7 @@ def test_a_member_goes_into_the_box_and_comes_back(rom_path: Path) -> None:
 
 def test_a_new_box_is_chosen_and_the_deposit_goes_into_it(rom_path: Path) -> None:
     with open_session(rom_path, EmulatorConfig()) as session:
-        world = load_world(session.rom_bytes)
-        story_state(session, world, "pokedex", "VIRIDIAN_CITY", party=(("SQUIRTLE", 12), ("PIDGEY", 5)))
-        role = EmulatorRole.on_session(session)
-        center = world.by_name["VIRIDIAN_POKECENTER"].id
-        assert role.travel(Leg(goal=MapGoal(map_id=center))).outcome == "arrived"
-        pc = ThingGoal(map_id=center, x=PC_SQUARE[0], y=PC_SQUARE[1], facing=Direction.UP)
+        role, pc = at_the_pc(session)
         assert role.travel(Leg(goal=pc, pc=PcOrder(deposit=1))).outcome == "arrived"  # box 1 holds PIDGEY
         report = role.travel(Leg(goal=pc, pc=PcOrder(change_box=1, withdraw=None)))
         ram = session.ram_map

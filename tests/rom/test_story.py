@@ -178,9 +178,13 @@ RunToSurf = tuple[int, dict[str, Any], Path, Path]
 def to_surf(rom_path: Path, to_koga: RunToKoga, tmp_path_factory: pytest.TempPathFactory) -> RunToSurf:
     """From the Koga run's last checkpoint on through the Safari Zone to SURF taught."""
     *_, koga = to_koga
-    tmp_path = tmp_path_factory.mktemp("surf")
+    return played_on(rom_path, koga, "teach_surf", 3000, tmp_path_factory.mktemp("surf"))
+
+
+def played_on(rom_path: Path, state: Path, until: str, decisions: int, tmp_path: Path) -> RunToSurf:
+    """`engine run` from `state` until the objective: its exit code, summary, folder and last checkpoint."""
     code, summary, run_dir = run(
-        ["--rom", str(rom_path), "--state", str(koga), "--until", "teach_surf", "--max-decisions", "3000"],
+        ["--rom", str(rom_path), "--state", str(state), "--until", until, "--max-decisions", str(decisions)],
         tmp_path,
     )
     (checkpoints,) = (tmp_path / "data" / "checkpoints").iterdir()
@@ -222,15 +226,7 @@ def test_with_surf_cinnabar_is_reached_over_the_sea_and_without_it_there_is_no_w
 def to_blaine(rom_path: Path, to_surf: RunToSurf, tmp_path_factory: pytest.TempPathFactory) -> RunToSurf:
     """From the SURF run's last checkpoint on to the Volcano Badge."""
     *_, checkpoint = to_surf
-    tmp_path = tmp_path_factory.mktemp("blaine")
-    code, summary, run_dir = run(
-        ["--rom", str(rom_path), "--state", str(checkpoint), "--until", "beat_blaine",
-         "--max-decisions", "4000"], tmp_path,
-    )  # fmt: skip
-    (checkpoints,) = (tmp_path / "data" / "checkpoints").iterdir()
-    last = newest_folder(checkpoints)
-    assert last is not None
-    return code, summary, run_dir, last / "emulator.state"
+    return played_on(rom_path, checkpoint, "beat_blaine", 4000, tmp_path_factory.mktemp("blaine"))
 
 
 def test_from_surf_to_blaine_the_drink_silph_co_sabrina_the_mansion_and_the_gym(to_blaine: RunToSurf) -> None:
