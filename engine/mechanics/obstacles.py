@@ -17,7 +17,7 @@ from engine.menus.errors import FieldMoveError
 from engine.menus.field_move import STRENGTH_ACTIVE, FieldMoveUser
 from engine.world.models import Square
 from engine.world.tables import CUT_TREE_TILES
-from engine.world.world import Edge, World
+from engine.world.world import STEPS, Edge, World
 
 SETTLE_FRAMES = 600  # SURF's text and the game's own step onto the water
 SURFING = 2  # wWalkBikeSurfState: 0 walking, 1 on the bicycle, 2 surfing
@@ -114,8 +114,7 @@ class ObstacleSteps:
         moved; RAM checked that it stands one square further."""
         state = self.state()
         here = state.overworld
-        dx, dy = {Direction.UP: (0, -1), Direction.DOWN: (0, 1), Direction.LEFT: (-1, 0),
-                  Direction.RIGHT: (1, 0)}[direction]  # fmt: skip
+        dx, dy = STEPS[direction]
         front = (here.x + dx, here.y + dy)
         boulder = next((s.index for s in here.sprites if (s.x, s.y) == front), None)
         if boulder is None:

@@ -31,7 +31,7 @@ class FieldMoveUser:
         menus = MenuPresser(self.session, self.driver, read)
         try:
             open_member_submenu(menus, member)
-            menus.choose(self._field_slot(move), move)
+            menus.choose(field_slot(self.session, move), move)
         except MenusError as exc:
             menus.leave()
             raise FieldMoveError(str(exc)) from exc
@@ -46,8 +46,10 @@ class FieldMoveUser:
             return bool(self.session.read_u8(self.ram.wStatusFlags1) & STRENGTH_ACTIVE)
         return self.session.read_u8(self.ram.wActionResultOrTookBattleTurn) == 1
 
-    def _field_slot(self, move: str) -> int:
-        listed = list(self.session.read(self.ram.wFieldMoves, FIELD_MOVE_SLOTS))
-        if FIELD_MOVE_LIST_INDEX[move] not in listed:
-            raise MenusError(f"the member's submenu does not list {move}")
-        return listed.index(FIELD_MOVE_LIST_INDEX[move])
+
+def field_slot(session: EmulatorSession, move: str) -> int:
+    """Where `move` is in the open member submenu's list (wFieldMoves); MenusError when it is not there."""
+    listed = list(session.read(session.ram_map.wFieldMoves, FIELD_MOVE_SLOTS))
+    if FIELD_MOVE_LIST_INDEX[move] not in listed:
+        raise MenusError(f"the member's submenu does not list {move}")
+    return listed.index(FIELD_MOVE_LIST_INDEX[move])

@@ -15,13 +15,12 @@ from functools import partial
 from engine.emulator.errors import FrameBudgetExceeded
 from engine.emulator.session import EmulatorSession, LiveMemory
 from engine.game.buttons import Button
-from engine.game.field_moves import FIELD_MOVE_LIST_INDEX
 from engine.game.screen import row_text
 from engine.menus.errors import FlyError, MenusError
+from engine.menus.field_move import field_slot
 from engine.menus.party import open_member_submenu
 from engine.menus.screens import SCREEN_COLUMNS, Driver, MenuPresser, TextSink
 
-FIELD_MOVE_SLOTS = 4
 NAME_X = 3  # the town's name on the top row
 TOWNS = 11  # NUM_CITY_MAPS: the list the map's cursor goes round
 FLIGHT_FRAMES = 1200  # the bird's animation, the fade and the town loaded
@@ -45,10 +44,7 @@ class FlyUser:
         menus = MenuPresser(self.session, self.driver, read)
         try:
             open_member_submenu(menus, member)
-            listed = list(self.session.read(self.ram.wFieldMoves, FIELD_MOVE_SLOTS))
-            if FIELD_MOVE_LIST_INDEX["FLY"] not in listed:
-                raise MenusError("the member's submenu does not list FLY")
-            menus.choose(listed.index(FIELD_MOVE_LIST_INDEX["FLY"]), "FLY")
+            menus.choose(field_slot(self.session, "FLY"), "FLY")
             menus.wait(self._on_town_map, "the town map")
             self._choose(menus, town_words(town))
         except MenusError as exc:

@@ -16,14 +16,13 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from engine.game.models import Direction
+from engine.world.world import STEPS
 
 Position = tuple[int, int]
 Walk = Callable[[Position, Direction], Position | None]  # where a step leads on the floor, terrain only
 Roll = Callable[[Position, Direction], Position | None]  # where a boulder pushed from there goes
 MAX_STATES = 40_000  # far more than any floor of Victory Road needs; a bound, not a guess
-OFFSETS: dict[Direction, Position] = {
-    Direction.UP: (0, -1), Direction.DOWN: (0, 1), Direction.LEFT: (-1, 0), Direction.RIGHT: (1, 0),
-}  # fmt: skip
+OFFSETS: dict[Direction, Position] = STEPS  # a press's step, as the world model has it
 
 
 @dataclass(frozen=True)

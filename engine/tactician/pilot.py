@@ -110,11 +110,9 @@ class Pilot:
         return self.detour
 
     def _leg_for(self, objective: Objective, step: Step, state: GameState, cross_gates: bool) -> Leg | None:
-        if step.gives is not None and not has_room_for(state, step.gives):
-            toss = least_needed(state)
-            if toss is not None:
-                why = f"the bag is full: toss {toss[1]} {toss[0]} to make room for the {step.gives}"
-                return Leg(goal=HereGoal(), toss=toss, reason=why)
+        room = self._room_for_item(step.gives, state) if step.gives is not None else None
+        if room is not None:
+            return room
         if step.do != "heal" and party_hp(state) < HEAL_BELOW:
             heal = self._counter(
                 state, "_POKECENTER", None, f"heal first: the team is at {party_hp(state):.0%} HP"
@@ -184,10 +182,12 @@ class Pilot:
             return None
         found = next((o for o in self.world.maps[goal.map_id].objects if o.index == goal.index), None)
         known = game_data().items.get(found.item) if found is not None and found.item is not None else None
-        item = known.name if known is not None else None
-        if item is None or has_room_for(state, item):
-            return None
-        toss = least_needed(state)
+        return self._room_for_item(known.name, state) if known is not None and known.name else None
+
+    @staticmethod
+    def _room_for_item(item: str, state: GameState) -> Leg | None:
+        """A toss first when the bag has no room for `item` (a gift, an item ball); None when it has."""
+        toss = None if has_room_for(state, item) else least_needed(state)
         if toss is None:
             return None
         why = f"the bag is full: toss {toss[1]} {toss[0]} to make room for the {item}"

@@ -126,8 +126,10 @@ class PuzzleGuide:
             if beyond:  # a Pokémon Center, say: only the way out to Route 22 has to be opened
                 if Planner(world, replace(around, within=frozenset())).plan(target) is not None:
                     return leg
-                out = world.by_name[WAY_OUT].id
-                around, target = replace(around, within=area | {out}), MapTarget(out)
+                out = world.by_name.get(WAY_OUT)
+                if out is None:
+                    return leg
+                around, target = replace(around, within=area | {out.id}), MapTarget(out.id)
         except WorldError:
             return leg
         if Planner(world, around).plan(target) is not None:

@@ -84,19 +84,20 @@ def test_a_boulder_pushed_into_a_hole_is_gone() -> None:
 
 
 def test_one_boulder_is_moved_aside_before_another_can_reach_the_switch() -> None:
-    # The lower boulder can only reach S along row 2, and the upper one sits in that row's way until it
-    # is pushed up into the notch: two boulders, so the one-at-a-time search fails and the joint one wins.
+    # The right boulder reaches S only pushed from the square the left one fills, and the left one can
+    # only go up into the notch: neither alone gets a boulder onto S, so the search of both together does.
     f, player, boulders, marks = floor(
-        "#####.###",
-        "#@...B.S#",
-        "#.B.....#",
-        "#########",
+        "###.####",
+        "#@.BB.S#",
+        "#...####",
+        "########",
     )
     pushes = solve(f, player, boulders, on_square(marks["S"]))
     assert pushes is not None
-    moved = {push.boulder for push in pushes}
-    assert marks["S"] in replay(boulders, pushes, f.holes)[-1] | {pushes[-1].lands}
-    assert moved  # the plan names the boulders it pushes, each from a square the player reached
+    assert [(push.boulder, push.direction) for push in pushes] == [
+        ((3, 1), Direction.UP), ((4, 1), Direction.RIGHT), ((5, 1), Direction.RIGHT),
+    ]  # fmt: skip
+    assert replay(boulders, pushes, f.holes)[-1] == frozenset({(3, 0), (5, 1)})
 
 
 def test_pushes_clear_a_boulder_out_of_a_doorway() -> None:
