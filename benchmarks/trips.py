@@ -1,6 +1,6 @@
 """Travel: trips from fixed story states, walking throughput against raw emulation, and the Ray path.
 
-    .venv/bin/python -m benchmarks.trips --rom ROM [--rom ROM2] [--rounds 3] [--no-ray]
+    .venv/bin/python -m benchmarks.trips --rom ROM [--rom ROM2] [--rounds 3] [--no-ray] [--only TEXT]
 
 Start states are built from power-on on each cartridge (tests/support/story.py: the story's event flags,
 people and party, then a warp to a town), and for the later trips played: the engine's own run from
@@ -52,7 +52,7 @@ TRIPS = (
 )
 # Start states the engine's own run makes from power-on (rule-based, no key): the objective it stops at.
 PLAYED = {"after_ticket": "get_ss_ticket", "cut_taught": "teach_cut", "surf_taught": "teach_surf",
-          "card_key": "get_card_key"}  # fmt: skip
+          "card_key": "get_card_key", "cyclist": "wake_route16_snorlax"}  # fmt: skip
 PLAYED_TRIPS = (
     ("Bill's house (S.S. Ticket) -> Vermilion City", "after_ticket", "VERMILION_CITY"),
     ("Bill's house (S.S. Ticket) -> Vermilion Gym (CUT's tree)", "after_ticket", "VERMILION_GYM"),
@@ -63,6 +63,7 @@ PLAYED_TRIPS = (
     ("Fuchsia (SURF taught) -> Celadon Gym", "surf_taught", "CELADON_GYM"),
     ("Silph Co. 5F (Card Key) -> Silph Co. 11F (elevator)", "card_key", "SILPH_CO_11F"),
     ("Silph Co. 5F (Card Key) -> Giovanni's office (a locked door)", "card_key", "SILPH_CO_11F:6,10"),
+    ("Route 16 (BICYCLE, SNORLAX woken) -> Fuchsia City (Cycling Road)", "cyclist", "FUCHSIA_CITY"),
 )
 WALK_SQUARES = ((1, 34, 2), (1, 6, 10), (1, 30, 30), (1, 35, 17), (1, 6, 10), (1, 34, 2))  # Viridian City
 RAW_BLOCK = 64
@@ -95,13 +96,15 @@ def build_starts(rom: Path, world: World) -> dict[str, bytes]:
     return states
 
 
-def played_states(rom: Path) -> dict[str, bytes]:
-    """The game where the engine's own run from power-on reached each objective of PLAYED: the run's stop
-    checkpoint (what a user's `engine run --until` leaves)."""
+def played_states(rom: Path, wanted: set[str] | None = None) -> dict[str, bytes]:
+    """The game where the engine's own run from power-on reached each objective of PLAYED (those of
+    `wanted`, if given): the run's stop checkpoint (what a user's `engine run --until` leaves)."""
     from engine.cli import main as engine_main
 
     states = {}
     for name, objective in PLAYED.items():
+        if wanted is not None and name not in wanted:
+            continue
         print(f"{rom.name}: playing from power-on until {objective} ...", flush=True)
         with tempfile.TemporaryDirectory() as folder:
             code = engine_main(
@@ -161,17 +164,18 @@ def ray_emulator(rom: Path) -> tuple[EmulatorPort, Callable[[], None]]:
     return handle.call, ray.shutdown
 
 
-def bench_cartridge(rom: Path, rounds: int, with_ray: bool) -> None:
+def bench_cartridge(rom: Path, rounds: int, with_ray: bool, only: str | None = None) -> None:
     world = load_world(rom.read_bytes())
     print(f"\n{rom.name}: building start states from power-on ...", flush=True)
-    states = build_starts(rom, world) | played_states(rom)
+    trips = [trip for trip in TRIPS + PLAYED_TRIPS if only is None or only.lower() in trip[0].lower()]
+    states = build_starts(rom, world) | played_states(rom, {start for _, start, _ in trips})
     local = EmulatorRole.on_session(open_session(rom, EmulatorConfig()))
     results: dict[str, list[Measured]] = {}
     ray_results: dict[str, list[Measured]] = {}
     remote, stop = ray_emulator(rom) if with_ray else (None, None)
     try:
         for _ in range(rounds):
-            for name, start, place in TRIPS + PLAYED_TRIPS:
+            for name, start, place in trips:
                 report = run_trip(local, states[start], world, place)
                 results.setdefault(name, []).append(measure(name, report))
                 if remote is not None:
@@ -212,9 +216,10 @@ def main() -> None:
     parser.add_argument("--rom", type=Path, action="append", required=True, help="repeat for Red and Blue")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--no-ray", action="store_true", help="in-process only")
+    parser.add_argument("--only", metavar="TEXT", help="only the trips whose name holds TEXT")
     args = parser.parse_args()
     for rom in args.rom:
-        bench_cartridge(rom, args.rounds, not args.no_ray)
+        bench_cartridge(rom, args.rounds, not args.no_ray, args.only)
 
 
 if __name__ == "__main__":

@@ -74,6 +74,9 @@ class RuntimeConfig(Section):
 class StoryConfig(Section):
     # Legs without progress on the objective before each escalation (re-plan, explore, another objective).
     stuck_legs: int = Field(12, ge=1, le=10_000)
+    # An objective the run heads for (`engine run --until` sets it): the optional objectives on its way
+    # (those it comes after) count as required, so a detour the run would skip is taken for it.
+    aim: str | None = Field(None, pattern=r"^[a-z0-9_]+$")
 
 
 class TeamConfig(Section):

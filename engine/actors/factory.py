@@ -108,7 +108,7 @@ def _deciders(
     return {
         "vision": partial(Vision, game),
         "observer": Observer,
-        "strategist": partial(_strategist, routing, gateway, memory, rom),
+        "strategist": partial(_strategist, routing, config.story.aim, gateway, memory, rom),
         "tactician": partial(_tactician, build.seed, config, gateway, memory, rom),
         "reflection": partial(Reflection, routing, gateway, memory),
     }
@@ -124,9 +124,9 @@ def _tactician(
 
 
 def _strategist(
-    routing: RoutingConfig, gateway: GatewayPort, memory: MemoryPort, rom: RomSource
+    routing: RoutingConfig, aim: str | None, gateway: GatewayPort, memory: MemoryPort, rom: RomSource
 ) -> Strategist:
-    return Strategist(routing, gateway, memory, world=world_of(rom()))
+    return Strategist(routing, gateway, memory, world=world_of(rom()), aim=aim)
 
 
 def _rom_bytes(path: Path) -> bytes | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from engine.commands.arguments import (
     Subparsers,
@@ -14,6 +15,9 @@ from engine.commands.arguments import (
     speed_factor,
     watch_address,
 )
+
+if TYPE_CHECKING:
+    from engine.config import EngineConfig
 
 
 def register(commands: Subparsers) -> None:
@@ -85,9 +89,25 @@ def execute(args: argparse.Namespace) -> int:
         max_decisions=args.max_decisions, summary=args.summary, data_dir=args.data_dir, seed=args.seed,
         resume=args.resume, until=args.until, watch=args.watch,
     )  # fmt: skip
-    config = load_config(args.config)
+    config = _aimed(load_config(args.config), args.until)
     screen = {"speed": args.speed, "window": True if args.window else None}
     changes = {key: value for key, value in screen.items() if value is not None}
     if changes:  # the flags win over the config file's emulator section
         config = config.model_copy(update={"emulator": config.emulator.model_copy(update=changes)})
     return run_engine(config, request)
+
+
+def _aimed(config: EngineConfig, until: str | None) -> EngineConfig:
+    """The config with the run's aim: the config file's, checked, or else where `--until` stops it."""
+    from engine.config import ConfigError
+
+    aim = config.story.aim
+    if aim is not None:
+        try:
+            objective_name(aim)
+        except argparse.ArgumentTypeError as error:
+            raise ConfigError(f"story.aim: {error}") from error
+        return config
+    if until is None:
+        return config
+    return config.model_copy(update={"story": config.story.model_copy(update={"aim": until})})

@@ -238,6 +238,9 @@ def _trainer_class_name(data: GameData, trainer_class: int | None) -> str | None
     return found.name if found else None
 
 
+MODES: dict[int, Literal["walk", "bike", "surf"]] = {0: "walk", 1: "bike", 2: "surf"}
+
+
 def decode_overworld(image: MemoryImage, ram: RamMap, data: GameData) -> Overworld:
     map_id = image.u8(ram.wCurMap)
     found = data.maps.get(map_id)
@@ -248,6 +251,7 @@ def decode_overworld(image: MemoryImage, ram: RamMap, data: GameData) -> Overwor
         y=image.u8(ram.wYCoord),
         facing=FACING.get(image.u8(ram.wSpritePlayerStateData1FacingDirection), "unknown"),
         sprites=decode_sprites(image, ram),
+        mode=MODES.get(image.u8(ram.wWalkBikeSurfState), "walk"),
     )
 
 
@@ -335,6 +339,7 @@ def decode_progress(image: MemoryImage, ram: RamMap) -> Progress:
         play_time=f"{hours}:{minutes:02d}:{seconds:02d}",
         box_count=min(image.u8(ram.wBoxCount), MONS_PER_BOX),
         box_number=image.u8(ram.wCurrentBoxNum) & BOX_NUMBER,
+        owned_dex=frozenset(bit + 1 for bit in _set_bits(image.read(ram.wPokedexOwned, ram.pokedex_bytes))),
     )
 
 

@@ -167,6 +167,7 @@ class Overworld(Frozen):
     y: int
     facing: Facing
     sprites: tuple[Sprite, ...] = ()  # visible ones only: hidden (toggled off) objects are left out
+    mode: Literal["walk", "bike", "surf"] = "walk"  # wWalkBikeSurfState
 
 
 class Evolution(Frozen):
@@ -199,6 +200,7 @@ class Progress(Frozen):
     play_time: str
     box_count: int = 0  # the current PC box's Pokémon (wBoxCount): a catch with a full party goes there
     box_number: int = 0  # which box is the current one (0-based, wCurrentBoxNum)
+    owned_dex: frozenset[int] = frozenset()  # the Pokédex numbers owned (wPokedexOwned's bits)
 
     @property
     def badge_count(self) -> int:

@@ -143,6 +143,7 @@ class RamMap(BaseModel):
     wSpritePlayerStateData1FacingDirection: int
     wWalkCounter: int
     wWalkBikeSurfState: int  # 0 walking, 1 on the bicycle, 2 surfing
+    wMapPalOffset: int  # not 0 in a dark cave (Rock Tunnel) until FLASH lights it
     wSafariSteps: int  # 2 bytes, high first: the Safari Zone's steps left (502 on entry)
     wNumSafariBalls: int
     wTileInFrontOfPlayer: int  # the tile the player faces, as the last collision check or A press read it
@@ -294,6 +295,7 @@ RED_BLUE = RamMap(
     wSpritePlayerStateData1FacingDirection=0xC109,
     wWalkCounter=0xCFC5,
     wWalkBikeSurfState=0xD700,
+    wMapPalOffset=0xD35D,
     wSafariSteps=0xD70D,
     wNumSafariBalls=0xDA47,
     wTileInFrontOfPlayer=0xCFC6,

@@ -60,6 +60,8 @@ class MenuSteps:
         progress.used.append(item)
         if self.driver.in_battle():
             raise Stop("battle", f"{item} led to a battle")
+        if item == "BICYCLE" and self.state().overworld.mode != "bike":
+            raise Stop("blocked", "the BICYCLE was used but the player is not on it")
 
     def _fly(self: MenuWalker, town: str, progress: LegProgress) -> None:
         """FLY from the party menu to `town`; the leg's report stands where the flight landed."""

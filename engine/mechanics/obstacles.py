@@ -67,6 +67,26 @@ class ObstacleSteps:
         progress.field_moves.append(f"CUT at {name} {edge.to[1:] if edge.to else ''}")
         return self._walk_step(edge, before)
 
+    def _light_up(self: Walker, progress: LegProgress) -> None:
+        """In a dark cave (wMapPalOffset set on entering Rock Tunnel, kept on its floors until the player
+        is outdoors again), FLASH from the party menu once a member knows it and the Boulder Badge is
+        held; tried once a leg, and a failure leaves the cave walked in the dark on the world model's map."""
+        if progress.lit or not self.session.read_u8(self.ram.wMapPalOffset):
+            return
+        progress.lit = True
+        state = self.state()
+        member = member_with(state, "FLASH")
+        if member is None or "BOULDER" not in state.progress.badge_names:
+            return
+        try:
+            FieldMoveUser(self.session, self.driver).use(
+                "FLASH", member, read=partial(keep_new, progress.text)
+            )
+        except FieldMoveError as exc:
+            progress.notes.append(f"FLASH failed: {exc}")
+            return
+        progress.field_moves.append(f"FLASH at {self.world.maps[self.position()[0]].name}")
+
     def _unlock_through(self: Walker, edge: Edge, before: Square, progress: LegProgress) -> Square | None:
         """Onto a locked door's square: a step first (it may be open already), then, on a bump, A facing it
         (the key in the bag opens it: "Bingo! The CARD KEY opened the door!") and the step."""

@@ -37,8 +37,12 @@ from engine.world.targets import SquaresTarget, target_for
 from engine.world.world import Edge, World
 
 STEP_FRAMES = 40  # a step is 16 frames; turning first and a slow frame or two fit well inside
-# wWalkCounter counts a step's 8 moves down from 8, one every 2 frames; the coordinates change at 0.
+# wWalkCounter counts a step's 8 moves down from 8, one every 2 frames; the coordinates change at 0. On the
+# bicycle the count goes down twice as fast, except on Cycling Road's slope going anywhere but down (pret
+# home/overworld.asm DoBikeSpeedup).
 STEP_FRAME_PER_COUNT = 2
+ON_BIKE = 1  # wWalkBikeSurfState
+CYCLING_ROAD = 28  # ROUTE_17, the slope (pret constants/map_constants.asm)
 STEP_END_FRAMES = 3  # the last frames of a step, watched one by one
 HOP_FRAMES = 80  # a ledge hop moves two squares under the game's control
 WARP_FRAMES = 240  # fade out, load the map, fade in
@@ -171,7 +175,7 @@ class Traveller(ObstacleSteps, MenuSteps):
         around = surroundings(self.world, state)
         progress.items, progress.unlockable = around.items, around.unlockable
         if leg.cross_gates:
-            around = gates_as_costs(around)
+            around = gates_as_costs(around, frozenset(leg.shut))
         try:
             target = target_for(self.world, around, leg.goal)
         except WorldError as exc:
@@ -220,6 +224,7 @@ class Traveller(ObstacleSteps, MenuSteps):
                 raise Stop("max_steps", f"{leg.max_steps} steps taken")
             if edge.to in progress.items and edge.kind == "walk":  # a walk stays on this map
                 self._pick_up(edge, progress)
+            self._light_up(progress)
             at = self._step(edge, progress)
             if at is None:
                 bump = (self.position(), edge.direction)
@@ -280,11 +285,18 @@ class Traveller(ObstacleSteps, MenuSteps):
             self._until(started, STEP_FRAMES)
             # Nothing the walk must answer happens mid-step (battles, scripts and trainers' eyes wait
             # for the step's end), so the step's middle is run in one go and only its end frame by frame.
-            self.session.tick(STEP_FRAME_PER_COUNT * self.session.read_u8(ram.wWalkCounter) - STEP_END_FRAMES)
+            per_count = self._frames_per_count(edge.direction)
+            self.session.tick(per_count * self.session.read_u8(ram.wWalkCounter) - STEP_END_FRAMES)
             self._until(moved, STEP_FRAMES)
         finally:
             self.session.release(edge.direction.button)
         return self._landed_on(before)
+
+    def _frames_per_count(self, direction: Direction) -> int:
+        if self.session.read_u8(self.ram.wWalkBikeSurfState) != ON_BIKE:
+            return STEP_FRAME_PER_COUNT
+        uphill = self.session.read_u8(self.ram.wCurMap) == CYCLING_ROAD and direction is not Direction.DOWN
+        return STEP_FRAME_PER_COUNT if uphill else 1
 
     def _pick_up(self, edge: Edge, progress: LegProgress) -> None:
         """An item ball in the way: face it, A, its text read ("Found ...!"); the ball is gone then (a full

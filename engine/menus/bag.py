@@ -20,21 +20,29 @@ USE_TOSS_MENU_TEMPLATE = 0x06
 USE, TOSS = 0, 1
 
 
+# A on the BICYCLE uses it: no USE/TOSS box (pret engine/menus/start_sub_menus.asm StartMenu_Item).
+USED_AT_ONCE = "BICYCLE"
+
+
 def choose_to_use(menus: MenuPresser, item: str, entry: int = USE) -> None:
     """From the overworld to the item's USE (or TOSS) chosen; MenusError (the menus left open) when not."""
     session, ram = menus.session, menus.ram
     names = [entry.name for entry in decode_state(session.memory_image(), ram).bag]
     if item not in names:
         raise MenusError(f"the bag holds no {item}")
+    if item == USED_AT_ONCE and entry != USE:
+        raise MenusError(f"the {item} cannot be tossed")
     menus.open_start_menu()
     menus.choose(menus.start_entry("ITEM"), "the start menu's ITEM")
     menus.wait(lambda memory: in_bag(menus, memory), "the bag")
     menus.cursor_to(names.index(item), item, scrolled=True)
     session.press(Button.A)
-    menus.wait(lambda memory: memory[ram.wTextBoxID] == USE_TOSS_MENU_TEMPLATE, "USE/TOSS")
+    if item != USED_AT_ONCE:
+        menus.wait(lambda memory: memory[ram.wTextBoxID] == USE_TOSS_MENU_TEMPLATE, "USE/TOSS")
     if session.read_u8(ram.wCurItem) != game_data().item_ids[item]:
         raise MenusError(f"the bag's cursor was not on {item}")
-    menus.choose(entry, "USE" if entry == USE else "TOSS")
+    if item != USED_AT_ONCE:
+        menus.choose(entry, "USE" if entry == USE else "TOSS")
 
 
 def in_bag(menus: MenuPresser, memory: LiveMemory) -> bool:

@@ -41,9 +41,12 @@ class FieldMoveUser:
 
     def _took(self, move: str) -> bool:
         """What RAM shows once the move worked: STRENGTH sets its flag (pret engine/overworld/
-        field_move_messages.asm PrintStrengthText); CUT and SURF set wActionResultOrTookBattleTurn."""
+        field_move_messages.asm PrintStrengthText), FLASH clears wMapPalOffset; CUT and SURF set
+        wActionResultOrTookBattleTurn."""
         if move == "STRENGTH":
             return bool(self.session.read_u8(self.ram.wStatusFlags1) & STRENGTH_ACTIVE)
+        if move == "FLASH":  # pret engine/menus/start_sub_menus.asm StartMenu_Pokemon .flash
+            return self.session.read_u8(self.ram.wMapPalOffset) == 0
         return self.session.read_u8(self.ram.wActionResultOrTookBattleTurn) == 1
 
 

@@ -38,6 +38,7 @@ class Step(Frozen):
     answer: Literal["yes", "no"] = "yes"
     items: tuple[Purchase, ...] = ()
     machine: str | None = None  # `teach`: the TM or HM (pret item name); `catch`: only what can learn it
+    new: bool = False  # `catch`: only species the Pokédex does not own yet, where such species live
     puzzle: Literal["trash_cans", "switch_doors"] | None = (
         None  # `search`: the puzzle whose hidden switches to look for
     )
@@ -93,6 +94,9 @@ class Objective(Frozen):
     title: str
     milestone: int | None = None  # its number among the Orak benchmark's twelve, or None
     optional: bool = False
+    # An optional objective is taken when its place is this many steps away at most (None: the
+    # strategist's default; 0: only when the run aims for it).
+    detour: int | None = Field(None, ge=0)
     after: tuple[str, ...] = ()
     done_when: tuple[tuple[str, ...], ...] = Field(alias="done")
     steps: tuple[Step, ...]
@@ -111,6 +115,16 @@ class StoryGraph(Frozen):
     @property
     def milestones(self) -> tuple[Objective, ...]:
         return tuple(objective for objective in self.objectives if objective.milestone is not None)
+
+    def on_the_way_to(self, name: str) -> frozenset[str]:
+        """The objective and every one it comes after, however far back."""
+        wanted, todo = set[str](), [self.named(name).name]
+        while todo:
+            found = todo.pop()
+            if found not in wanted:
+                wanted.add(found)
+                todo.extend(self.named(found).after)
+        return frozenset(wanted)
 
     def done(self, state: GameState) -> frozenset[str]:
         """Objectives done: by their own test, or because a later one is (the story only goes on)."""

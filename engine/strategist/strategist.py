@@ -56,9 +56,12 @@ class Strategist:
         gateway: GatewayPort | None = None,
         memory: MemoryPort | None = None,
         world: World | None = None,
+        aim: str | None = None,
     ) -> None:
         self.routing = routing or RoutingConfig()
         self.graph = story_graph()
+        # Optional objectives the aim needs are taken wherever the player is.
+        self.wanted = self.graph.on_the_way_to(aim) if aim is not None else frozenset()
         self.gateway = gateway
         self.memory = memory
         self.world = world
@@ -112,10 +115,13 @@ class Strategist:
 
     def _worth_it(self, candidates: tuple[Objective, ...], state: GameState) -> tuple[Objective, ...]:
         """The open objectives worth doing now: the required ones, and the optional ones close at hand
-        (the Town Map is a detour from Viridian City, not from Pewter City)."""
-        return tuple(o for o in candidates if not o.optional or self._near(o, state))
+        (the Town Map is a detour from Viridian City, not from Pewter City), and those the aim needs."""
+        return tuple(o for o in candidates if not o.optional or o.name in self.wanted or self._near(o, state))
 
     def _near(self, objective: Objective, state: GameState) -> bool:
+        limit = OPTIONAL_DETOUR_STEPS if objective.detour is None else objective.detour
+        if limit == 0:
+            return False
         place = next((step.map for step in objective.steps if step.map is not None), None)
         if place is None or self.world is None or state.overworld.map_id not in self.world.maps:
             return True
@@ -125,7 +131,7 @@ class Strategist:
         around = surroundings(self.world, state)
         target = target_for(self.world, around, MapGoal(map_id=data.id))
         plan = Planner(self.world, around, "travel").plan(target, max_nodes=OPTIONAL_SEARCH_NODES)
-        return plan is not None and plan.steps <= OPTIONAL_DETOUR_STEPS
+        return plan is not None and plan.steps <= limit
 
     def _where(self, state: GameState) -> str:
         """The map around the player, drawn from the world model (out of battle only)."""

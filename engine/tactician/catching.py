@@ -9,6 +9,7 @@ from engine.game.assessment import combatant_of, move_by_id
 from engine.game.damage import expected_damage, ko_probability
 from engine.game.decoders import MONS_PER_BOX
 from engine.game.models import GameState
+from engine.game.tables import game_data
 from engine.game.teaching import can_learn
 from engine.tactician.rule_based import ActionDecision
 
@@ -16,17 +17,23 @@ BALLS = ("POKE_BALL", "GREAT_BALL", "ULTRA_BALL")
 THROW_AT = 0.5  # the enemy's HP share at or under which the ball is thrown
 SAFE_KO = 0.1  # a weakening move may knock the target out this often at most
 PARTY_LENGTH = 6
+# A wild Pokémon that uses one of these ends the battle (a wild ABRA knows only TELEPORT): no turn to
+# weaken it.
+FLEEING_MOVES = frozenset({"TELEPORT", "WHIRLWIND", "ROAR"})
 
 
 def catch_decision(
-    state: GameState, legal: list[BattleAction], learns: str | None = None
+    state: GameState, legal: list[BattleAction], learns: str | None = None, new_only: bool = False
 ) -> ActionDecision | None:
     """Weaken or throw, in a wild battle with a ball in the bag; None when there is nothing to catch (or,
-    with `learns`, the wild one cannot learn that TM's or HM's move)."""
+    with `learns`, the wild one cannot learn that TM's or HM's move; with `new_only`, its species is owned
+    already)."""
     battle = state.battle
     if battle is None or battle.kind != "wild" or battle.enemy is None or battle.player is None:
         return None
     if learns is not None and not can_learn(battle.enemy.species_name, learns):
+        return None
+    if new_only and owned(state, battle.enemy.species_name):
         return None
     if len(state.party) >= PARTY_LENGTH and state.progress.box_count >= MONS_PER_BOX:
         return None  # the game refuses the ball ("The #MON BOX is full!"): the party and the box are full
@@ -38,6 +45,11 @@ def catch_decision(
     if share <= THROW_AT:
         return ActionDecision(
             action=throw, reason=f"catch: {enemy.species_name} at {share:.0%} HP, throw {throw.item}"
+        )
+    if any(slot.name in FLEEING_MOVES for slot in enemy.moves):
+        return ActionDecision(
+            action=throw,
+            reason=f"catch: {enemy.species_name} flees on its first move, throw {throw.item} now",
         )
     attacker, defender = combatant_of(battle.player), combatant_of(enemy)
     gentle: list[tuple[float, UseMove, str]] = []
@@ -57,3 +69,9 @@ def catch_decision(
     return ActionDecision(
         action=action, reason=f"catch: weaken {enemy.species_name} ({share:.0%} HP) with {name} first"
     )
+
+
+def owned(state: GameState, species: str | None) -> bool:
+    """The species is in the Pokédex as owned (or is no species the tables know: nothing to catch)."""
+    found = game_data().species_by_name.get(species or "")
+    return found is None or found.dex in state.progress.owned_dex

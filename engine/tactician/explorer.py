@@ -12,6 +12,7 @@ maps cannot be read) it takes single steps in random directions. Seeded, so a ru
 from __future__ import annotations
 
 import random
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from engine.frozen import Frozen
@@ -127,8 +128,15 @@ class Explorer:
             goal = SquareGoal(map_id=plan.end[0], x=plan.end[1], y=plan.end[2])
             why = f"ground not seen yet, {plan.steps} steps away"
         through = " (through a story gate)" if _crosses(plan, around) else ""
+        # The walk plans again where it runs: the gates tried already must stay shut there too, or it
+        # walks into the nearest one again rather than the one this plan crosses.
+        shut = (
+            tuple(sorted(square for square in around.blocked if square in self.gates_tried))
+            if through
+            else ()
+        )
         return Leg(goal=goal, intent="explore", max_steps=plan.steps + LEG_SLACK, reason=why + through,
-                   cross_gates=bool(through))  # fmt: skip
+                   cross_gates=bool(through), shut=shut)  # fmt: skip
 
     def _people(self, state: GameState, around: Surroundings) -> Leg | None:
         """The nearest person or item, on any map explored so far, not talked to since the story last
@@ -181,27 +189,29 @@ class Explorer:
         return Leg(goal=ObjectGoal(map_id=map_id, index=index), intent="explore", interact=True,
                    max_steps=plan.steps + LEG_SLACK, reason=why)  # fmt: skip
 
-    def training_leg(self, state: GameState, reason: str, on_map: int | None = None) -> Leg:
-        """A walk to tall grass near the nearest patch (of `on_map`, if given: where the wanted species
+    def training_leg(self, state: GameState, reason: str, on_maps: Collection[int] | None = None) -> Leg:
+        """A walk to tall grass near the nearest patch (of `on_maps`, if given: where the wanted species
         lives): wild battles there train the team."""
         self.look((state.overworld.map_id, state.overworld.x, state.overworld.y))
         if self.world is None or state.overworld.map_id not in self.world.maps:
             return self.choose(state)
-        leg = self._wander(self._around(state), on_map)
+        leg = self._wander(self._around(state), on_maps)
         return leg.model_copy(update={"reason": f"{reason}: {leg.reason}"})
 
     def nearest_talk(self, state: GameState, people: dict[tuple[int, int], Square]) -> Leg | None:
-        """A leg to talk to the nearest of these (map, object) people, standing where given."""
+        """A leg to talk to the nearest of these (map, object) people, standing where given, that the walk
+        can reach without crossing a closed story gate (it will not cross one: the nearest Mart beyond
+        Saffron's thirsty guards is no Mart at all)."""
         if self.world is None or state.overworld.map_id not in self.world.maps:
             return None
-        return self._nearest_of(self._around(state), people)
+        return self._nearest_of(surroundings(self.world, state), people)
 
-    def _wander(self, around: Surroundings, on_map: int | None = None) -> Leg:
+    def _wander(self, around: Surroundings, on_maps: Collection[int] | None = None) -> Leg:
         """Nothing new and no one to talk to: train. Walk to a random patch of tall grass near the
         nearest one (wild battles level the team up for what held it back); with no grass in reach,
         a step at random."""
         assert self.world is not None
-        grass = self._nearest_grass(around, on_map)
+        grass = self._nearest_grass(around, on_maps)
         if grass is None:
             direction = self.rng.choice(list(Direction))
             why = "nothing new, no one to talk to, no grass in reach: a step at random"
@@ -211,7 +221,9 @@ class Explorer:
         goal = SquareGoal(map_id=map_id, x=x, y=y)
         return Leg(goal=goal, intent="train", max_steps=TRAINING_LEG_STEPS, reason=why)
 
-    def _nearest_grass(self, around: Surroundings, on_map: int | None = None) -> list[Square] | None:
+    def _nearest_grass(
+        self, around: Surroundings, on_maps: Collection[int] | None = None
+    ) -> list[Square] | None:
         assert self.world is not None
         # Every map's grass, not only the maps seen: a save state from the middle of the game has seen
         # nothing yet, and the planner finds the nearest patch it can reach either way.
@@ -219,7 +231,7 @@ class Explorer:
             self._all_grass = [square for map_id in self.world.maps for square in _grass(self.world, map_id)]
         patches: dict[Square, Direction | None] = {
             square: None for square in self._all_grass
-            if square != around.here and (on_map is None or square[0] == on_map)
+            if square != around.here and (on_maps is None or square[0] in on_maps)
         }  # fmt: skip
         plan = Planner(self.world, around, "train").plan(SquaresTarget(patches), max_nodes=SEARCH_NODES)
         if plan is None:

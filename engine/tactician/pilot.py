@@ -15,13 +15,16 @@ from engine.combat.chance import percent
 from engine.frozen import Frozen
 from engine.game.bag_room import has_room_for, least_needed
 from engine.game.decoders import BOXES, MONS_PER_BOX
+from engine.game.field_moves import FIELD_MOVE_BADGES
 from engine.game.models import Direction, GameState
 from engine.game.tables import game_data
-from engine.game.teaching import choose_student, machine_move
+from engine.game.teaching import can_learn, choose_student, machine_move
 from engine.story.conditions import party_hp
 from engine.story.graph import Objective, Step, StoryGraph
 from engine.story.progress import closer, progress
 from engine.tactician.by_air import by_air
+from engine.tactician.by_bike import by_bike
+from engine.tactician.catching import owned
 from engine.tactician.explorer import Explorer
 from engine.tactician.puzzle_legs import PuzzleGuide, PuzzleSnapshot
 from engine.world.gates import closed_gates
@@ -83,6 +86,7 @@ class Pilot:
             leg = self.puzzles.through_boulders(leg, state)  # Victory Road's boulders, if the player is there
         if leg is not None and not leg.push and not self.puzzles.inside(state):
             leg = by_air(self.world, state, leg)  # FLY instead of a long walk, once a member can
+            leg = by_bike(self.world, state, leg)  # on the BICYCLE for a long ride, once it is in the bag
         if leg is None:
             return None
         prefix = f"{objective.title}: {step.do}"
@@ -124,9 +128,14 @@ class Pilot:
             wanted = f" (one that can learn {machine_move(step.machine)})" if step.machine else ""
             if step.do == "catch" and len(state.party) >= 6 and state.progress.box_count >= MONS_PER_BOX:
                 return self._new_box(state)
-            where = self.world.by_name.get(step.map or "") if self.world is not None else None
+            if step.do == "catch" and step.machine is not None and len(state.party) >= 6:
+                room = self._room_in_party(state)
+                if room is not None:
+                    return room
+            if step.new:
+                wanted = " (a species the Pokédex lacks)"
             return self.explorer.training_leg(
-                state, f"{step.do}{wanted}{chance}", on_map=where.id if where is not None else None
+                state, f"{step.do}{wanted}{chance}", self._catch_maps(step, state)
             )
         if step.do == "teach":
             return self._teach(step, state)
@@ -135,6 +144,10 @@ class Pilot:
             return (self._room_for(found.goal, state) or found) if found is not None else None
         if step.do == "heal":
             return self._counter(state, "_POKECENTER", step.map, step.why)
+        if step.do == "buy":  # a kind of item the bag does not hold needs a free place in it
+            room = next(filter(None, (self._room_for_item(p.item, state) for p in step.items)), None)
+            if room is not None:
+                return room
         if step.do == "buy" and step.thing is not None:  # a vending machine
             machine = self._walk(step, state, cross_gates)
             return machine.model_copy(update={"buy": step.items, "interact": False}) if machine else None
@@ -144,6 +157,25 @@ class Pilot:
         if step.do == "gate":
             return self._gate(step, state)
         return self._walk(step, state, cross_gates)
+
+    def _catch_maps(self, step: Step, state: GameState) -> frozenset[int] | None:
+        """Where to look for the wild Pokémon the step wants: its map, or the maps whose grass has a
+        species not owned yet (or one that can learn the step's TM or HM); None: any grass."""
+        if self.world is None:
+            return None
+        where = self.world.by_name.get(step.map or "")
+        if where is not None:
+            return frozenset({where.id})
+        if not step.new and step.machine is None:
+            return None
+
+        def wanted(name: str) -> bool:
+            new = not step.new or not owned(state, name)
+            return new and (step.machine is None or can_learn(name, step.machine))
+
+        found = frozenset(map_id for map_id, species in self.world.wild_grass.items()
+                          if any(wanted(name) for name in species))  # fmt: skip
+        return found or None
 
     @staticmethod
     def _teach(step: Step, state: GameState) -> Leg | None:
@@ -230,13 +262,28 @@ class Pilot:
         to make the next box the current one (the game saves itself then)."""
         box = (state.progress.box_number + 1) % BOXES
         why = f"the party and box {state.progress.box_number + 1} are full: change to box {box + 1} at the PC"
+        return self._at_pc(state, PcOrder(change_box=box), why)
+
+    def _room_in_party(self, state: GameState) -> Leg | None:
+        """A catch meant to join the party (one that can learn a TM or HM) would go to the box with six
+        members: the lowest-levelled member that knows no field move goes into the box first."""
+        spare = [(mon.level, at) for at, mon in enumerate(state.party)
+                 if at > 0 and not any(slot.name in FIELD_MOVE_BADGES for slot in mon.moves)]  # fmt: skip
+        if not spare or state.progress.box_count >= MONS_PER_BOX:
+            return None
+        level, member = min(spare)
+        name = state.party[member].species_name
+        why = f"six members: {name} (L{level}) into the box, so the one caught joins the party"
+        return self._at_pc(state, PcOrder(deposit=member), why)
+
+    def _at_pc(self, state: GameState, order: PcOrder, why: str) -> Leg | None:
         center = self._counter(state, "_POKECENTER", None, why)
         if center is None or not isinstance(center.goal, ObjectGoal) or self.world is None:
             return None
         name = self.world.maps[center.goal.map_id].name
         x, y = PC_SQUARES.get(name, PC_SQUARE)
         goal = ThingGoal(map_id=center.goal.map_id, x=x, y=y, facing=Direction.UP)
-        return Leg(goal=goal, pc=PcOrder(change_box=box), reason=why)
+        return Leg(goal=goal, pc=order, reason=why)
 
     @staticmethod
     def _forecast_words(step: Step, state: GameState) -> str:
@@ -253,6 +300,8 @@ class Pilot:
         puzzled = self.puzzles.travelled(before, after)
         if self.objective is None or self._step is None:
             return None
+        if self.last_leg is not None and self.last_leg.use == "BICYCLE":
+            return None  # getting on is neither progress nor a leg lost: the walk it was for comes next
         found = progress(self._step, before, after) or self._nearer(left) or puzzled
         if found is None and self.objective in self.graph.done(after):
             found = f"{self.objective} done"
@@ -272,6 +321,10 @@ class Pilot:
     def catching(self) -> bool:
         """The step in hand asks for a new member."""
         return self._step is not None and self._step.do == "catch"
+
+    def catch_new(self) -> bool:
+        """The step in hand wants species the Pokédex lacks."""
+        return self._step is not None and self._step.do == "catch" and self._step.new
 
     def catch_only(self) -> str | None:
         """The TM or HM a new member must be able to learn, when the step in hand says so."""

@@ -77,7 +77,9 @@ class Tactician:
         legal = evolution_wanted(state, legal_actions(state), self.keep_unevolved)
         # Lesson texts are for a model's prompt: recalled only when a model may be asked.
         self.lessons.refresh(state, battle_id, texts=bool(self._paid_tiers()))
-        catching = self.pilot.catching() and catch_decision(state, legal, learns=self.pilot.catch_only())
+        catching = self.pilot.catching() and catch_decision(
+            state, legal, learns=self.pilot.catch_only(), new_only=self.pilot.catch_new()
+        )
         fallback = catching or self.policy.decide(state, legal)
         if fallback is None:
             raise BattleError(f"no legal action at {state.decision_point.value}")

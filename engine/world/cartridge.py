@@ -4,7 +4,7 @@ objects, ledges, tile pairs and toggleable objects, in the formats pret/pokered 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from engine.game.tables import NamedId, game_data
 from engine.world.errors import CartridgeDataError
@@ -41,6 +41,7 @@ from engine.world.tables import (
     TILESET_ENTRY,
     WARP_ENTRY,
     WARP_TILE_BANK,
+    WILD_BANK,
     RomTables,
     rom_offset,
 )
@@ -144,6 +145,24 @@ def read_tile_pairs(rom: Rom, tables: RomTables, water: bool = False) -> tuple[T
 def read_blockset(rom: Rom, tileset: Tileset, blocks_used: int) -> bytes:
     """The tiles of the blocks 0..blocks_used-1 (the cartridge does not say how many a blockset has)."""
     return rom.read(rom_offset(tileset.bank, tileset.blocks), blocks_used * BLOCK_TILES * BLOCK_TILES)
+
+
+# -- wild Pokémon -----------------------------------------------------------------------------------
+WILD_SLOTS = 10  # pret data/wild/maps/*.asm: a rate byte, then (level, species) x10 when it is not 0
+
+
+def read_wild_grass(rom: Rom, tables: RomTables, map_ids: Iterable[int]) -> dict[int, frozenset[str]]:
+    """The species met in each map's grass (or cave floor), by their pret names; maps with none are left
+    out (pret WildDataPointers, species by internal index)."""
+    found: dict[int, frozenset[str]] = {}
+    for map_id in map_ids:
+        at = rom_offset(WILD_BANK, rom.u16(tables.wild_data_pointers + 2 * map_id))
+        if not rom.u8(at):
+            continue
+        slots = rom.read(at + 1, 2 * WILD_SLOTS)
+        names = {game_data().species_name(slots[2 * k + 1]) for k in range(WILD_SLOTS)}
+        found[map_id] = frozenset(name for name in names if name is not None)
+    return found
 
 
 # -- maps -------------------------------------------------------------------------------------------

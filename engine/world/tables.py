@@ -32,6 +32,7 @@ class RomTables:
     door_tile_id_pointers: int  # DoorTileIDPointers: (tileset, pointer) x3, -1; lists end with 0
     toggleable_object_map_pointers: int  # ToggleableObjectMapPointers: a pointer per map id
     toggleable_object_states: int  # ToggleableObjectStates: (map, object id, state) x3, -1
+    wild_data_pointers: int  # WildDataPointers: a pointer per map id (bank 3) to its wild Pokémon
 
 
 def _at(bank: int, address: int) -> int:
@@ -50,10 +51,12 @@ RED_BLUE_TABLES = RomTables(
     door_tile_id_pointers=_at(0x06, 0x662C),
     toggleable_object_map_pointers=_at(0x03, 0x48F5),
     toggleable_object_states=_at(0x03, 0x4AEA),
+    wild_data_pointers=_at(0x03, 0x4EEB),
 )
 WARP_TILE_BANK = 0x03  # the lists WarpTileIDPointers points to
 DOOR_TILE_BANK = 0x06  # the lists DoorTileIDPointers points to
 TOGGLE_BANK = 0x03
+WILD_BANK = 0x03  # the map's wild data WildDataPointers points to
 
 NUM_MAPS = 248  # pret constants/map_constants.asm
 NUM_TILESETS = 24  # pret constants/tileset_constants.asm
@@ -122,6 +125,9 @@ FLY_SPOTS: dict[str, tuple[int, int]] = {
     "CINNABAR_ISLAND": (11, 12), "INDIGO_PLATEAU": (9, 6), "SAFFRON_CITY": (9, 30),
 }  # fmt: skip
 FLY_TILESETS = frozenset({0, 23})
+# Where the BICYCLE may be ridden (pret home/overworld.asm IsBikeRidingAllowed, data/tilesets/
+# bike_riding_tilesets.asm): OVERWORLD, FOREST, UNDERGROUND, SHIP_PORT and CAVERN tilesets, and two maps.
+BIKE_TILESETS, BIKE_MAPS = frozenset({0, 3, 11, 14, 17}), frozenset({"ROUTE_23", "INDIGO_PLATEAU"})
 # Bill's PC in a Pokémon Center, faced from below (pret data/events/hidden_events.asm OpenPokemonCenterPC):
 # (13, 3) in every one but the Indigo Plateau's lobby.
 PC_SQUARE, PC_SQUARES = (13, 3), {"INDIGO_PLATEAU_LOBBY": (15, 7)}

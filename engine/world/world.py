@@ -30,8 +30,9 @@ from engine.world.cartridge import (
     read_tile_pairs,
     read_tilesets,
     read_toggles,
+    read_wild_grass,
 )
-from engine.world.errors import WorldError
+from engine.world.errors import CartridgeDataError, WorldError
 from engine.world.models import Ledge, MapData, Side, Spin, Square, TilePair, Tileset, Warp
 from engine.world.tables import (
     BLOCK_TILES,
@@ -129,6 +130,7 @@ class World:
         carpets: dict[str, frozenset[int]] | None = None,
         spinners: dict[int, dict[tuple[int, int], Spin]] | None = None,
         water_pairs: tuple[TilePair, ...] = (),
+        wild_grass: dict[int, frozenset[str]] | None = None,
     ) -> None:
         self.maps = maps
         self.tilesets = tilesets
@@ -138,6 +140,7 @@ class World:
         self.carpets = carpets or {}
         self.spinners = spinners or {}
         self.water_pairs = water_pairs
+        self.wild_grass = wild_grass or {}  # map id -> the species met in its grass or cave
         self._edges: dict[int, dict[tuple[int, int], tuple[Edge, ...]]] = {}
         self._grids: dict[int, bytes] = {}
 
@@ -606,7 +609,15 @@ def load_world(rom_bytes: bytes, tables: RomTables = RED_BLUE_TABLES) -> World:
         read_carpets(rom, tables),
         _spinners(rom, maps),
         read_tile_pairs(rom, tables, water=True),
+        _wild_grass(rom, tables, maps),
     )
+
+
+def _wild_grass(rom: Rom, tables: RomTables, maps: dict[int, MapData]) -> dict[int, frozenset[str]]:
+    try:
+        return read_wild_grass(rom, tables, maps)
+    except CartridgeDataError:  # a generated test cartridge has no wild data
+        return {}
 
 
 def _spinners(rom: Rom, maps: dict[int, MapData]) -> dict[int, dict[tuple[int, int], Spin]]:

@@ -182,3 +182,32 @@ def test_a_swap_with_no_second_member_is_refused(game: EmulatorSession) -> None:
     set_party(game, [("WARTORTLE", 26, ["TACKLE", "BITE"])])
     with pytest.raises(PartyOrderError, match="cannot swap members 1 and 2 of 1"):
         PartyOrder(game, OverworldDriver(game)).swap(0, 1)
+
+
+def test_the_bicycle_is_got_on_outdoors_rides_twice_as_fast_and_is_left_at_a_door(
+    game: EmulatorSession,
+) -> None:
+    from engine.mechanics.role import EmulatorRole
+    from engine.world.goals import HereGoal, Leg, SquareGoal
+    from engine.world.places import parse_place
+    from engine.world.world import load_world
+
+    set_party(game, [("WARTORTLE", 26, ["TACKLE", "BITE"])])
+    set_bag(game, [("BICYCLE", 1)])
+    role, world = EmulatorRole.on_session(game), load_world(game.rom_bytes)
+    indoors = role.travel(Leg(goal=HereGoal(), use="BICYCLE"))  # the bedroom: no cycling here
+    assert indoors.outcome == "blocked" and state_of(game).overworld.mode == "walk"
+    pallet = world.by_name["PALLET_TOWN"].id
+    assert role.travel(Leg(goal=SquareGoal(map_id=pallet, x=5, y=6))).outcome == "arrived"
+    walked = role.travel(Leg(goal=SquareGoal(map_id=pallet, x=17, y=15)))
+    assert walked.outcome == "arrived" and walked.steps >= 10, walked.reason
+    on = role.travel(Leg(goal=HereGoal(), use="BICYCLE"))
+    assert on.outcome == "arrived" and "BICYCLE!" in " ".join(on.text)
+    assert state_of(game).overworld.mode == "bike"
+    ridden = role.travel(Leg(goal=SquareGoal(map_id=pallet, x=5, y=6)))
+    assert ridden.outcome == "arrived" and ridden.steps == ridden.planned_steps
+    # Back the same way: half the frames a step (walking takes 16).
+    assert ridden.frames / ridden.steps < 0.6 * walked.frames / walked.steps
+    lab = role.travel(Leg(goal=parse_place(world, "OAKS_LAB")))
+    assert lab.outcome == "arrived" and state_of(game).overworld.mode == "walk"  # off at the door
+    assert [item.name for item in state_of(game).bag] == ["BICYCLE"]  # the bicycle is not used up

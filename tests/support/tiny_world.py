@@ -139,7 +139,7 @@ def walk_leg(world: World, state: GameState, leg: Leg) -> LegReport:
         walked = (move.to,) if move is not None else ()
         return _report(state, walked, (), 0)
     around = surroundings(world, state, gates=())
-    around = gates_as_costs(around) if leg.cross_gates else around
+    around = gates_as_costs(around, frozenset(leg.shut)) if leg.cross_gates else around
     plan = Planner(world, around, leg.intent).plan(target_for(world, around, leg.goal))
     if plan is None:
         return _report(state, (), (), None, outcome="no_path")

@@ -61,3 +61,48 @@ def test_with_the_party_and_the_box_full_no_ball_is_thrown() -> None:
     # With room in the party, a full box does not matter: the catch joins the party.
     roomy = weak.model_copy(update={"progress": weak.progress.model_copy(update={"box_count": 20})})
     assert catch_decision(roomy, legal_actions(roomy)) is not None
+
+
+def test_a_target_that_flees_on_its_first_move_gets_the_ball_at_once() -> None:
+    from engine.game.models import MoveSlot
+
+    state = with_balls(fixture_state("red_wild_main_menu"))
+    battle = state.battle
+    assert battle is not None and battle.enemy is not None
+    abra = battle.enemy.model_copy(
+        update={"moves": (MoveSlot(move_id=100, name="TELEPORT", pp=20, pp_ups=0),)}
+    )
+    state = state.model_copy(update={"battle": battle.model_copy(update={"enemy": abra})})
+    decision = catch_decision(state, legal_actions(state))
+    assert decision is not None and decision.action == UseItem(item="POKE_BALL")
+    assert "flees on its first move" in decision.reason
+
+
+def test_only_species_the_pokedex_lacks_when_asked() -> None:
+    state = with_balls(fixture_state("red_wild_main_menu"))  # a wild PIDGEY (Pokédex number 16)
+    lacking = state.model_copy(
+        update={"progress": state.progress.model_copy(update={"owned_dex": frozenset({7})})}
+    )
+    owning = state.model_copy(
+        update={"progress": state.progress.model_copy(update={"owned_dex": frozenset({16})})}
+    )
+    assert catch_decision(lacking, legal_actions(lacking), new_only=True) is not None
+    assert catch_decision(owning, legal_actions(owning), new_only=True) is None
+    assert catch_decision(owning, legal_actions(owning)) is not None
+
+
+def test_the_owned_species_decoded_agree_with_the_owned_count_and_the_player_walks() -> None:
+    from engine.game.capture import load_capture
+    from engine.game.decoders import decode_progress
+    from engine.game.memory import MemoryImage
+    from engine.game.ram import RED_BLUE
+    from tests.conftest import GEN1_FIXTURES
+
+    image = load_capture(GEN1_FIXTURES / "red_wild_main_menu")
+    raw = bytearray(image.u8(address) for address in range(0x10000))
+    # SQUIRTLE (7), PIDGEY (16) and MEW (151): bits 6 of byte 0, 7 of byte 1 and 6 of byte 18.
+    for at, bit in ((0, 6), (1, 7), (18, 6)):
+        raw[RED_BLUE.wPokedexOwned + at] |= 1 << bit
+    progress = decode_progress(MemoryImage(bytes(raw)), RED_BLUE)
+    assert progress.owned_dex == {7, 16, 151} and progress.pokedex_owned == 3
+    assert fixture_state("red_wild_main_menu").overworld.mode == "walk"

@@ -242,3 +242,15 @@ def test_building_the_parser_loads_no_heavy_package() -> None:
         [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True
     )
     assert result.stdout.strip() == "[]"
+
+
+def test_until_is_the_runs_aim_unless_the_config_names_one_and_a_wrong_aim_is_refused() -> None:
+    from engine.commands.run import _aimed
+    from engine.config import ConfigError, EngineConfig, StoryConfig
+
+    assert _aimed(EngineConfig(), "get_bicycle").story.aim == "get_bicycle"
+    assert _aimed(EngineConfig(), None).story.aim is None
+    chosen = EngineConfig(story=StoryConfig(aim="beat_koga"))
+    assert _aimed(chosen, "get_bicycle").story.aim == "beat_koga"
+    with pytest.raises(ConfigError, match=r"story\.aim: no story objective called 'beat_kogaa'.*beat_koga"):
+        _aimed(EngineConfig(story=StoryConfig(aim="beat_kogaa")), None)

@@ -120,3 +120,48 @@ def test_a_snapshot_through_json_carries_on_with_the_same_legs() -> None:
     fresh.restore(snapshot)
     assert fresh.snapshot() == original.snapshot()
     assert explore(fresh, w, state, 15)[0] == explore(original, w, state, 15)[0]
+
+
+def test_a_gate_tried_stays_shut_for_the_walk_through_another_gate() -> None:
+    from engine.world.models import Connection
+
+    # Two of Saffron's thirsty guards' gates side by side (pret scripts/Route5Gate.asm: (3, 3) and (4, 3);
+    # Route6Gate.asm: (3, 2) and (4, 2)), unseen ground behind each.
+    first, second = 70, 73
+    near_side = ["........"] * 3
+    first_art = [*near_side, "###..###", *("......." + "#" for _ in range(20))]
+    second_art = [near_side[0], near_side[1], "###..###", *("........" for _ in range(21))]
+    w = build_world(
+        TinyMap(
+            first,
+            "ROUTE_5_GATE",
+            first_art,
+            connections=[Connection(side="east", map_id=second, land=0, shift=0)],
+        ),
+        TinyMap(
+            second,
+            "ROUTE_6_GATE",
+            second_art,
+            connections=[Connection(side="west", map_id=first, land=7, shift=0)],
+        ),
+    )
+    explorer = Explorer(w)
+    start = state_at(BASE, first, 1, 1)
+    for _ in range(12):  # the near side first, then the ground behind the gates
+        leg = explorer.choose(start)
+        if leg.cross_gates:
+            break
+        report = walk_leg(w, start, leg)
+        explorer.record(leg, report, start)
+        start = report.state
+    assert leg.cross_gates and leg.shut == () and "through a story gate" in leg.reason
+    # The guard turned the player back at the first gate: a scene next to it.
+    turned_back = LegReport(outcome="dialog", reason="test", steps=1, frames=16, planned_steps=3,
+                            walked=((first, 3, 3),), state=start)  # fmt: skip
+    explorer.record(leg, turned_back, start)
+    again = explorer.choose(start)
+    assert again.cross_gates and again.shut == ((first, 3, 3), (first, 4, 3))
+    # As the walk plans it where it runs: through the second gate, not the nearer first one.
+    walked = walk_leg(w, start, again)
+    assert any(square[0] == second and square[2] >= 2 and square[1] in (3, 4) for square in walked.walked)
+    assert not any(square[0] == first and square[2] == 3 for square in walked.walked)

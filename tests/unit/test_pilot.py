@@ -200,3 +200,33 @@ def test_a_gift_waits_for_room_in_a_full_bag() -> None:
     crammed = guide.leg(in_town().model_copy(update={"bag": full}), "gift")
     assert crammed is not None and crammed.toss is not None and isinstance(crammed.goal, HereGoal)
     assert "to make room for the HM_FLY" in crammed.reason
+
+
+def test_a_catch_to_learn_a_move_makes_room_in_a_full_party_and_a_purchase_makes_room_in_the_bag() -> None:
+    from engine.game.bag_room import BAG_CAPACITY
+    from engine.game.models import BagItem
+    from engine.world.goals import PcOrder
+    from tests.unit.test_teaching import member
+
+    steps = {"objectives": [
+        {"name": "teach_flash", "title": "teach FLASH", "done": [["knows:FLASH"]], "source": "test",
+         "steps": [{"do": "buy", "items": [{"item": "POKE_BALL", "quantity": 5}], "until": [["balls>=1"]]},
+                   {"do": "catch", "map": "ROAD", "machine": "HM_FLASH", "until": [["can_learn:HM_FLASH"]]}]},
+    ]}  # fmt: skip
+    w = world()
+    guide = Pilot(w, parse_graph(steps), Explorer(w), 3)
+    balls = (BagItem(item_id=4, name="POKE_BALL", quantity=5),)
+    cutter = member("ODDISH", 30, "CUT")
+    rest = (member("PIDGEY", 9, "GUST"), member("SPEAROW", 12, "PECK"), member("EKANS", 11, "WRAP"))
+    six = (member("SQUIRTLE", 40, "TACKLE"), member("RATTATA", 4, "TACKLE"), cutter, *rest)
+    leg = guide.leg(in_town().model_copy(update={"party": six, "bag": balls}), "teach_flash")
+    # The lowest-levelled member that knows no field move goes into the box.
+    assert leg is not None and leg.pc == PcOrder(deposit=1) and "RATTATA (L4) into the box" in leg.reason
+    five = in_town().model_copy(update={"party": six[:5], "bag": balls})
+    catch = guide.leg(five, "teach_flash")
+    assert catch is not None and catch.pc is None and "one that can learn FLASH" in catch.reason
+    # No ball, and the bag holds twenty kinds of item: a toss before the Mart.
+    names = ["POTION", "ANTIDOTE", "TM_BIDE", *(f"TM_{n:02d}" for n in range(1, 18))][:BAG_CAPACITY]
+    full = tuple(BagItem(item_id=i + 1, name=name, quantity=1) for i, name in enumerate(names))
+    toss = guide.leg(five.model_copy(update={"bag": full}), "teach_flash")
+    assert toss is not None and toss.toss is not None and "to make room for the POKE_BALL" in toss.reason

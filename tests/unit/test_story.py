@@ -211,3 +211,31 @@ def test_after_koga_the_graph_goes_through_the_safari_zone_to_saffron() -> None:
     assert after_koga[:5] == ["get_gold_teeth", "get_hm03", "get_hm04", "teach_surf", "reach_saffron"]
     vending = next(o for o in graph.objectives if o.name == "reach_saffron").steps[0]
     assert vending.do == "buy" and vending.thing == (10, 1, "up") and vending.items[0].item == "FRESH_WATER"
+
+
+def test_an_aim_takes_the_optional_objectives_on_its_way_wherever_the_player_is() -> None:
+    from engine.strategist.strategist import Strategist
+    from tests.support.tiny_world import TinyMap, build_world, state_at
+
+    graph = story_graph()
+    assert graph.on_the_way_to("get_bicycle") >= {
+        "get_bicycle",
+        "get_bike_voucher",
+        "reach_vermilion",
+        "get_starter",
+    }
+    assert "beat_lt_surge" not in graph.on_the_way_to("get_bicycle")
+    with pytest.raises(StoryError):
+        graph.on_the_way_to("no_such_objective")
+    # Vermilion City with the Fan Club out of reach: the voucher is no detour to take, unless aimed at.
+    world = build_world(
+        TinyMap(1, "VERMILION_CITY", ["....", "...."]), TinyMap(2, "POKEMON_FAN_CLUB", ["..", ".."])
+    )
+    state = state_at(overworld_state(), 1, 0, 0, story=Story(towns_visited=frozenset({"VERMILION_CITY"})))
+    open_now = graph.open(state)
+    assert "get_bike_voucher" in {o.name for o in open_now}
+    wandering = Strategist(world=world)._worth_it(open_now, state)
+    aimed = Strategist(world=world, aim="get_bicycle")._worth_it(open_now, state)
+    assert "get_bike_voucher" not in {o.name for o in wandering}
+    assert "get_bike_voucher" in {o.name for o in aimed} and "get_hm01" in {o.name for o in aimed}
+    assert "town_map" not in {o.name for o in aimed}  # optional, and not on the aim's way
