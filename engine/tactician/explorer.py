@@ -199,12 +199,15 @@ class Explorer:
         return leg.model_copy(update={"reason": f"{reason}: {leg.reason}"})
 
     def nearest_talk(self, state: GameState, people: dict[tuple[int, int], Square]) -> Leg | None:
-        """A leg to talk to the nearest of these (map, object) people, standing where given, that the walk
-        can reach without crossing a closed story gate (it will not cross one: the nearest Mart beyond
-        Saffron's thirsty guards is no Mart at all)."""
+        """A leg to talk to the nearest of these (map, object) people, standing where given: first among
+        those the walk reaches without crossing a closed story gate (the nearest Mart beyond Saffron's
+        thirsty guards is no Mart at all), else through gates (the mansion's doors, which its switches
+        open on the way)."""
         if self.world is None or state.overworld.map_id not in self.world.maps:
             return None
-        return self._nearest_of(surroundings(self.world, state), people)
+        return self._nearest_of(surroundings(self.world, state), people) or self._nearest_of(
+            self._around(state), people
+        )
 
     def _wander(self, around: Surroundings, on_maps: Collection[int] | None = None) -> Leg:
         """Nothing new and no one to talk to: train. Walk to a random patch of tall grass near the

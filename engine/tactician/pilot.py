@@ -61,6 +61,7 @@ class Pilot:
         self._nearest_of: Step | None = None
         # The pilot's own last leg: only its legs say how near the step's target is (the explorer's do not).
         self.last_leg: Leg | None = None
+        self._shortcut = False  # the last leg was a shortcut's (FLY, the BICYCLE), not the step's own walk
         self.puzzles = PuzzleGuide(world)
 
     # -- choosing ----------------------------------------------------------------------------------
@@ -84,9 +85,13 @@ class Pilot:
             leg = self.puzzles.through_switches(leg, state)
         if leg is not None:
             leg = self.puzzles.through_boulders(leg, state)  # Victory Road's boulders, if the player is there
+        planned = leg
         if leg is not None and not leg.push and not self.puzzles.inside(state):
             leg = by_air(self.world, state, leg)  # FLY instead of a long walk, once a member can
             leg = by_bike(self.world, state, leg)  # on the BICYCLE for a long ride, once it is in the bag
+        # A flight, the walk out of doors before one, or getting on the bicycle ends where the step's
+        # own walk does not: how far it left the player is no measure of the step's progress.
+        self._shortcut = leg is not planned
         if leg is None:
             return None
         prefix = f"{objective.title}: {step.do}"
@@ -302,7 +307,9 @@ class Pilot:
             return None
         if self.last_leg is not None and self.last_leg.use == "BICYCLE":
             return None  # getting on is neither progress nor a leg lost: the walk it was for comes next
-        found = progress(self._step, before, after) or self._nearer(left) or puzzled
+        found = (
+            progress(self._step, before, after) or self._nearer(None if self._shortcut else left) or puzzled
+        )
         if found is None and self.objective in self.graph.done(after):
             found = f"{self.objective} done"
         self.idle_legs = 0 if found else self.idle_legs + 1

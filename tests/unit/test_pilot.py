@@ -230,3 +230,25 @@ def test_a_catch_to_learn_a_move_makes_room_in_a_full_party_and_a_purchase_makes
     full = tuple(BagItem(item_id=i + 1, name=name, quantity=1) for i, name in enumerate(names))
     toss = guide.leg(five.model_copy(update={"bag": full}), "teach_flash")
     assert toss is not None and toss.toss is not None and "to make room for the POKE_BALL" in toss.reason
+
+
+def test_a_flight_that_arrives_is_no_mark_for_how_near_the_steps_own_walk_gets() -> None:
+    from tests.unit.test_by_air import PALLET, VIRIDIAN, flyer, kanto
+
+    steps = {"objectives": [
+        {"name": "reach_viridian", "title": "read a sign", "done": [["event:EVENT_GOT_STARTER"]],
+         "source": "test",
+         "steps": [{"do": "talk", "map": "VIRIDIAN_CITY", "thing": [20, 20, "up"], "why": "it is there"}]},
+    ]}  # fmt: skip
+    w = kanto()
+    guide = Pilot(w, parse_graph(steps), Explorer(w), 3)
+    in_pallet = flyer(state_at(with_party(), PALLET, 2, 2))
+    flight = guide.leg(in_pallet, "reach_viridian")
+    assert flight is not None and flight.fly == "VIRIDIAN_CITY"
+    assert guide.travelled(in_pallet, in_pallet, left=0) is None  # the flight's own plan had no steps
+    # Landed short of the goal (a battle on the way, say): the walk on is measured from scratch.
+    landed = state_at(in_pallet, VIRIDIAN, 23, 26)
+    walk = guide.leg(landed.model_copy(update={"party": with_party().party}), "reach_viridian")
+    assert walk is not None and walk.fly is None
+    assert guide.travelled(landed, landed, left=30) is None
+    assert guide.travelled(landed, landed, left=12) == "18 steps closer"
