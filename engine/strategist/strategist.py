@@ -41,8 +41,6 @@ TRIGGERS = frozenset(
 MODEL_TRIGGERS = TRIGGERS - {EventName.HEARTBEAT, EventName.NEW_MAP}
 OPTIONAL_DETOUR_STEPS = 150  # an optional objective is taken when its place is at most this far
 OPTIONAL_SEARCH_NODES = 20_000
-NEAR_CELL = 8  # squares: where the player stands, to this grain, decides whether a detour is near
-NEAR_CACHE = 4096
 
 
 class StrategistSnapshot(Frozen):
@@ -64,7 +62,6 @@ class Strategist:
         self.graph = story_graph()
         # Optional objectives the aim needs are taken wherever the player is.
         self.wanted = self.graph.on_the_way_to(aim) if aim is not None else frozenset()
-        self._near_cache: dict[tuple[str, int, int, int, int], bool] = {}
         self.gateway = gateway
         self.memory = memory
         self.world = world
@@ -125,18 +122,6 @@ class Strategist:
         limit = OPTIONAL_DETOUR_STEPS if objective.detour is None else objective.detour
         if limit == 0:
             return False
-        # The search is worth doing once per stretch of a map, not on every trigger: a detour open for
-        # half the game (Route 16's SNORLAX) is asked about at every battle's end.
-        where = state.overworld
-        cell = (where.map_id, where.x // NEAR_CELL, where.y // NEAR_CELL)
-        key = (objective.name, *cell, len(state.story.event_flags))  # the story opens ways too
-        if key not in self._near_cache:
-            if len(self._near_cache) >= NEAR_CACHE:
-                self._near_cache.clear()
-            self._near_cache[key] = self._near_now(objective, state, limit)
-        return self._near_cache[key]
-
-    def _near_now(self, objective: Objective, state: GameState, limit: int) -> bool:
         place = next((step.map for step in objective.steps if step.map is not None), None)
         if place is None or self.world is None or state.overworld.map_id not in self.world.maps:
             return True
