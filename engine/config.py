@@ -83,6 +83,10 @@ class TeamConfig(Section):
     # Species whose evolution is stopped (B during the animation), by their names in capitals, e.g.
     # [PIKACHU]: every other member is let evolve.
     keep_unevolved: tuple[str, ...] = Field((), max_length=151)
+    # The team planner (engine/team): evolution stones used (and bought in Celadon) when the forecast
+    # against the bosses ahead wants the evolved form; boxed Pokémon taken into the party when they raise it.
+    stones: bool = True
+    swaps: bool = True
 
     @field_validator("keep_unevolved")
     @classmethod

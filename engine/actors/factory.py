@@ -37,6 +37,7 @@ from engine.observer.journey import Observer
 from engine.reflection.inbox import Reflection
 from engine.strategist.strategist import Strategist
 from engine.tactician.tactician import Tactician
+from engine.team.planner import TeamPlanner
 from engine.telemetry.metrics import RunMetrics
 from engine.telemetry.tracing import Tracing
 from engine.vision.perceiver import Vision
@@ -118,9 +119,10 @@ def _tactician(
     seed: int, config: EngineConfig, gateway: GatewayPort, memory: MemoryPort, rom: RomSource
 ) -> Tactician:
     lookahead = config.models.rule_based.battle == "search"
+    keep = known_species(config.team.keep_unevolved)
+    team = TeamPlanner(keep, stones=config.team.stones, swaps=config.team.swaps)
     return Tactician(seed, config.routing, gateway, memory, world=world_of(rom()), lookahead=lookahead,
-                     stuck_legs=config.story.stuck_legs,
-                     keep_unevolved=known_species(config.team.keep_unevolved))  # fmt: skip
+                     stuck_legs=config.story.stuck_legs, keep_unevolved=keep, team=team)  # fmt: skip
 
 
 def _strategist(

@@ -1,11 +1,13 @@
 """Room in the bag: it holds twenty kinds of item (pret constants/item_constants.asm BAG_ITEM_CAPACITY), and
 a ball whose item does not fit stays where it lies ("No more room for items!"). What to throw away then: a
 TM no member can learn (or every one that can knows already) first, then whatever is worth least; never a key
-item or an HM, which the game will not toss.
+item or an HM, which the game will not toss. What to store in the PC instead, while there: what the engine
+never uses (a TM no member can learn, a fossil, a nugget), so that a gift finds room later.
 """
 
 from __future__ import annotations
 
+from engine.game.items import BATTLE_ITEMS
 from engine.game.models import GameState
 from engine.game.tables import game_data
 from engine.game.teaching import choose_student
@@ -40,3 +42,37 @@ def least_needed(state: GameState) -> tuple[str, int] | None:
 
     chosen = min(candidates, key=lambda entry: worth(entry.name or ""))
     return (chosen.name or "", chosen.quantity)
+
+
+# Kept in the bag whatever the room: what battles, the field and the team planner use.
+IN_USE = frozenset({
+    "REPEL", "SUPER_REPEL", "MAX_REPEL", "ESCAPE_ROPE", "RARE_CANDY", "POKE_DOLL", "GUARD_SPEC", "DIRE_HIT",
+    "ETHER", "MAX_ETHER", "ELIXER", "MAX_ELIXER", "PP_UP", "HP_UP", "PROTEIN", "IRON", "CARBOS", "CALCIUM",
+    "MOON_STONE", "FIRE_STONE", "THUNDER_STONE", "WATER_STONE", "LEAF_STONE",
+})  # fmt: skip
+# Key items with no use left to the story: the fossils (their revival is optional).
+STORABLE_KEY_ITEMS = frozenset({"DOME_FOSSIL", "HELIX_FOSSIL", "OLD_AMBER"})
+
+
+def to_store(state: GameState) -> tuple[str, int] | None:
+    """The item (the whole stack) to put in the PC to keep room in the bag: a TM no member can learn first,
+    then a fossil or a valuable, then the cheapest TM; None when everything in the bag is in use."""
+    prices = game_data().item_prices
+    candidates = [entry.name for entry in state.bag if entry.name and _storable(entry.name)]
+    if not candidates:
+        return None
+
+    def order(name: str) -> tuple[int, int]:
+        machine = name.startswith("TM_")
+        rank = 0 if machine and choose_student(state, name) is None else 2 if machine else 1
+        return rank, prices.get(name) or 0
+
+    chosen = min(candidates, key=order)
+    return chosen, sum(entry.quantity for entry in state.bag if entry.name == chosen)
+
+
+def _storable(name: str) -> bool:
+    if name in STORABLE_KEY_ITEMS:
+        return True
+    used = name in KEY_ITEMS or name in IN_USE or name in BATTLE_ITEMS
+    return not used and not name.startswith("HM_")

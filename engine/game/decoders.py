@@ -26,11 +26,13 @@ from engine.game.models import (
     Story,
 )
 from engine.game.ram import BattleStructOffsets, PartyStructOffsets, RamMap
+from engine.game.stats import StatExp, computed_stats
 from engine.game.tables import GameData
 
 NUM_MOVES = 4
 NAME_LENGTH = 11
 MAX_BAG_ITEMS = 20
+MAX_PC_ITEMS = 50  # pret constants/item_constants.asm PC_ITEM_CAPACITY
 LIST_TERMINATOR = 0xFF
 BADGES = ("BOULDER", "CASCADE", "THUNDER", "RAINBOW", "SOUL", "MARSH", "VOLCANO", "EARTH")
 # SPRITE_FACING_* in pret constants/sprite_constants.asm
@@ -113,7 +115,44 @@ def decode_party_mon(image: MemoryImage, ram: RamMap, data: GameData, slot: int)
         slot=slot,
         ot_id=image.u16be(base + offsets.ot_id),
         exp=int.from_bytes(image.read(base + offsets.exp, 3), "big"),
+        stat_exp=_stat_exp(image, base + offsets.stat_exp),
     )
+
+
+def _stat_exp(image: MemoryImage, at: int) -> StatExp:
+    hp, attack, defense, speed, special = (image.u16be(at + 2 * i) for i in range(5))
+    return hp, attack, defense, speed, special
+
+
+def decode_box_mon(image: MemoryImage, ram: RamMap, data: GameData, slot: int) -> PartyMon:
+    """A Pokémon of the current box as it would join the party: the box_struct keeps no stats, so they
+    are worked out from species, level, DVs and stat experience as the game does when it is withdrawn
+    (an unknown species byte keeps the zeros the struct would give)."""
+    offsets = ram.party
+    base = ram.wBoxMons + slot * offsets.box_size
+    fields = _mon_fields(image, data, base, offsets, ram.wBoxMonNicks + slot * NAME_LENGTH)
+    level = image.u8(base + offsets.box_level)
+    stat_exp = _stat_exp(image, base + offsets.stat_exp)
+    species = data.species_by_index.get(fields["species_id"])
+    max_hp, stats = (
+        computed_stats(species, max(1, level), fields["dvs"], stat_exp)
+        if species is not None
+        else (0, Stats(attack=0, defense=0, speed=0, special=0))
+    )
+    fields.update(level=level, max_hp=max_hp, stats=stats)
+    return PartyMon(
+        **fields,
+        slot=slot,
+        ot_id=image.u16be(base + offsets.ot_id),
+        exp=int.from_bytes(image.read(base + offsets.exp, 3), "big"),
+        stat_exp=stat_exp,
+    )
+
+
+def decode_box(image: MemoryImage, ram: RamMap, data: GameData) -> tuple[PartyMon, ...]:
+    """The current PC box's Pokémon (the others are in the cartridge's save, out of reach)."""
+    count = min(image.u8(ram.wBoxCount), MONS_PER_BOX)
+    return tuple(decode_box_mon(image, ram, data, slot) for slot in range(count))
 
 
 def decode_evolution(image: MemoryImage, ram: RamMap, data: GameData) -> Evolution | None:
@@ -348,20 +387,25 @@ BOX_NUMBER = 0x7F  # wCurrentBoxNum's box; bit 7 says whether the boxes were eve
 
 
 def decode_bag(image: MemoryImage, ram: RamMap, data: GameData) -> tuple[BagItem, ...]:
-    count = min(image.u8(ram.wNumBagItems), MAX_BAG_ITEMS)
+    return _item_list(image, ram.wNumBagItems, ram.wBagItems, MAX_BAG_ITEMS, data)
+
+
+def decode_pc_items(image: MemoryImage, ram: RamMap, data: GameData) -> tuple[BagItem, ...]:
+    """The items stored in the player's PC."""
+    return _item_list(image, ram.wNumBoxItems, ram.wBoxItems, MAX_PC_ITEMS, data)
+
+
+def _item_list(
+    image: MemoryImage, count_at: int, items_at: int, most: int, data: GameData
+) -> tuple[BagItem, ...]:
     items = []
-    for index in range(count):
-        item_id = image.u8(ram.wBagItems + 2 * index)
+    for index in range(min(image.u8(count_at), most)):
+        item_id = image.u8(items_at + 2 * index)
         if item_id == LIST_TERMINATOR:
             break
         found = data.items.get(item_id)
-        items.append(
-            BagItem(
-                item_id=item_id,
-                name=found.name if found else None,
-                quantity=image.u8(ram.wBagItems + 2 * index + 1),
-            )
-        )
+        quantity = image.u8(items_at + 2 * index + 1)
+        items.append(BagItem(item_id=item_id, name=found.name if found else None, quantity=quantity))
     return tuple(items)
 
 

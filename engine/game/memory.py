@@ -18,9 +18,9 @@ IO_AND_HRAM = (0xFF00, 0x10000)
 # Only the parts of WRAM the decoders read are copied from the emulator at each look (copying costs
 # ~20 ns a byte, and the engine looks often): the sprites' state, the game's screen buffer wTileMap, the
 # menu, battle, party, progress and map variables, the toggleable objects, the event flags, the enemy
-# party and the play clock. A test checks that every
-# symbol of the RAM map, with its struct or list, falls inside these.
-WRAM_DECODED = ((0xC100, 0xC300), (0xC3A0, 0xC508), (0xCC00, 0xD400), (0xD5A0, 0xD5F0), (0xD700, 0xDB00))
+# party, the play clock, the PC's items and the current PC box (wBoxCount to wBoxDataEnd). A test checks
+# that every symbol of the RAM map, with its struct or list, falls inside these.
+WRAM_DECODED = ((0xC100, 0xC300), (0xC3A0, 0xC508), (0xCC00, 0xD400), (0xD53A, 0xD5F0), (0xD700, 0xDEE2))
 DECODER_REGIONS: tuple[tuple[int, int], ...] = (TILE_MAPS, *WRAM_DECODED, IO_AND_HRAM)
 
 # LCD registers (Pan Docs).

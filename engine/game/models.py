@@ -83,6 +83,7 @@ class PartyMon(Mon):
     slot: int
     ot_id: int
     exp: int
+    stat_exp: tuple[int, int, int, int, int] = (0, 0, 0, 0, 0)  # HP, Attack, Defense, Speed, Special
 
 
 class BattleMon(Mon):
@@ -234,6 +235,8 @@ class GameState(Frozen):
     bag: tuple[BagItem, ...]
     story: Story = Story()
     evolution: Evolution | None = None  # only while a member evolves on screen
+    box: tuple[PartyMon, ...] = ()  # the current PC box's Pokémon, stats worked out as on withdrawal
+    pc_items: tuple[BagItem, ...] = ()  # the items stored in the player's PC
 
 
 class Direction(StrEnum):

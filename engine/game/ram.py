@@ -26,8 +26,10 @@ class PartyStructOffsets(BaseModel):
     moves: int = 0x08
     ot_id: int = 0x0C
     exp: int = 0x0E
+    stat_exp: int = 0x11  # five big-endian words: HP, Attack, Defense, Speed, Special
     dvs: int = 0x1B
     pp: int = 0x1D
+    box_size: int = 0x21  # a box_struct ends here
     level: int = 0x21
     max_hp: int = 0x22
     attack: int = 0x24
@@ -114,6 +116,8 @@ class RamMap(BaseModel):
     wLastMenuItem: int
     wListMenuID: int
     wBoxCount: int  # the current box's Pokémon (MONS_PER_BOX at most)
+    wBoxMons: int  # the current box's box_structs (no level-computed stats: the game works them out)
+    wBoxMonNicks: int
     wCurrentBoxNum: int  # the current box (bits 0-6) and whether boxes were ever changed (bit 7)
     wListScrollOffset: int
     wPartyMenuTypeOrMessageID: int
@@ -163,6 +167,8 @@ class RamMap(BaseModel):
     wPokedexSeen: int
     wNumBagItems: int
     wBagItems: int
+    wNumBoxItems: int  # the items stored in the player's PC (up to 50)
+    wBoxItems: int
     wPlayTimeHours: int
     wPlayTimeMinutes: int
     wPlayTimeSeconds: int
@@ -269,6 +275,8 @@ RED_BLUE = RamMap(
     wLastMenuItem=0xCC2A,
     wListMenuID=0xCF94,
     wBoxCount=0xDA80,
+    wBoxMons=0xDA96,
+    wBoxMonNicks=0xDE06,
     wCurrentBoxNum=0xD5A0,
     wListScrollOffset=0xCC36,
     wPartyMenuTypeOrMessageID=0xD07D,
@@ -315,6 +323,8 @@ RED_BLUE = RamMap(
     wPokedexSeen=0xD30A,
     wNumBagItems=0xD31D,
     wBagItems=0xD31E,
+    wNumBoxItems=0xD53A,
+    wBoxItems=0xD53B,
     wPlayTimeHours=0xDA41,
     wPlayTimeMinutes=0xDA43,
     wPlayTimeSeconds=0xDA44,

@@ -48,11 +48,13 @@ def decode_state(
         player_name=decoders.decode_name(image, ram.wPlayerName),
         rival_name=decoders.decode_name(image, ram.wRivalName),
         party=decoders.decode_party(image, ram, data),
+        box=decoders.decode_box(image, ram, data),
         battle=battle,
         menu=decoders.decode_menu(image, ram) if menu_active and battle is None else None,
         overworld=decoders.decode_overworld(image, ram, data),
         progress=decoders.decode_progress(image, ram),
         bag=decoders.decode_bag(image, ram, data),
+        pc_items=decoders.decode_pc_items(image, ram, data),
         story=decoders.decode_story(image, ram, data),
         evolution=decoders.decode_evolution(image, ram, data) if point is DecisionPoint.EVOLUTION else None,
     )

@@ -1,9 +1,11 @@
-"""The menu work a leg ends in, where it arrived: a TM or HM taught, an item used or tossed, FLY to a town,
-Bill's PC, a Mart's counter, a vending machine. Each is the menus' closed loop (engine.menus, mechanics/
-shop.py) with its error turned into the leg's stop; the walk (mechanics/travel.py) dispatches to them."""
+"""The menu work a leg ends in, where it arrived: a TM or HM taught, an item used, given or tossed, FLY to
+a town, Bill's PC, a Mart's counter, a vending machine. Each is the menus' closed loop (engine.menus,
+mechanics/shop.py) with its error turned into the leg's stop; the walk (mechanics/travel.py) dispatches to
+them."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 from typing import Protocol
 
@@ -20,7 +22,7 @@ from engine.menus.item_use import ItemUser
 from engine.menus.pc import PcUser
 from engine.menus.teach import Teacher
 from engine.menus.vending import VendingMachine
-from engine.world.goals import PcOrder, Purchase, Teach
+from engine.world.goals import Give, PcOrder, Purchase, Teach
 from engine.world.models import Square
 from engine.world.tables import FLY_TILESETS
 from engine.world.world import World
@@ -81,27 +83,45 @@ class MenuSteps:
         self._on_a_loaded_map()
 
     def _at_pc(self: MenuWalker, order: PcOrder, progress: LegProgress) -> None:
-        """A at the PC, then its menus: a box change, a deposit, a withdrawal, in that order, each checked in
-        RAM (the current box, party and box counts)."""
+        """A at the PC, then its menus: a box change, a deposit, a withdrawal, an item stored, an item taken,
+        in that order, A at the PC again before each, each checked in RAM (the current box, party and box
+        counts, the bag and the PC's items)."""
         pc, read = PcUser(self.session, self.driver), partial(keep_new, progress.text)
         if order.change_box is None:  # after a change the counts are the new box's: asked then
             refused = pc.refusal(order.deposit, order.withdraw if order.deposit is None else None)
             if refused is not None:
                 raise Stop("blocked", refused)
-        self._tap_a()
+        for item, depositing in ((order.store, True), (order.take, False)):
+            refused = pc.item_refusal(*item, depositing=depositing) if item is not None else None
+            if refused is not None:
+                raise Stop("blocked", refused)
+        orders: list[Callable[..., str]] = []
+        if order.change_box is not None:
+            orders.append(partial(pc.change_box, order.change_box))
+        if order.deposit is not None:
+            orders.append(partial(pc.deposit, order.deposit))
+        if order.withdraw is not None:
+            orders.append(partial(pc.withdraw, order.withdraw))
+        if order.store is not None:
+            orders.append(partial(pc.deposit_item, *order.store))
+        if order.take is not None:
+            orders.append(partial(pc.withdraw_item, *order.take))
         try:
-            if order.change_box is not None:
-                progress.used.append(pc.change_box(order.change_box, read=read))
-                if order.deposit is not None or order.withdraw is not None:
-                    self._tap_a()
-            if order.deposit is not None:
-                progress.used.append(pc.deposit(order.deposit, read=read))
-            if order.withdraw is not None:
-                if order.deposit is not None:
-                    self._tap_a()  # the PC again
-                progress.used.append(pc.withdraw(order.withdraw, read=read))
+            for done in orders:
+                self._tap_a()  # the PC's text and main menu
+                progress.used.append(done(read=read))
         except PcError as exc:
             raise Stop("blocked", str(exc)) from exc
+
+    def _give(self: MenuWalker, give: Give, progress: LegProgress) -> None:
+        """An item used on a party member (a stone: the evolution plays), RAM checked that it changed."""
+        try:
+            done = ItemUser(self.session, self.driver).give(
+                give.item, give.member, read=partial(keep_new, progress.text)
+            )
+        except ItemUseError as exc:
+            raise Stop("blocked", str(exc)) from exc
+        progress.used.append(done)
 
     def _toss(self: MenuWalker, item: str, quantity: int, progress: LegProgress) -> None:
         try:

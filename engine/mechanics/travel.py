@@ -153,6 +153,8 @@ class Traveller(ObstacleSteps, MenuSteps):
             self._use(leg.use, progress)
         elif leg.toss is not None:
             self._toss(*leg.toss, progress)
+        elif leg.give is not None:
+            self._give(leg.give, progress)
         elif leg.push and plan.face is not None:
             self._push_boulder(plan.face, progress)
         elif leg.pc is not None:

@@ -11,19 +11,17 @@ EVO_STONE_PARTY_MENU, whose evolution cannot be stopped), prints what it did and
 
 from __future__ import annotations
 
-from functools import partial
-
 from engine.emulator.session import EmulatorSession, LiveMemory
 from engine.game.buttons import Button
 from engine.game.items import BATTLE_ITEMS, ItemKind
-from engine.game.mart import quantity_presses
 from engine.game.models import PartyMon
 from engine.game.state import decode_state
 from engine.game.tables import game_data
 from engine.game.teaching import level_up_room
 from engine.menus.bag import TOSS, choose_to_use, in_bag
 from engine.menus.errors import ItemUseError, MenusError
-from engine.menus.screens import SCREEN_COLUMNS, Driver, MenuPresser, Shown, TextSink, message_box_lines
+from engine.menus.quantity import quantity_box, set_quantity
+from engine.menus.screens import Driver, MenuPresser, Shown, TextSink, message_box_lines
 from engine.menus.teach import FORGET_MENU_X, FORGET_MENU_Y, TWO_OPTION_MENU, YES
 
 USE_ITEM_PARTY_MENU, EVO_STONE_PARTY_MENU = 0x01, 0x05  # pret constants/menu_constants.asm
@@ -34,8 +32,6 @@ EVOLUTION_FRAMES = 900
 GIVEN_KINDS = frozenset({ItemKind.HEAL_HP, ItemKind.CURE_STATUS, ItemKind.REVIVE})
 
 
-QUANTITY_ROW, QUANTITY_COLUMN, TIMES_TILE = 10, 16, 0xF1  # pret home/list_menu.asm, charmap "×"
-MAX_QUANTITY_PRESSES = 60  # the short way round a box of up to 99
 MAX_PROMPTS = 6  # a level-up's learning asks at most three questions; an evolution may follow
 NO = 1
 
@@ -93,9 +89,9 @@ class ItemUser:
             choose_to_use(menus, item, TOSS)
             bag: Shown = lambda memory: in_bag(menus, memory)  # noqa: E731
             # A key item or an HM skips the quantity box: "That's too important to toss!", then the bag.
-            if menus.advance_to({"quantity": self._quantity_box(menus), "bag": bag}) != "quantity":
+            if menus.advance_to({"quantity": quantity_box(menus), "bag": bag}) != "quantity":
                 raise MenusError("the game will not toss it (a key item or an HM)")
-            self._set_quantity(menus, quantity, held)
+            set_quantity(menus, quantity, held)
             self.session.press(Button.A)
             if menus.advance_to({"yes_no": self._yes_no, "bag": bag}) != "yes_no":
                 raise MenusError("no question whether to toss it")
@@ -112,24 +108,8 @@ class ItemUser:
         bag = decode_state(self.session.memory_image(), self.session.ram_map).bag
         return sum(entry.quantity for entry in bag if entry.name == item)
 
-    def _quantity_box(self, menus: MenuPresser) -> Shown:
-        # DisplayChooseQuantityMenu draws "×01" at column 16 of row 10 and reads the pad itself.
-        at = self.session.ram_map.wTileMap + QUANTITY_ROW * SCREEN_COLUMNS + QUANTITY_COLUMN
-        return lambda memory: memory[at] == TIMES_TILE and menus.menu_waits()
-
     def _yes_no(self, memory: LiveMemory) -> bool:
         return bool(memory[self.session.ram_map.wTextBoxID] == TWO_OPTION_MENU)
-
-    def _set_quantity(self, menus: MenuPresser, wanted: int, held: int) -> None:
-        ram = self.session.ram_map
-        for _ in range(MAX_QUANTITY_PRESSES):
-            now = self.session.read_u8(ram.wItemQuantity)
-            if now == wanted:
-                return
-            button, _ = quantity_presses(wanted, start=now, maximum=held)
-            self.session.press(button)
-            menus.wait(partial(_quantity_moved, ram.wItemQuantity, now), "the quantity changed")
-        raise MenusError(f"the quantity box never showed {wanted}")
 
     def _back_to_the_bag(self, menus: MenuPresser, member: int) -> None:
         """A through the item's text and any evolution (A never stops one) back to the bag, answering a
@@ -186,7 +166,3 @@ def _change(item: str, before: PartyMon, after: PartyMon) -> str:
             f"{before.status} to {after.status}"
         )
     raise ItemUseError(f"{item} changed nothing on {before.species_name}")
-
-
-def _quantity_moved(address: int, was: int, memory: LiveMemory) -> bool:
-    return bool(memory[address] != was)

@@ -8,15 +8,24 @@ BOX, SEE YA!), so the two are told apart by the text of their first entry. The P
 (DisplayDepositWithdrawMenu). CHANGE BOX asks to save first (YES), lists the twelve boxes at wTopMenuItemX
 12, Y 1, and saves the game (engine/menus/save.asm ChangeBox). wPartyCount, wBoxCount and wCurrentBoxNum
 are checked after; anything unexpected closes the menus with B and raises PcError.
+
+Items are stored from the same main menu's second entry, the player's own PC (pret engine/menus/
+players_pc.asm PlayerPCMenu: WITHDRAW ITEM, DEPOSIT ITEM, TOSS ITEM, LOG OFF at the same corner): the bag or
+the PC's items as a list menu, then "How many?" for an item that is no key item, then the list again; the
+bag and the PC's items (wNumBoxItems) are checked after.
 """
 
 from __future__ import annotations
 
 from engine.emulator.session import EmulatorSession, LiveMemory
+from engine.game.bag_room import BAG_CAPACITY, KEY_ITEMS
 from engine.game.buttons import Button
+from engine.game.models import BagItem
 from engine.game.screen import row_text
-from engine.menus.bag import LIST_MENU_BOX
+from engine.game.state import decode_state
+from engine.menus.bag import LIST_MENU_BOX, in_bag
 from engine.menus.errors import MenusError, PcError
+from engine.menus.quantity import quantity_box, set_quantity
 from engine.menus.screens import SCREEN_COLUMNS, Driver, MenuPresser, Shown, TextSink
 from engine.menus.teach import TWO_OPTION_MENU, YES
 
@@ -24,6 +33,9 @@ PC_MENU_X, PC_MENU_Y = 1, 2
 FIRST_ENTRY_X = 2  # the entries' text starts a column right of the cursor
 CHOICE_X, CHOICE_Y = 10, 12  # DEPOSIT or WITHDRAW / STATS / CANCEL
 WITHDRAW, DEPOSIT, CHANGE_BOX = 0, 1, 3  # BillsPCMenu's entries
+PLAYERS_PC = 1  # DisplayPCMainMenu's second entry
+WITHDRAW_ITEM, DEPOSIT_ITEM = 0, 1  # PlayersPCMenuEntries
+PC_ITEM_CAPACITY = 50  # pret constants/item_constants.asm
 MONS_PER_BOX, PARTY_LENGTH, BOXES = 20, 6, 12  # pret constants/pokemon_data_constants.asm
 BOX_MENU_X, BOX_MENU_Y = 12, 1  # engine/menus/save.asm DisplayChangeBoxMenu
 BOX_NUMBER = 0x7F  # wCurrentBoxNum: the box, and BIT_HAS_CHANGED_BOXES above it
@@ -110,6 +122,73 @@ class PcUser:
             raise PcError(f"the current box is {now + 1}, not {box + 1}")
         return f"changed to box {box + 1} ({self.counts()[1]} Pokémon in it); the game was saved"
 
+    def deposit_item(self, item: str, quantity: int, read: TextSink | None = None) -> str:
+        """With the PC's text just opened by A: `quantity` of the bag's `item` stored in the PC."""
+        self._items_moved(DEPOSIT_ITEM, item, quantity, read)
+        return f"stored {quantity} {item} in the PC"
+
+    def withdraw_item(self, item: str, quantity: int, read: TextSink | None = None) -> str:
+        """With the PC's text just opened by A: `quantity` of the PC's `item` taken into the bag."""
+        self._items_moved(WITHDRAW_ITEM, item, quantity, read)
+        return f"took {quantity} {item} from the PC"
+
+    def _items(self) -> tuple[tuple[BagItem, ...], tuple[BagItem, ...]]:
+        state = decode_state(self.session.memory_image(), self.ram)
+        return state.bag, state.pc_items
+
+    def item_refusal(self, item: str, quantity: int, depositing: bool) -> str | None:
+        """Why storing (or taking out) `quantity` of `item` cannot be done (asked before the PC is turned
+        on, so that nothing is left open), or None."""
+        bag, stored = self._items()
+        source, target = (bag, stored) if depositing else (stored, bag)
+        held = _count(source, item)
+        if not 1 <= quantity <= held:
+            return f"cannot move {quantity} {item}: {'the bag' if depositing else 'the PC'} holds {held}"
+        room, where = (PC_ITEM_CAPACITY, "the PC") if depositing else (BAG_CAPACITY, "the bag")
+        if _count(target, item) == 0 and len(target) >= room:
+            return f"{where} holds {room} kinds of item already: no room for {item}"
+        return None
+
+    def _items_moved(self, entry: int, item: str, quantity: int, read: TextSink | None) -> None:
+        depositing = entry == DEPOSIT_ITEM
+        refused = self.item_refusal(item, quantity, depositing)
+        if refused is not None:
+            raise PcError(refused)
+        bag, stored = self._items()
+        names = [found.name for found in (bag if depositing else stored)]
+        held = _count(bag if depositing else stored, item)
+        self._through_item_menus(entry, names.index(item), item, quantity, held, read)
+        after_bag, after_stored = self._items()
+        step = -quantity if depositing else quantity
+        if _count(after_bag, item) != _count(bag, item) + step or (
+            _count(after_stored, item) != _count(stored, item) - step
+        ):
+            moved = "stored" if depositing else "taken out"
+            raise PcError(f"{quantity} {item} were not {moved} (the bag holds {_count(after_bag, item)})")
+
+    def _through_item_menus(
+        self, entry: int, index: int, item: str, quantity: int, held: int, read: TextSink | None
+    ) -> None:
+        menus = MenuPresser(self.session, self.driver, read)
+        items: Shown = lambda memory: in_bag(menus, memory)  # noqa: E731
+        try:
+            menus.advance_to({"PC": self._entry_reads("BILL", "SOMEONE")})
+            menus.choose(PLAYERS_PC, "the player's PC")
+            menus.advance_to({"the player's PC": self._entry_reads("WITHDRAW ITEM")})
+            menus.choose(entry, "DEPOSIT ITEM" if entry == DEPOSIT_ITEM else "WITHDRAW ITEM")
+            menus.advance_to({"the items": items})
+            menus.cursor_to(index, item, scrolled=True)
+            self.session.press(Button.A)
+            if item not in KEY_ITEMS:  # a key item goes without "How many?"
+                menus.advance_to({"quantity": quantity_box(menus)})
+                set_quantity(menus, quantity, held)
+                self.session.press(Button.A)
+            menus.advance_to({"the items": items})
+        except MenusError as exc:
+            menus.leave()
+            raise PcError(f"the player's PC: {exc}") from exc
+        menus.leave()
+
     def _box_menu(self, memory: LiveMemory) -> bool:
         ram = self.ram
         return (memory[ram.wTopMenuItemX], memory[ram.wTopMenuItemY]) == (BOX_MENU_X, BOX_MENU_Y)
@@ -150,3 +229,7 @@ class PcUser:
     def _choice(self, memory: LiveMemory) -> bool:
         ram = self.ram
         return (memory[ram.wTopMenuItemX], memory[ram.wTopMenuItemY]) == (CHOICE_X, CHOICE_Y)
+
+
+def _count(items: tuple[BagItem, ...], item: str) -> int:
+    return sum(found.quantity for found in items if found.name == item)

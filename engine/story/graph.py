@@ -147,6 +147,16 @@ class StoryGraph(Frozen):
             if objective.name not in done and all(name in done for name in objective.after)
         )  # fmt: skip
 
+    def bosses_ahead(
+        self, state: GameState, done: frozenset[str] | None = None
+    ) -> tuple[tuple[str, int], ...]:
+        """The bosses of the objectives not done yet, in the graph's order, as trainer class and number in
+        this game (a rival whose starter is not known yet is left out)."""
+        done = self.done(state) if done is None else done
+        found = (step.boss_team(state) for objective in self.objectives if objective.name not in done
+                 for step in objective.steps)  # fmt: skip
+        return tuple(dict.fromkeys(team for team in found if team is not None))
+
     def next_step(self, objective: Objective, state: GameState) -> Step | None:
         """The first step of the plan not done yet (the last one stays until the objective is done)."""
         for step in objective.steps[:-1]:

@@ -22,13 +22,24 @@ from engine.game.teaching import can_learn, choose_student, machine_move
 from engine.story.conditions import party_hp
 from engine.story.graph import Objective, Step, StoryGraph
 from engine.story.progress import closer, progress
+from engine.tactician.asides import Asides
 from engine.tactician.by_air import by_air
 from engine.tactician.by_bike import by_bike
 from engine.tactician.catching import owned
 from engine.tactician.explorer import Explorer
 from engine.tactician.puzzle_legs import PuzzleGuide, PuzzleSnapshot
+from engine.team.planner import TeamPlanner
 from engine.world.gates import closed_gates
-from engine.world.goals import HereGoal, Leg, MapGoal, ObjectGoal, PcOrder, SquareGoal, Teach, ThingGoal
+from engine.world.goals import (
+    HereGoal,
+    Leg,
+    MapGoal,
+    ObjectGoal,
+    PcOrder,
+    SquareGoal,
+    Teach,
+    ThingGoal,
+)
 from engine.world.models import Square
 from engine.world.planner import gate_squares
 from engine.world.tables import PC_SQUARE, PC_SQUARES
@@ -48,7 +59,14 @@ class PilotSnapshot(Frozen):
 
 
 class Pilot:
-    def __init__(self, world: World | None, graph: StoryGraph, explorer: Explorer, stuck_legs: int) -> None:
+    def __init__(
+        self,
+        world: World | None,
+        graph: StoryGraph,
+        explorer: Explorer,
+        stuck_legs: int,
+        team: TeamPlanner | None = None,
+    ) -> None:
         self.world = world
         self.graph = graph
         self.explorer = explorer
@@ -63,6 +81,8 @@ class Pilot:
         self.last_leg: Leg | None = None
         self._shortcut = False  # the last leg was a shortcut's (FLY, the BICYCLE), not the step's own walk
         self.puzzles = PuzzleGuide(world)
+        self.asides = Asides(world, graph, team) if world is not None else None
+        self._changing_team = False  # the last leg was for the team or the bag, not the step's
 
     # -- choosing ----------------------------------------------------------------------------------
     def leg(self, state: GameState, objective_name: str) -> Leg | None:
@@ -79,6 +99,13 @@ class Pilot:
         self._step = step
         if step is None or stage == "explore":
             return None
+        aside = None
+        if self.asides is not None and stage == "plan" and not self.puzzles.inside(state):
+            aside = self.asides.leg(state, step, done, self._counter, self._at_pc)
+        self._changing_team = aside is not None
+        if aside is not None:
+            self.last_leg = aside
+            return aside
         leg = self._leg_for(objective, step, state, cross_gates=stage != "plan")
         if leg is not None and step.do != "search" and not isinstance(leg.goal, HereGoal):
             # The mansion's doors, if the player is inside (a `search` leg has been through them already).
@@ -305,8 +332,8 @@ class Pilot:
         puzzled = self.puzzles.travelled(before, after)
         if self.objective is None or self._step is None:
             return None
-        if self.last_leg is not None and self.last_leg.use == "BICYCLE":
-            return None  # getting on is neither progress nor a leg lost: the walk it was for comes next
+        if self.last_leg is not None and (self.last_leg.use == "BICYCLE" or self._changing_team):
+            return None  # getting on, or a change to the team, is neither progress nor a leg lost
         found = (
             progress(self._step, before, after) or self._nearer(None if self._shortcut else left) or puzzled
         )

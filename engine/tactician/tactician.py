@@ -30,6 +30,7 @@ from engine.tactician.explorer import Explorer, ExplorerSnapshot
 from engine.tactician.lessons import BattleLessons
 from engine.tactician.pilot import Pilot, PilotSnapshot
 from engine.tactician.rule_based import ActionDecision, RuleBasedPolicy
+from engine.team.planner import TeamPlanner
 from engine.world.goals import Leg
 from engine.world.world import World
 
@@ -55,11 +56,13 @@ class Tactician:
         lookahead: bool = True,
         stuck_legs: int = STUCK_LEGS,
         keep_unevolved: frozenset[str] = frozenset(),
+        team: TeamPlanner | None = None,
     ) -> None:
         self.policy = RuleBasedPolicy(lookahead=lookahead)
         self.keep_unevolved = keep_unevolved
         self.explorer = Explorer(world, seed=seed)
-        self.pilot = Pilot(world, story_graph(), self.explorer, stuck_legs)
+        team = team if team is not None else TeamPlanner(keep_unevolved)
+        self.pilot = Pilot(world, story_graph(), self.explorer, stuck_legs, team)
         self.routing = routing or RoutingConfig()
         self.gateway = gateway
         self.lessons = BattleLessons(memory, self.policy)

@@ -104,11 +104,13 @@ class Purchase(Frozen):
 class PcOrder(Frozen):
     """At Bill's PC (a Pokémon Center's, faced with a `ThingGoal`): put party member `deposit` in the box,
     or take the box's Pokémon `withdraw` into the party (both 0-based), or change the current box (the game
-    saves itself then)."""
+    saves itself then); at the player's own PC, store an item from the bag or take one out."""
 
     deposit: int | None = Field(default=None, ge=0, le=5)
     withdraw: int | None = Field(default=None, ge=0, le=19)
     change_box: int | None = Field(default=None, ge=0, le=11)  # make this box (0-based) the current one
+    store: tuple[str, int] | None = None  # an item of the bag and how many of it, into the PC
+    take: tuple[str, int] | None = None  # an item stored in the PC and how many of it, into the bag
 
 
 class Teach(Frozen):
@@ -121,6 +123,13 @@ class Teach(Frozen):
     reason: str = ""
 
 
+class Give(Frozen):
+    """Use `item` from the bag on party slot `member` (0-based): an evolution stone, a potion."""
+
+    item: str
+    member: int = Field(ge=0, le=5)
+
+
 class Leg(Frozen):
     """One leg of walking, executed by the Emulator role in one call. With `interact`, the leg ends by
     pressing A at what the goal faces and reading the text to its end; a YES/NO question on the way is
@@ -130,7 +139,8 @@ class Leg(Frozen):
     or the money does not pay for is skipped, with the reason in the report). With `teach`, the leg ends
     in the bag's menus, teaching a TM or HM (usually a `HereGoal` leg); with `use`, in using an item from
     the bag (the POKé FLUTE beside a sleeping SNORLAX); with `toss`, in throwing that many of an item away
-    (room in a full bag); with `push`, in pushing the boulder the leg's `ThingGoal` faces."""
+    (room in a full bag); with `give`, in using an item on a party member (an evolution stone); with
+    `push`, in pushing the boulder the leg's `ThingGoal` faces."""
 
     goal: Goal
     intent: Intent = "travel"
@@ -144,6 +154,7 @@ class Leg(Frozen):
     teach: Teach | None = None
     use: str | None = None  # an item (pret name: POKE_FLUTE) used from the bag where the leg arrives
     toss: tuple[str, int] | None = None  # an item and how many of it to throw away where the leg arrives
+    give: Give | None = None  # an item used on a party member where the leg arrives
     push: bool = False  # push the boulder the goal faces one square, with STRENGTH (used first if need be)
     pc: PcOrder | None = None  # a deposit or withdrawal at the PC the goal faces
     fly: str | None = None  # a town (pret name) FLY takes the player to where the leg arrives (outdoors)

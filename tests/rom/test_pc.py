@@ -66,3 +66,25 @@ def test_a_new_box_is_chosen_and_the_deposit_goes_into_it(rom_path: Path) -> Non
         report.text + report.used
     )
     assert state.decision_point.value == "overworld_free"
+
+
+def test_items_are_stored_in_the_pc_and_taken_out_again(rom_path: Path) -> None:
+    from tests.support.scenarios import set_bag
+
+    with open_session(rom_path, EmulatorConfig()) as session:
+        role, pc = at_the_pc(session)
+        set_bag(session, [("POTION", 3), ("NUGGET", 2), ("DOME_FOSSIL", 1)])
+        stored = role.travel(Leg(goal=pc, pc=PcOrder(store=("NUGGET", 2))))
+        fossil = role.travel(Leg(goal=pc, pc=PcOrder(store=("DOME_FOSSIL", 1))))  # a key item: no "How many?"
+        middle = decode_state(session.memory_image(), session.ram_map)
+        taken = role.travel(Leg(goal=pc, pc=PcOrder(take=("NUGGET", 1))))
+        refused = role.travel(Leg(goal=pc, pc=PcOrder(store=("POTION", 4))))
+        after = decode_state(session.memory_image(), session.ram_map)
+    assert (stored.outcome, fossil.outcome, taken.outcome) == ("arrived",) * 3, (stored.reason, taken.reason)
+    assert [(i.name, i.quantity) for i in middle.bag] == [("POTION", 3)]
+    assert {(i.name, i.quantity) for i in middle.pc_items} >= {("NUGGET", 2), ("DOME_FOSSIL", 1)}
+    assert [(i.name, i.quantity) for i in after.bag] == [("POTION", 3), ("NUGGET", 1)]
+    assert ("NUGGET", 1) in {(i.name, i.quantity) for i in after.pc_items}
+    assert "stored 2 NUGGET in the PC" in stored.used and "took 1 NUGGET from the PC" in taken.used
+    assert refused.outcome == "blocked" and "the bag holds 3" in refused.reason
+    assert after.decision_point.value == "overworld_free"

@@ -13,6 +13,7 @@ NOT_MEMORY = {"JoypadLowSensitivity", "WaitForTextScrollButtonPress_polled", "Ha
               "MapHeaderBanks", "Tilesets", "wTilesetBank"}  # fmt: skip
 NAME = RED_BLUE.nickname_length
 BATTLE_STRUCT_SIZE = 29  # pret macros/ram.asm battle_struct
+BOX_SIZE = 20  # MONS_PER_BOX
 
 # Lists and structs that start at a symbol: how many bytes the decoders read from there.
 EXTENTS = {
@@ -20,11 +21,14 @@ EXTENTS = {
     "wEnemyMons": RED_BLUE.party_size * RED_BLUE.party.size,
     "wPartyMonOT": RED_BLUE.party_size * NAME,
     "wPartyMonNicks": RED_BLUE.party_size * NAME,
+    "wBoxMons": BOX_SIZE * RED_BLUE.party.box_size,
+    "wBoxMonNicks": BOX_SIZE * NAME,
     "wPartySpecies": RED_BLUE.party_size + 1,
     "wEnemyPartySpecies": RED_BLUE.party_size + 1,
     "wBattleMon": BATTLE_STRUCT_SIZE,
     "wEnemyMon": BATTLE_STRUCT_SIZE,
     "wBagItems": 20 * 2 + 1,
+    "wBoxItems": 50 * 2 + 1,
     "wPokedexOwned": RED_BLUE.pokedex_bytes,
     "wPokedexSeen": RED_BLUE.pokedex_bytes,
     "wPlayerName": NAME,

@@ -252,3 +252,82 @@ def test_a_flight_that_arrives_is_no_mark_for_how_near_the_steps_own_walk_gets()
     assert walk is not None and walk.fly is None
     assert guide.travelled(landed, landed, left=30) is None
     assert guide.travelled(landed, landed, left=12) == "18 steps closer"
+
+
+def team_graph() -> StoryGraph:
+    return parse_graph({"objectives": [
+        {"name": "beat_erika", "title": "beat Erika", "done": [["badge:RAINBOW"]], "source": "test",
+         "steps": [{"do": "train", "boss": ["ERIKA", 1], "win_at": 0.99},
+                   {"do": "go", "map": "ROAD", "why": "the gym"}]},
+    ]})  # fmt: skip
+
+
+def test_a_stone_in_the_bag_is_used_in_place_and_the_leg_is_neither_progress_nor_idle() -> None:
+    from engine.game.models import BagItem
+    from engine.team.planner import TeamPlanner
+    from engine.world.goals import Give
+    from tests.unit.test_team import oddish, pikachu, wartortle
+
+    w = world()
+    guide = Pilot(w, team_graph(), Explorer(w), 3, TeamPlanner())
+    stone = (BagItem(item_id=33, name="THUNDER_STONE", quantity=1),)
+    state = in_town().model_copy(update={"party": (wartortle(), pikachu(), oddish()), "bag": stone})
+    leg = guide.leg(state, "beat_erika")
+    assert leg is not None and isinstance(leg.goal, HereGoal)
+    assert leg.give == Give(item="THUNDER_STONE", member=1)
+    assert leg.reason.startswith("the team: THUNDER_STONE on PIKACHU for a RAICHU: forecast against ERIKA")
+    assert guide.travelled(state, state) is None and guide.idle_legs == 0
+    # A change whose leg did not bring it about is tried twice, then left to the step.
+    assert guide.leg(state, "beat_erika").give is not None  # type: ignore[union-attr]
+    third = guide.leg(state, "beat_erika")
+    assert third is not None and third.give is None
+    without = Pilot(w, team_graph(), Explorer(w), 3).leg(state, "beat_erika")
+    assert without is not None and without.give is None
+
+
+def test_before_training_for_a_boss_a_stronger_boxed_pokemon_is_fetched_from_the_pc() -> None:
+    from engine.team.planner import TeamPlanner
+    from engine.world.goals import PcOrder
+    from tests.unit.test_team import member, wartortle, weak
+
+    w = world()
+    guide = Pilot(w, team_graph(), Explorer(w), 3, TeamPlanner())
+    raichu = member("RAICHU", 40, ("THUNDERBOLT", "QUICK_ATTACK", "THUNDER_WAVE"))
+    party = (wartortle(), *(weak(slot) for slot in range(1, 6)))
+    state = in_town().model_copy(update={"party": party, "box": (raichu,)})
+    state = state.model_copy(update={"progress": state.progress.model_copy(update={"box_count": 1})})
+    leg = guide.leg(state, "beat_erika")
+    assert leg is not None and leg.pc == PcOrder(deposit=1, withdraw=0)
+    assert "RAICHU from the box in place of RATTATA" in leg.reason
+    # Off a boss's training the box waits for a visit to a Pokémon Center (Erika still weighed: she is ahead).
+    walking = parse_graph({"objectives": [
+        {"name": "reach_road", "title": "reach the road", "done": [["map:ROAD"]], "source": "test",
+         "steps": [{"do": "go", "map": "ROAD"}]},
+        *team_graph().model_dump(by_alias=True)["objectives"],
+    ]})  # fmt: skip
+    walker = Pilot(w, walking, Explorer(w), 3, TeamPlanner())
+    walk = walker.leg(state, "reach_road")
+    assert walk is not None and walk.pc is None and walk.goal == MapGoal(map_id=ROAD)
+    inside = state_at(state, CENTER, 2, 3)
+    visit = walker.leg(inside, "reach_road")
+    assert visit is not None and visit.pc == PcOrder(deposit=1, withdraw=0)
+
+
+def test_in_a_pokemon_center_a_nearly_full_bag_stores_what_is_never_used() -> None:
+    from engine.game.models import BagItem
+    from engine.world.goals import PcOrder
+
+    names = ["POTION", "NUGGET", *(f"TM_{n:02d}" for n in range(1, 17))]  # 18 kinds
+    bag = tuple(BagItem(item_id=i + 1, name=name, quantity=1) for i, name in enumerate(names))
+    w = world()
+    guide = pilot(w)
+    inside = state_at(in_town().model_copy(update={"bag": bag}), CENTER, 2, 3)
+    leg = guide.leg(inside, "reach_road")
+    assert leg is not None and leg.pc is not None and leg.pc.store is not None
+    assert leg.reason.startswith("the bag: 18 kinds of item:") and "into the PC" in leg.reason
+    assert guide.travelled(inside, inside) is None and guide.idle_legs == 0
+    outside = guide.leg(in_town().model_copy(update={"bag": bag}), "reach_road")
+    assert outside is not None and outside.pc is None
+    roomy = pilot(w).leg(state_at(in_town().model_copy(update={"bag": bag[:17]}), CENTER, 2, 3), "reach_road")
+    assert roomy is not None and roomy.pc is None
+    assert leg.pc == PcOrder(store=("TM_01", 1))  # no member learns a TM the tables do not know

@@ -1,0 +1,87 @@
+"""Legs taken aside from the story's step, for the team and the bag: a change the team planner wants
+(engine/team: a stone used where the player stands, a stone bought while in Celadon, a boxed Pokémon fetched
+from a Pokémon Center's PC while there or before training for a boss) and an item stored in the PC while in
+a Pokémon Center with the bag nearly full. Each change is tried twice at most: a leg that did not bring it
+about (a Mart out of money, a PC that refused) is not walked again and again."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from engine.game.bag_room import BAG_CAPACITY, to_store
+from engine.game.models import GameState
+from engine.story.graph import Step, StoryGraph
+from engine.team.planner import STONE_SHOP, Bosses, TeamPlanner, to_weigh
+from engine.world.goals import Give, HereGoal, Leg, PcOrder, Purchase
+from engine.world.world import World
+
+TRIES = 2
+ROOM_KEPT = 2  # kinds of item the bag keeps free while a Pokémon Center's PC is at hand
+
+Counter = Callable[[GameState, str, "str | None", str], "Leg | None"]  # the pilot's way to a nurse or clerk
+AtPc = Callable[[GameState, PcOrder, str], "Leg | None"]  # the pilot's way to the nearest PC
+
+
+class Asides:
+    def __init__(self, world: World, graph: StoryGraph, team: TeamPlanner | None) -> None:
+        self.world = world
+        self.graph = graph
+        self.team = team
+        self.tries: dict[str, int] = {}
+
+    def leg(
+        self, state: GameState, step: Step, done: frozenset[str], counter: Counter, at_pc: AtPc
+    ) -> Leg | None:
+        """The team's change first, then the bag's; None when neither is at hand."""
+        team = self._team_leg(state, step, done, counter, at_pc)
+        if team is not None:
+            return team.model_copy(update={"reason": f"the team: {team.reason}"})
+        store = self._store(state, at_pc)
+        return store.model_copy(update={"reason": f"the bag: {store.reason}"}) if store is not None else None
+
+    def _here(self, state: GameState) -> str:
+        found = self.world.maps.get(state.overworld.map_id)
+        return found.name if found is not None else ""
+
+    def _store(self, state: GameState, at_pc: AtPc) -> Leg | None:
+        if len(state.bag) < BAG_CAPACITY - ROOM_KEPT or not self._here(state).endswith("_POKECENTER"):
+            return None
+        stored = to_store(state)
+        if stored is None or not self._may_try(f"store {stored[0]}"):
+            return None
+        why = f"{len(state.bag)} kinds of item: {stored[1]} {stored[0]} into the PC, to keep room"
+        return at_pc(state, PcOrder(store=stored), why)
+
+    def _team_leg(
+        self, state: GameState, step: Step, done: frozenset[str], counter: Counter, at_pc: AtPc
+    ) -> Leg | None:
+        if self.team is None:
+            return None
+        bosses = self._bosses(state, step, done)
+        here = self._here(state)
+        evolve = self.team.evolution(state, bosses)
+        if evolve is not None and self._may_try(f"{evolve.stone} {evolve.member}"):
+            give = Give(item=evolve.stone, member=evolve.member)
+            return Leg(goal=HereGoal(), give=give, reason=evolve.reason)
+        buy = self.team.stone_to_buy(state, bosses) if here.startswith("CELADON") else None
+        if buy is not None and self._may_try(f"buy {buy.stone}"):
+            shop = counter(state, "_MART", STONE_SHOP, f"buy a {buy.stone}: {buy.reason}")
+            return shop.model_copy(update={"buy": (Purchase(item=buy.stone, quantity=1),)}) if shop else None
+        training = step.do == "train" and step.boss is not None
+        swap = self.team.swap(state, bosses) if here.endswith("_POKECENTER") or training else None
+        if swap is not None and self._may_try(f"swap {swap.deposit} {swap.withdraw}"):
+            return at_pc(state, PcOrder(deposit=swap.deposit, withdraw=swap.withdraw), swap.reason)
+        return None
+
+    def _bosses(self, state: GameState, step: Step, done: frozenset[str]) -> Bosses:
+        """The step's own boss first, then the story's ahead and the Elite Four."""
+        own = step.boss_team(state)
+        ahead = self.graph.bosses_ahead(state, done)
+        return to_weigh(state, ((own,) if own is not None else ()) + ahead)
+
+    def _may_try(self, change: str) -> bool:
+        tries = self.tries.get(change, 0)
+        if tries >= TRIES:
+            return False
+        self.tries[change] = tries + 1
+        return True

@@ -1,0 +1,50 @@
+"""The changes the team planner proposes, with the forecasts that justify them (the mean chance to beat
+the bosses weighed, before and after)."""
+
+from __future__ import annotations
+
+from engine.combat.chance import percent
+from engine.frozen import Frozen
+
+
+class Evolve(Frozen):
+    """Give `stone` to party member `member` (0-based), a `species` that becomes `into`."""
+
+    member: int
+    stone: str
+    species: str
+    into: str
+    before: float
+    after: float
+    bosses: tuple[tuple[str, int], ...]
+
+    @property
+    def reason(self) -> str:
+        return (f"{self.stone} on {self.species} for a {self.into}: forecast against "
+                f"{_names(self.bosses)} {percent(self.before)} → {percent(self.after)}")  # fmt: skip
+
+
+class Swap(Frozen):
+    """At Bill's PC: party member `deposit` into the box (None: the party has room), then the box's
+    Pokémon `withdraw` (0-based, as the box is before the deposit) into the party."""
+
+    deposit: int | None
+    withdraw: int
+    out: str | None
+    taken: str
+    before: float
+    after: float
+    bosses: tuple[tuple[str, int], ...]
+
+    @property
+    def reason(self) -> str:
+        change = (
+            f"{self.taken} from the box in place of {self.out}" if self.out else f"{self.taken} from the box"
+        )
+        return (
+            f"{change}: forecast against {_names(self.bosses)} {percent(self.before)} → {percent(self.after)}"
+        )
+
+
+def _names(bosses: tuple[tuple[str, int], ...]) -> str:
+    return ", ".join(trainer for trainer, _ in bosses)
