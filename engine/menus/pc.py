@@ -165,6 +165,8 @@ class PcUser:
         ):
             moved = "stored" if depositing else "taken out"
             raise PcError(f"{quantity} {item} were not {moved} (the bag holds {_count(after_bag, item)})")
+        if _others(after_bag, item) != _others(bag, item):
+            raise PcError(f"more than the {item} moved: the bag holds {len(after_bag)} kinds of item now")
 
     def _through_item_menus(
         self, entry: int, index: int, item: str, quantity: int, held: int, read: TextSink | None
@@ -184,6 +186,12 @@ class PcUser:
                 set_quantity(menus, quantity, held)
                 self.session.press(Button.A)
             menus.advance_to({"the items": items})
+            # B back out, screen by screen: the list waits under "What do you want to deposit?", text that a
+            # plain leave() would answer with A, choosing the first item again.
+            self.session.press(Button.B)
+            menus.advance_to({"the player's PC": self._entry_reads("WITHDRAW ITEM")})
+            self.session.press(Button.B)
+            menus.advance_to({"PC": self._entry_reads("BILL", "SOMEONE")})
         except MenusError as exc:
             menus.leave()
             raise PcError(f"the player's PC: {exc}") from exc
@@ -233,3 +241,7 @@ class PcUser:
 
 def _count(items: tuple[BagItem, ...], item: str) -> int:
     return sum(found.quantity for found in items if found.name == item)
+
+
+def _others(items: tuple[BagItem, ...], item: str) -> dict[str | None, int]:
+    return {found.name: found.quantity for found in items if found.name != item}
