@@ -178,6 +178,8 @@ class Traveller(ObstacleSteps, MenuSteps):
         progress.items, progress.unlockable = around.items, around.unlockable
         if leg.cross_gates:
             around = gates_as_costs(around, frozenset(leg.shut))
+        elif leg.shut:
+            around = replace(around, blocked=around.blocked | frozenset(leg.shut))
         try:
             target = target_for(self.world, around, leg.goal)
         except WorldError as exc:

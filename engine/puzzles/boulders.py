@@ -102,15 +102,19 @@ def solve(
     boulders: Iterable[Position],
     done: Done,
     max_states: int = MAX_STATES,
+    moving: Position | None = None,
 ) -> tuple[Push, ...] | None:
     """The fewest pushes after which `done(boulders, the squares the player reaches)` holds; () when it
     holds already, None when no pushes make it hold (within `max_states`). Each boulder is tried alone
     first, the others standing still (what every floor of Victory Road asks, and a far smaller search);
-    all of them together only if that fails, in a twentieth of the states."""
+    all of them together only if that fails, in a twentieth of the states. With `moving`, only the boulder
+    standing there is pushed."""
     graph = _Graph(floor)
     every = frozenset(boulders)
     if done(every, reachable(floor, player, every, graph)):
         return ()
+    if moving is not None:
+        return _search(graph, player, every, done, every - {moving}, max_states) if moving in every else None
     alone = [_search(graph, player, every, done, every - {b}, max_states) for b in sorted(every)]
     found = [pushes for pushes in alone if pushes is not None]
     if found:

@@ -39,9 +39,8 @@ class Step(Frozen):
     items: tuple[Purchase, ...] = ()
     machine: str | None = None  # `teach`: the TM or HM (pret item name); `catch`: only what can learn it
     new: bool = False  # `catch`: only species the Pokédex does not own yet, where such species live
-    puzzle: Literal["trash_cans", "switch_doors"] | None = (
-        None  # `search`: the puzzle whose hidden switches to look for
-    )
+    # `search`: the puzzle to work on (hidden switches to look for, the Seafoam Islands' boulders to drop)
+    puzzle: Literal["trash_cans", "switch_doors", "seafoam"] | None = None
     use: str | None = None  # `use`: the item used from the bag, standing where `thing` is faced from
     gives: str | None = None  # `talk`: the item the person hands over (the bag must have room for it)
     # A trainer class and number: `train` until the forecast is good. The rival's number follows the

@@ -112,6 +112,8 @@ class Pilot:
             leg = self.puzzles.through_switches(leg, state)
         if leg is not None:
             leg = self.puzzles.through_boulders(leg, state)  # Victory Road's boulders, if the player is there
+        if leg is not None and not leg.cross_gates and self._on_closed_gate(state):
+            leg = leg.model_copy(update={"cross_gates": True})  # a script left the player there: walk out
         planned = leg
         if leg is not None and not leg.push and not self.puzzles.inside(state):
             leg = by_air(self.world, state, leg)  # FLY instead of a long walk, once a member can
@@ -256,6 +258,13 @@ class Pilot:
             return None
         why = f"the bag is full: toss {toss[1]} {toss[0]} to make room for the {item}"
         return Leg(goal=HereGoal(), toss=toss, reason=why)
+
+    def _on_closed_gate(self, state: GameState) -> bool:
+        """The player stands where a closed gate is (a current carried them onto its water)."""
+        assert self.world is not None
+        here = state.overworld
+        return any((here.map_id, here.x, here.y) in set(gate_squares(self.world, gate))
+                   for gate in closed_gates(state) if gate.map_name == here.map_name)  # fmt: skip
 
     def _gate(self, step: Step, state: GameState) -> Leg | None:
         assert self.world is not None

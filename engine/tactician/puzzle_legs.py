@@ -8,6 +8,17 @@ from dataclasses import replace
 from engine.frozen import Frozen
 from engine.game.models import Direction, GameState
 from engine.puzzles.boulders import Push, replay
+from engine.puzzles.seafoam import (
+    Drop,
+    drop_floor,
+    entry_for,
+    exits,
+    next_drop,
+    pushes_for,
+    resets_outside,
+    seafoam_floors,
+)
+from engine.puzzles.seafoam import live_boulders as seafoam_boulders
 from engine.puzzles.strength import BOULDER_SPRITE, advise, live_boulders, strength_floor, strength_floors
 from engine.puzzles.switch_doors import MANSION_SWITCHES, mansion_maps, next_press, switch_on
 from engine.puzzles.trash_cans import TrashCanSearch
@@ -37,11 +48,15 @@ class PuzzleGuide:
         self._looking: tuple[int, tuple[int, int, int]] | None = None  # the can, and (x, y, facing) to look
         # A floor's plan of pushes: each push with where the boulders stand before it, and why.
         self._push_plan: tuple[int, tuple[tuple[frozenset[tuple[int, int]], Push], ...], str] | None = None
+        # The square a Seafoam floor is to be entered at for a fall (its event), till the player stands there.
+        self._seafoam_entry: tuple[str, tuple[int, int, int]] | None = None
 
     def leg(self, step: Step, state: GameState) -> Leg | None:
         """The next look for the step's puzzle; None when there is nothing to look at."""
         if step.puzzle == "switch_doors" and self.world is not None:
             return self._switch_leg(self.world, step, state)
+        if step.puzzle == "seafoam" and self.world is not None:
+            return self._seafoam_leg(self.world, state)
         if step.puzzle != "trash_cans" or self.world is None or TRASH_GYM not in self.world.by_name:
             return None
         can = self.trash_cans.next_can(state)
@@ -103,11 +118,65 @@ class PuzzleGuide:
         goal_at = ThingGoal(map_id=map_id, x=x, y=y, facing=Direction.UP)
         return Leg(goal=goal_at, interact=True, answer="yes", reason=why)
 
+    def _seafoam_leg(self, world: World, state: GameState) -> Leg | None:
+        """The next fall of the Seafoam Islands' boulders: to its floor, a push of the plan in hand, into the
+        floor where pushes from there make it, or off the floor so that its boulders are put back."""
+        drop = next_drop(world, state)
+        if drop is None or drop.floor not in world.by_name:
+            return None
+        leg = self._seafoam_step(world, state, drop)
+        inside = state.overworld.map_id in seafoam_floors(world)
+        if leg is None or not inside or not resets_outside(world, state):
+            return leg
+        return leg.model_copy(update={"shut": exits(world)})  # never out to Route 20 halfway through
+
+    def _seafoam_step(self, world: World, state: GameState, drop: Drop) -> Leg | None:
+        floor_id = world.by_name[drop.floor].id
+        why = f"boulder {drop.boulder} of {drop.floor} down the hole at {drop.hole}"
+        entered = (
+            self._seafoam_entry if self._seafoam_entry and self._seafoam_entry[0] == drop.event else None
+        )
+        here = state.overworld
+        if entered is not None and (here.map_id, here.x, here.y) != entered[1]:
+            # On the way to the square the floor is to be entered at: a battle on the way ends a leg off
+            # the floor, and the nearest way onto it would be another entrance.
+            map_id, x, y = entered[1]
+            return Leg(
+                goal=SquareGoal(map_id=map_id, x=x, y=y), reason=f"{why}: the floor entered at ({x}, {y})"
+            )
+        self._seafoam_entry = None
+        if here.map_id != floor_id:
+            return Leg(goal=MapGoal(map_id=floor_id), reason=f"to {drop.floor}: {why}")
+        planned = self._planned_push(state)
+        if planned is not None:
+            return planned
+        around = surroundings(world, state)
+        now = seafoam_boulders(state)
+        floor = drop_floor(world, around, drop, frozenset(now.values()))
+        pushes = pushes_for(floor, (state.overworld.x, state.overworld.y), now, drop)
+        if pushes:
+            before = replay(now.values(), pushes, floor.holes)
+            self._push_plan = (
+                floor_id,
+                tuple(zip(before, pushes, strict=True)),
+                f"{why} ({len(pushes)} pushes)",
+            )
+            return self._planned_push(state)
+        entry = entry_for(world, state, around, drop)
+        if entry is not None:
+            (map_id, x, y), count = entry
+            self._seafoam_entry = (drop.event, (map_id, x, y))
+            reason = f"{why}: {count} pushes from ({x}, {y}), the floor entered there, its boulders put back"
+            return Leg(goal=SquareGoal(map_id=map_id, x=x, y=y), reason=reason)
+        return self._leave_floor(world, state, around, f"{why}: no pushes from here; the floor is reset")
+
     def inside(self, state: GameState) -> bool:
-        """The player is among a puzzle's floors (the mansion's, Victory Road's), where the puzzle leads."""
+        """The player is among a puzzle's floors (the mansion's, Victory Road's, the Seafoam Islands'), where
+        the puzzle leads."""
         if self.world is None:
             return False
-        return state.overworld.map_id in mansion_maps(self.world) | strength_floors(self.world)
+        floors = mansion_maps(self.world) | strength_floors(self.world) | seafoam_floors(self.world)
+        return state.overworld.map_id in floors
 
     def through_boulders(self, leg: Leg, state: GameState) -> Leg:
         """Through Victory Road: `leg` if the boulders and their switches let it through, else the next
@@ -200,7 +269,7 @@ class PuzzleGuide:
     def _pushed(self, before: GameState, after: GameState) -> str | None:
         if self.world is None or before.overworld.map_id != after.overworld.map_id:
             return None
-        if after.overworld.map_id not in strength_floors(self.world):
+        if after.overworld.map_id not in strength_floors(self.world) | seafoam_floors(self.world):
             return None
         was = {(s.index, s.x, s.y) for s in before.overworld.sprites if s.picture == BOULDER_SPRITE}
         moved = [

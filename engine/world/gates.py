@@ -39,6 +39,7 @@ class Gate(Frozen):
     map_name: str
     squares: tuple[tuple[int, int], ...] = ()
     row: int | None = None  # every square of this row (y)
+    water: bool = False  # every water square of the map (a current that carries a surfing player off)
     opens: Condition
     only_after: Condition | None = None  # closed only once this holds (a scene that has begun)
     closed_after: Condition | None = None  # closed for good once this holds, whatever opened it
@@ -168,6 +169,23 @@ BOULDER_HOLES: dict[tuple[str, tuple[int, int]], tuple[str, tuple[int, int], str
 }
 
 
+def _seafoam_currents() -> tuple[Gate, ...]:
+    """The currents of the Seafoam Islands' two lowest floors carry a surfing player off until two boulders
+    are down the holes of the floor above each (pret scripts/SeafoamIslandsB3F.asm SeafoamIslandsB3FDefault-
+    Script, B4F.asm; engine/overworld/field_move_messages.asm IsSurfingAllowed refuses SURF on B4F until
+    then): every water square shut until both falls' events are set (two gates, both must be open)."""
+    floors = (
+        ("SEAFOAM_ISLANDS_B3F", "EVENT_SEAFOAM3_BOULDER"),
+        ("SEAFOAM_ISLANDS_B4F", "EVENT_SEAFOAM4_BOULDER"),
+    )
+    return tuple(
+        Gate(map_name=floor, water=True, opens=_event(f"{event}{number}_DOWN_HOLE"),
+             scene="the current carries a surfing player off",
+             source=f"scripts/{floor.title().replace('_', '')}.asm")
+        for floor, event in floors for number in (1, 2)
+    )  # fmt: skip
+
+
 def _boulder_gates() -> tuple[Gate, ...]:
     return tuple(
         Gate(map_name=floor, squares=opened, opens=_event(event),
@@ -233,6 +251,7 @@ GATES: tuple[Gate, ...] = (
     *_mansion_doors(),
     *_cinnabar_gym_gates(),
     *_boulder_gates(),
+    *_seafoam_currents(),
 )  # fmt: skip
 
 

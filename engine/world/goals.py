@@ -147,7 +147,7 @@ class Leg(Frozen):
     interact: bool = False
     answer: Answer = "yes"
     cross_gates: bool = False
-    shut: tuple[tuple[int, int, int], ...] = ()  # gate squares tried already: not crossed (map, x, y)
+    shut: tuple[tuple[int, int, int], ...] = ()  # squares not crossed (map, x, y): gates tried, ways out
     max_steps: int = 400
     reason: str = ""
     buy: tuple[Purchase, ...] = ()

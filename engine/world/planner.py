@@ -202,6 +202,8 @@ def gate_squares(world: World, gate: Gate) -> Iterable[Square]:
         return
     if gate.row is not None:
         yield from ((data.id, x, gate.row) for x in range(data.squares_wide))
+    if gate.water:
+        yield from ((data.id, x, y) for x, y in sorted(world.water_squares(data.id)))
     yield from ((data.id, x, y) for x, y in gate.squares)
 
 

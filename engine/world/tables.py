@@ -107,7 +107,34 @@ HOLES: dict[tuple[str, int, int], tuple[str, int, int]] = {
     ("POKEMON_MANSION_3F", 17, 14): ("POKEMON_MANSION_1F", 16, 14),
     ("POKEMON_MANSION_3F", 19, 14): ("POKEMON_MANSION_2F", 18, 14),
     ("VICTORY_ROAD_3F", 23, 15): ("VICTORY_ROAD_2F", 22, 16),
+    # pret scripts/SeafoamIslands1F.asm Seafoam1HolesCoords to B3F's Seafoam4HolesCoords, in order.
+    ("SEAFOAM_ISLANDS_1F", 17, 6): ("SEAFOAM_ISLANDS_B1F", 18, 7),
+    ("SEAFOAM_ISLANDS_1F", 24, 6): ("SEAFOAM_ISLANDS_B1F", 23, 7),
+    ("SEAFOAM_ISLANDS_B1F", 18, 6): ("SEAFOAM_ISLANDS_B2F", 19, 7),
+    ("SEAFOAM_ISLANDS_B1F", 23, 6): ("SEAFOAM_ISLANDS_B2F", 22, 7),
+    ("SEAFOAM_ISLANDS_B2F", 19, 6): ("SEAFOAM_ISLANDS_B3F", 18, 7),
+    ("SEAFOAM_ISLANDS_B2F", 22, 6): ("SEAFOAM_ISLANDS_B3F", 19, 7),
+    ("SEAFOAM_ISLANDS_B3F", 3, 16): ("SEAFOAM_ISLANDS_B4F", 4, 14),
+    ("SEAFOAM_ISLANDS_B3F", 6, 16): ("SEAFOAM_ISLANDS_B4F", 5, 14),
 }
+# The Seafoam Islands' boulders, floor by floor from the top: the boulder (its object index on the floor)
+# that goes down each hole, and the event the fall sets. A floor's script hides the object its hole names and
+# shows one on the floor below (pret scripts/SeafoamIslands1F.asm to B3F.asm: hole 1 hides the floor's first
+# toggleable boulder, hole 2 its second; data/maps/toggleable_objects.asm); any other boulder pushed in
+# would stay in sight on the hole while the one named vanished. Two boulders down B2F's holes slow B3F's
+# current, two down B3F's slow B4F's (scripts/SeafoamIslandsB3F.asm and B4F.asm). In the order a player
+# follows each boulder down, jumping after it into the hole it took and landing beside the next: the floors
+# above B3F are only joined through Route 20 otherwise, and leaving for Route 20 puts their boulders back.
+SEAFOAM_DROPS: tuple[tuple[str, int, tuple[int, int], str], ...] = (
+    ("SEAFOAM_ISLANDS_1F", 1, (17, 6), "EVENT_SEAFOAM1_BOULDER1_DOWN_HOLE"),
+    ("SEAFOAM_ISLANDS_B1F", 1, (18, 6), "EVENT_SEAFOAM2_BOULDER1_DOWN_HOLE"),
+    ("SEAFOAM_ISLANDS_B2F", 1, (19, 6), "EVENT_SEAFOAM3_BOULDER1_DOWN_HOLE"),
+    ("SEAFOAM_ISLANDS_1F", 2, (24, 6), "EVENT_SEAFOAM1_BOULDER2_DOWN_HOLE"),
+    ("SEAFOAM_ISLANDS_B1F", 2, (23, 6), "EVENT_SEAFOAM2_BOULDER2_DOWN_HOLE"),
+    ("SEAFOAM_ISLANDS_B2F", 2, (22, 6), "EVENT_SEAFOAM3_BOULDER2_DOWN_HOLE"),
+    ("SEAFOAM_ISLANDS_B3F", 2, (3, 16), "EVENT_SEAFOAM4_BOULDER1_DOWN_HOLE"),
+    ("SEAFOAM_ISLANDS_B3F", 3, (6, 16), "EVENT_SEAFOAM4_BOULDER2_DOWN_HOLE"),
+)
 # Blocks a map script swaps in once a boulder is on a switch (pret scripts/VictoryRoad1F.asm, 2F and 3F:
 # the ReplaceTileBlock calls of their ...CheckBoulderEventScript): (block x, block y, the new block). The
 # world is drawn with them in, and story gates (world/gates.py BOULDER_GATES) keep shut what they open

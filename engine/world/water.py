@@ -20,11 +20,9 @@ SHIP_PORT = 14
 # CAVERN, FACILITY, PLATEAU.
 WATER_TILESETS = frozenset({0, 3, 5, 7, 13, 14, 17, 22, 23})
 # Cycling Road: the game refuses SURF there ("Cycling is fun! Forget SURFing!", pret
-# engine/overworld/field_move_messages.asm IsSurfingAllowed, on wStatusFlags6 BIT_ALWAYS_ON_BIKE). The
-# Seafoam Islands' two lowest floors: their currents carry a surfing player off (scripts/SeafoamIslandsB3F.asm
-# and B4F.asm force the moves) until boulders pushed down the holes above slow them, and the game refuses
-# SURF on B4F's stairs until then; no plan swims there before the boulders are modelled.
-NO_SURF_MAPS = frozenset({"ROUTE_17", "SEAFOAM_ISLANDS_B3F", "SEAFOAM_ISLANDS_B4F"})
+# engine/overworld/field_move_messages.asm IsSurfingAllowed, on wStatusFlags6 BIT_ALWAYS_ON_BIKE). (The
+# Seafoam Islands' currents are story gates over their water: world/gates.py.)
+NO_SURF_MAPS = frozenset({"ROUTE_17"})
 
 
 def swim_tiles(tileset: int, walkable: frozenset[int]) -> frozenset[int]:

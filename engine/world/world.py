@@ -143,6 +143,7 @@ class World:
         self.wild_grass = wild_grass or {}  # map id -> the species met in its grass or cave
         self._edges: dict[int, dict[tuple[int, int], tuple[Edge, ...]]] = {}
         self._grids: dict[int, bytes] = {}
+        self._water: dict[int, frozenset[tuple[int, int]]] = {}
 
     # -- looking things up -------------------------------------------------------------------------
     @cached_property
@@ -565,6 +566,15 @@ class World:
         last_map = warp.to_map == LAST_MAP
         to = self.warp_destination(warp, None, from_map=map_id)
         return Edge(direction=direction, to=to, kind=kind, via=via, warp=warp, last_map=last_map)
+
+    def water_squares(self, map_id: int) -> frozenset[tuple[int, int]]:
+        """Every square of the map the player stands on only surfing (worked out once per map)."""
+        found = self._water.get(map_id)
+        if found is None:
+            found = self._water[map_id] = frozenset(
+                (x, y) for x, y in self.squares(map_id) if self.is_water(map_id, x, y)
+            )
+        return found
 
     def squares(self, map_id: int) -> Iterator[tuple[int, int]]:
         data = self.maps[map_id]

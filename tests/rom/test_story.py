@@ -283,6 +283,44 @@ def test_from_blaine_giovanni_fly_then_strength_pushes_victory_roads_boulders_to
     assert "stuck for" not in (run_dir / "run.log").read_text(encoding="utf-8")
 
 
+@pytest.fixture(scope="module")
+def to_strength(rom_path: Path, to_blaine: RunToSurf, tmp_path_factory: pytest.TempPathFactory) -> RunToSurf:
+    """From the Volcano Badge on to STRENGTH taught (Giovanni, HM02 and FLY on the way)."""
+    *_, checkpoint = to_blaine
+    return played_on(rom_path, checkpoint, "teach_strength", 3000, tmp_path_factory.mktemp("strength"))
+
+
+def test_aimed_at_the_seafoam_islands_eight_boulders_go_down_their_holes_and_the_currents_stop(
+    rom_path: Path, to_strength: RunToSurf, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    *_, strength = to_strength
+    code, summary, run_dir, checkpoint = played_on(
+        rom_path, strength, "drop_seafoam_boulders", 1500, tmp_path
+    )
+    assert code == 0 and summary["stopped"] == "until", summary["milestones"]
+    with open_session(rom_path, EmulatorConfig()) as session:
+        session.load_state_file(checkpoint)
+        events = decode_state(session.memory_image(), session.ram_map).story.events
+    falls = {f"EVENT_SEAFOAM{floor}_BOULDER{n}_DOWN_HOLE" for floor in (1, 2, 3, 4) for n in (1, 2)}
+    assert falls <= events
+    legs = [json.loads(line) for line in (run_dir / "decisions.jsonl").read_text().splitlines()]
+    pushes = [leg for leg in legs if "push the boulder" in leg.get("reason", "")]
+    assert pushes and all(leg["action"].startswith("thing ") for leg in pushes)
+    why = " | ".join(leg["reason"] for leg in pushes)
+    holes = {"1F": ((17, 6), (24, 6)), "B1F": ((18, 6), (23, 6)), "B2F": ((19, 6), (22, 6)),
+             "B3F": ((3, 16), (6, 16))}  # fmt: skip
+    for floor, hole in ((floor, hole) for floor, pair in holes.items() for hole in pair):
+        assert f"SEAFOAM_ISLANDS_{floor} down the hole at {hole}" in why
+    # The currents stopped: B4F's water is swum to ARTICUNO's ledge, which no plan reached before (the run
+    # ends on B3F's water, already surfing).
+    goto = ["goto", "--rom", str(rom_path), "--to", "SEAFOAM_ISLANDS_B4F:6,2", "--json", "--state"]
+    assert main([*goto, str(checkpoint)]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["outcome"] == "arrived" and report["map"] == "SEAFOAM_ISLANDS_B4F"  # only water leads there
+    assert main([*goto, str(strength)]) == 1
+    assert json.loads(capsys.readouterr().out)["outcome"] == "no_path"
+
+
 def test_aimed_at_route_16s_snorlax_then_cycling_road_to_fuchsia_and_without_the_bicycle_the_long_way(
     rom_path: Path, to_koga: RunToKoga, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
