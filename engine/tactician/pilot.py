@@ -48,6 +48,9 @@ from engine.world.world import World
 HEAL_BELOW = 0.35  # party HP share under which a catch or training trip first goes to a Pokémon Center
 # The first object of every Pokémon Center is its nurse, of every Mart its clerk (pret data/maps/objects).
 COUNTER_PERSON = 1
+# Buildings of a kind without its name: the Indigo Plateau's lobby has a nurse as its first object too (pret
+# data/maps/objects/IndigoPlateauLobby.asm); beyond Victory Road it is the only one a walk reaches.
+ALSO = {"_POKECENTER": ("INDIGO_PLATEAU_LOBBY",)}
 STAGES = ("plan", "re-plan through story gates", "explore", "try another objective", "start over")
 
 
@@ -284,7 +287,11 @@ class Pilot:
         names = (
             [map_name]
             if map_name
-            else [data.name for data in self.world.maps.values() if data.name.endswith(kind)]
+            else [
+                data.name
+                for data in self.world.maps.values()
+                if data.name.endswith(kind) or data.name in ALSO.get(kind, ())
+            ]
         )
         people: dict[tuple[int, int], Square] = {}
         for name in names:

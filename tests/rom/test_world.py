@@ -333,12 +333,23 @@ def test_the_sea_is_crossed_only_with_surf_and_seafoams_currents_are_not(world: 
     found = Planner(world, surfing).plan(MapTarget(cinnabar.id))
     assert found is not None and [edge.kind for edge in found.edges].count("surf") == 1
     assert {world.maps[edge.to[0]].name for edge in found.edges if edge.to} >= {"ROUTE_21"}
-    for name in ("SEAFOAM_ISLANDS_B3F", "SEAFOAM_ISLANDS_B4F", "ROUTE_17"):
+    cycling = world.by_name["ROUTE_17"]
+    starts = [
+        e for x, y in world.squares(cycling.id) for e in world.edges((cycling.id, x, y)) if e.kind == "surf"
+    ]
+    assert not starts
+    # Seafoam's two lowest floors are swum only once their currents' gates open: every square a SURF
+    # starts onto there is one of the gates' (all of the floor's water).
+    from engine.world.gates import GATES
+    from engine.world.planner import gate_squares
+
+    for name in ("SEAFOAM_ISLANDS_B3F", "SEAFOAM_ISLANDS_B4F"):
         data = world.by_name[name]
-        starts = [
-            e for x, y in world.squares(data.id) for e in world.edges((data.id, x, y)) if e.kind == "surf"
-        ]
-        assert not starts, name
+        water = {square for gate in GATES if gate.map_name == name for square in gate_squares(world, gate)}
+        onto = {
+            e.to for x, y in world.squares(data.id) for e in world.edges((data.id, x, y)) if e.kind == "surf"
+        }
+        assert onto and onto <= water and len(water) == len(world.water_squares(data.id)), name
 
 
 def test_the_doors_map_scripts_draw_stand_on_floor_and_the_mansions_holes_drop_a_floor(world: World) -> None:

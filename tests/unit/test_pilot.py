@@ -75,6 +75,19 @@ def test_a_weak_team_heals_before_anything_else() -> None:
     assert "heal first" in leg.reason
 
 
+def test_beyond_victory_road_the_plateaus_lobby_nurse_heals() -> None:
+    art = list(TOWN_ART)
+    art[1] = "#D" + art[1][2:]
+    plateau = TinyMap(TOWN, "INDIGO_PLATEAU", art, warps=[(1, 1, CENTER, 0)])
+    lobby = TinyMap(CENTER, "INDIGO_PLATEAU_LOBBY", CENTER_ART, tileset=INDOOR, warps=[(1, 4, TOWN, 0)],
+                    objects=(person(1, 2, 1),))  # fmt: skip
+    road = TinyMap(ROAD, "ROAD", ROAD_ART, tileset=INDOOR, warps=[])
+    hurt = with_party()
+    hurt = hurt.model_copy(update={"party": tuple(m.model_copy(update={"hp": 1}) for m in hurt.party)})
+    leg = pilot(build_world(plateau, lobby, road)).leg(in_town(hurt), "reach_road")
+    assert leg is not None and leg.goal == ObjectGoal(map_id=CENTER, index=1) and "heal first" in leg.reason
+
+
 def test_a_done_objective_or_an_unknown_world_leaves_the_choice_to_the_explorer() -> None:
     w = world()
     on_road = state_at(with_party(), ROAD, 2, 2)
