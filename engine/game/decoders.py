@@ -150,9 +150,24 @@ def decode_box_mon(image: MemoryImage, ram: RamMap, data: GameData, slot: int) -
 
 
 def decode_box(image: MemoryImage, ram: RamMap, data: GameData) -> tuple[PartyMon, ...]:
-    """The current PC box's Pokémon (the others are in the cartridge's save, out of reach)."""
+    """The current PC box's Pokémon (the others are in the cartridge's save, out of reach). The box changes
+    only at a PC or with a catch, and a full one costs as much to decode as the rest of the state: the last
+    few are kept by their bytes."""
     count = min(image.u8(ram.wBoxCount), MONS_PER_BOX)
-    return tuple(decode_box_mon(image, ram, data, slot) for slot in range(count))
+    if count == 0:
+        return ()
+    raw = image.read(ram.wBoxCount, ram.wBoxMonNicks + MONS_PER_BOX * NAME_LENGTH - ram.wBoxCount)
+    key = (raw, ram.wBoxCount)
+    found = _BOXES_SEEN.get(key)
+    if found is None:
+        if len(_BOXES_SEEN) >= BOXES_KEPT:
+            _BOXES_SEEN.clear()
+        found = _BOXES_SEEN[key] = tuple(decode_box_mon(image, ram, data, slot) for slot in range(count))
+    return found
+
+
+BOXES_KEPT = 8
+_BOXES_SEEN: dict[tuple[bytes, int], tuple[PartyMon, ...]] = {}
 
 
 def decode_evolution(image: MemoryImage, ram: RamMap, data: GameData) -> Evolution | None:

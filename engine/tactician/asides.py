@@ -18,8 +18,8 @@ from engine.world.world import World
 TRIES = 2
 ROOM_KEPT = 2  # kinds of item the bag keeps free while a Pokémon Center's PC is at hand
 
-Counter = Callable[[GameState, str, "str | None", str], "Leg | None"]  # the pilot's way to a nurse or clerk
-AtPc = Callable[[GameState, PcOrder, str], "Leg | None"]  # the pilot's way to the nearest PC
+Counter = Callable[[GameState, str, str | None, str], Leg | None]  # the pilot's way to a nurse or clerk
+AtPc = Callable[[GameState, PcOrder, str], Leg | None]  # the pilot's way to the nearest PC
 
 
 class Asides:
