@@ -29,7 +29,8 @@ class Drop:
     event: str
 
 
-LAST_FLOOR = "SEAFOAM_ISLANDS_B3F"
+LAST_FLOOR = "SEAFOAM_ISLANDS_B3F"  # the last floor with holes
+BOTTOM_FLOOR = "SEAFOAM_ISLANDS_B4F"
 DROPS = tuple(Drop(floor, boulder, hole, event) for floor, boulder, hole, event in SEAFOAM_DROPS)
 
 
@@ -49,10 +50,12 @@ def next_drop(world: World, state: GameState) -> Drop | None:
 
 
 def exits(world: World) -> tuple[tuple[int, int, int], ...]:
-    """The islands' ways out to Route 20, where the upper floors' boulders are put back."""
+    """The islands' ways out to Route 20, where the upper floors' boulders are put back (B3F's stairs down
+    to B4F stay open)."""
     floors = seafoam_floors(world)
+    inside = floors | {data.id for name, data in world.by_name.items() if name == BOTTOM_FLOOR}
     return tuple((map_id, w.x, w.y) for map_id in sorted(floors) for w in world.maps[map_id].warps
-                 if w.to_map not in floors)  # fmt: skip
+                 if w.to_map not in inside)  # fmt: skip
 
 
 def resets_outside(world: World, state: GameState) -> bool:

@@ -7,24 +7,33 @@ from engine.combat.chance import percent
 from engine.frozen import Frozen
 
 
-class Evolve(Frozen):
+class Change(Frozen):
+    """What every change carries: the mean forecast before and after, and the bosses it is weighed against."""
+
+    before: float
+    after: float
+    bosses: tuple[tuple[str, int], ...]
+
+    @property
+    def forecast(self) -> str:
+        names = ", ".join(trainer for trainer, _ in self.bosses)
+        return f"forecast against {names} {percent(self.before)} → {percent(self.after)}"
+
+
+class Evolve(Change):
     """Give `stone` to party member `member` (0-based), a `species` that becomes `into`."""
 
     member: int
     stone: str
     species: str
     into: str
-    before: float
-    after: float
-    bosses: tuple[tuple[str, int], ...]
 
     @property
     def reason(self) -> str:
-        return (f"{self.stone} on {self.species} for a {self.into}: forecast against "
-                f"{_names(self.bosses)} {percent(self.before)} → {percent(self.after)}")  # fmt: skip
+        return f"{self.stone} on {self.species} for a {self.into}: {self.forecast}"
 
 
-class Swap(Frozen):
+class Swap(Change):
     """At Bill's PC: party member `deposit` into the box (None: the party has room), then the box's
     Pokémon `withdraw` (0-based, as the box is before the deposit) into the party."""
 
@@ -32,19 +41,10 @@ class Swap(Frozen):
     withdraw: int
     out: str | None
     taken: str
-    before: float
-    after: float
-    bosses: tuple[tuple[str, int], ...]
 
     @property
     def reason(self) -> str:
         change = (
             f"{self.taken} from the box in place of {self.out}" if self.out else f"{self.taken} from the box"
         )
-        return (
-            f"{change}: forecast against {_names(self.bosses)} {percent(self.before)} → {percent(self.after)}"
-        )
-
-
-def _names(bosses: tuple[tuple[str, int], ...]) -> str:
-    return ", ".join(trainer for trainer, _ in bosses)
+        return f"{change}: {self.forecast}"
