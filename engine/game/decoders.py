@@ -349,8 +349,24 @@ def _set_bits(raw: bytes) -> list[int]:
     return [at * 8 + bit for at, byte in enumerate(raw) if byte for bit in range(8) if byte & (1 << bit)]
 
 
+# The Elite Four's events, which the Indigo Plateau lobby clears when it is entered after a challenge began
+# (pret scripts/IndigoPlateauLobby.asm: wElite4Flags BIT_STARTED_ELITE_4, then ResetEventRange from
+# INDIGO_PLATEAU_EVENTS_START to EVENT_LANCES_ROOM_LOCK_DOOR, constants/event_constants.asm), and the maps
+# where they still hold: outside these rooms, after a whiteout, they are as good as cleared, since every way
+# back to the rooms leads through the lobby.
+ELITE_FOUR_EVENTS = range(0x8E0, 0x8FF + 1)
+STARTED_ELITE_4 = 1 << 1
+ELITE_FOUR_MAPS = frozenset(
+    {"LORELEIS_ROOM", "BRUNOS_ROOM", "AGATHAS_ROOM", "LANCES_ROOM", "CHAMPIONS_ROOM", "HALL_OF_FAME"}
+)
+
+
 def decode_story(image: MemoryImage, ram: RamMap, data: GameData) -> Story:
     events = _set_bits(image.read(ram.wEventFlags, ram.event_flag_bytes))
+    if image.u8(ram.wElite4Flags) & STARTED_ELITE_4 and _map_name(data, image.u8(ram.wCurMap)) not in (
+        ELITE_FOUR_MAPS
+    ):
+        events = [index for index in events if index not in ELITE_FOUR_EVENTS]
     towns = _set_bits(image.read(ram.wTownVisitedFlag, ram.town_flag_bytes))
     hidden = _set_bits(image.read(ram.wToggleableObjectFlags, ram.toggle_flag_bytes))
     town_names = (data.maps[town].name for town in towns if town in data.maps)
@@ -365,7 +381,13 @@ def decode_story(image: MemoryImage, ram: RamMap, data: GameData) -> Story:
         guards_had_drink=bool(image.u8(ram.wStatusFlags1) & GAVE_SAFFRON_GUARDS_DRINK),
         last_map=last_map if last_map in data.maps else None,
         rival_starter=data.species_name(image.u8(ram.wRivalStarter)),
+        blackout_map=_map_name(data, image.u8(ram.wLastBlackoutMap)),
     )
+
+
+def _map_name(data: GameData, map_id: int) -> str | None:
+    found = data.maps.get(map_id)
+    return found.name if found is not None else None
 
 
 def decode_bcd(raw: bytes) -> int:

@@ -190,6 +190,7 @@ class Story(Frozen):
     guards_had_drink: bool = False
     last_map: int | None = None
     rival_starter: str | None = None  # the species the rival chose in Oak's lab (its teams follow it)
+    blackout_map: str | None = None  # where a whiteout sends the player: the town of the last nurse
 
 
 class Progress(Frozen):

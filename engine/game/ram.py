@@ -183,6 +183,8 @@ class RamMap(BaseModel):
     wToggleableObjectList: int  # the current map's (sprite index, global index) pairs, -1 ended
     wTownVisitedFlag: int
     wLastMap: int
+    wLastBlackoutMap: int  # where a whiteout or a nurse's heal sends the player back to
+    wElite4Flags: int
     # HRAM
     hJoyHeld: int
     hJoyInput: int  # the buttons the VBlank handler read last
@@ -338,6 +340,8 @@ RED_BLUE = RamMap(
     wToggleableObjectList=0xD5CE,
     wTownVisitedFlag=0xD70B,
     wLastMap=0xD365,
+    wLastBlackoutMap=0xD719,
+    wElite4Flags=0xD734,
     hJoyHeld=0xFFB4,
     hJoyInput=0xFFF8,
     hJoyLast=0xFFB1,

@@ -299,6 +299,8 @@ class Conductor:
             return "max_decisions"
         if self._until_reached():
             return "until"
+        if self.milestones.graph.final.name in self.milestones.names:
+            return "story_done"  # the Hall of Fame: the game itself starts over after the credits
         return None
 
     def _hand_to_reflection(self) -> None:

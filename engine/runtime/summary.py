@@ -20,7 +20,9 @@ from engine.runtime.signals import SignalName
 
 log = logging.getLogger("engine.run")
 
-StopReason = Literal["max_battles", "max_decisions", "until", "interrupted", "terminated", "hangup", "error"]
+StopReason = Literal[
+    "max_battles", "max_decisions", "until", "story_done", "interrupted", "terminated", "hangup", "error"
+]
 # A run stopped by a signal: Ctrl-C (SIGINT), `kill`/docker/systemd (SIGTERM), a closed terminal (SIGHUP).
 SIGNAL_STOPS: dict[SignalName, StopReason] = {
     "SIGINT": "interrupted",

@@ -5,13 +5,14 @@ badge:BOULDER                the badge is held
 item:POKE_BALL               the bag holds the item
 town:VIRIDIAN_CITY           the town has been visited (wTownVisitedFlag, what Fly reads)
 map:REDS_HOUSE_2F            the player stands on that map now
+blackout:INDIGO_PLATEAU      a whiteout sends the player there (wLastBlackoutMap: the town of the last heal)
 knows:CUT                    a party member knows the move
 hidden:TOGGLE_GAME_CORNER_ROCKET   the toggleable object is switched off (a person gone, an item taken)
 flag:GUARDS_HAD_DRINK        a story flag kept outside the event flags (the Saffron guards' drink)
 can_learn:HM_CUT             a party member can learn the TM's or HM's move (and does not know it yet)
-owned>=2  party>=2  level>=12  hp>=1.0  balls>=1
+owned>=2  party>=2  level>=12  hp>=1.0  pp>=1.0  balls>=1
                              Pokédex owned count, party size, the highest party level, the party's
-                             HP as a fraction of its maximum, Poké Balls in the bag
+                             HP and its moves' PP as fractions of their maximum, Poké Balls in the bag
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ _PREFIXED: dict[str, Callable[[GameState, str], bool]] = {
     "item": lambda state, name: any(item.name == name and item.quantity > 0 for item in state.bag),
     "town": lambda state, name: name in state.story.towns_visited,
     "map": lambda state, name: state.overworld.map_name == name,
+    "blackout": lambda state, name: state.story.blackout_map == name,
     "knows": lambda state, name: member_with(state, name) is not None,
     "can_learn": lambda state, name: choose_student(state, name) is not None,
     "hidden": lambda state, name: game_data().toggle_index.get(name, -1) in state.story.hidden_objects,
@@ -51,6 +53,20 @@ def party_hp(state: GameState) -> float:
     return sum(mon.hp for mon in state.party) / total if total else 1.0
 
 
+def party_pp(state: GameState) -> float:
+    """The party's PP as a share of its maximum (each PP UP adds a fifth of the base, pret
+    engine/items/item_effects.asm ItemUsePPUp); 1.0 with no moves."""
+    moves = game_data().moves_by_id
+    total = left = 0
+    for mon in state.party:
+        for slot in mon.moves:
+            found = moves.get(slot.move_id)
+            if found is not None and found.pp:
+                total += found.pp + found.pp // 5 * slot.pp_ups
+                left += slot.pp
+    return left / total if total else 1.0
+
+
 def balls(state: GameState) -> int:
     return sum(item.quantity for item in state.bag if item.name in _BALLS)
 
@@ -60,6 +76,7 @@ _MEASURED: dict[str, Callable[[GameState], float]] = {
     "party": lambda state: len(state.party),
     "level": lambda state: max((mon.level for mon in state.party), default=0),
     "hp": party_hp,
+    "pp": party_pp,
     "balls": balls,
 }
 _MEASURE = re.compile(r"^(\w+)>=([0-9.]+)$")

@@ -18,7 +18,9 @@ from pydantic import Field, ValidationError, field_validator
 
 from engine.combat.position import forecast
 from engine.frozen import Frozen
+from engine.game.mending import next_mend
 from engine.game.models import Direction, GameState
+from engine.game.stock import gauntlet_stock
 from engine.game.tables import game_data
 from engine.story.conditions import any_of, check
 from engine.story.errors import StoryError
@@ -37,6 +39,9 @@ class Step(Frozen):
     thing: tuple[int, int, Direction] | None = None  # `talk` to a machine: its square, the way to face it
     answer: Literal["yes", "no"] = "yes"
     items: tuple[Purchase, ...] = ()
+    # `buy`: a stock worked out from the bag and the money instead of fixed `items` (game/stock.py)
+    stock: Literal["gauntlet"] | None = None
+    bag: bool = False  # `heal` from the bag where no Pokémon Center is reached (game/mending.py)
     machine: str | None = None  # `teach`: the TM or HM (pret item name); `catch`: only what can learn it
     new: bool = False  # `catch`: only species the Pokédex does not own yet, where such species live
     # `search`: the puzzle to work on (hidden switches to look for, the Seafoam Islands' boulders to drop)
@@ -58,6 +63,10 @@ class Step(Frozen):
         return item
 
     def done(self, state: GameState) -> bool:
+        if self.do == "heal" and self.bag:
+            return any_of(self.until, state) or next_mend(state) is None
+        if self.stock is not None:
+            return any_of(self.until, state) or not gauntlet_stock(state)
         if self.boss is not None:
             chance = self.forecast(state)
             return chance is None or chance >= self.win_at
@@ -84,6 +93,8 @@ class Step(Frozen):
         if self.thing is not None:
             who = f" ({self.thing[0]}, {self.thing[1]}) facing {self.thing[2]}"
         what = " ".join(f"{p.quantity} {p.item}" for p in self.items) or (self.machine or "")
+        what = f"{what} for the {self.stock}".strip() if self.stock else what
+        what = f"{what} from the bag".strip() if self.bag else what
         boss = f" for {self.boss[0]} (until {self.win_at:.0%} to win)" if self.boss else ""
         return f"{self.do}{where}{who}{' ' + what if what else ''}{boss}".strip()
 
@@ -110,6 +121,11 @@ class StoryGraph(Frozen):
         if found is None:
             raise StoryError(f"no objective called {name!r}")
         return found
+
+    @property
+    def final(self) -> Objective:
+        """The story's last objective: once it is done, there is nothing more to play."""
+        return [objective for objective in self.objectives if not objective.optional][-1]
 
     @property
     def milestones(self) -> tuple[Objective, ...]:

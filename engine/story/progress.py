@@ -44,6 +44,11 @@ def healed(before: GameState, after: GameState) -> str | None:
     return "the team healed" if party_hp(after) > party_hp(before) + 0.01 else None
 
 
+def cured(before: GameState, after: GameState) -> str | None:
+    ill = sum(mon.status != "OK" for mon in after.party) < sum(mon.status != "OK" for mon in before.party)
+    return "a status cured" if ill else None
+
+
 def stocked(before: GameState, after: GameState) -> str | None:
     held = {item.name: item.quantity for item in before.bag}
     more = [item.name for item in after.bag if item.quantity > held.get(item.name, 0)]
@@ -66,7 +71,7 @@ def closer(before_steps: int | None, after_steps: int | None) -> str | None:
 
 
 _BY_ACTION: dict[str, tuple[ProgressTest, ...]] = {
-    "heal": (healed,),
+    "heal": (healed, cured),
     "buy": (stocked,),
     "catch": (new_member, stronger, met_wild),
     "train": (stronger, new_member, met_wild),

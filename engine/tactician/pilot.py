@@ -14,9 +14,11 @@ from __future__ import annotations
 from engine.combat.chance import percent
 from engine.frozen import Frozen
 from engine.game.bag_room import has_room_for, least_needed
-from engine.game.decoders import BOXES, MONS_PER_BOX
+from engine.game.decoders import BOXES, ELITE_FOUR_MAPS, MONS_PER_BOX
 from engine.game.field_moves import FIELD_MOVE_BADGES
+from engine.game.mending import next_mend
 from engine.game.models import Direction, GameState
+from engine.game.stock import gauntlet_stock
 from engine.game.tables import game_data
 from engine.game.teaching import can_learn, choose_student, machine_move
 from engine.story.conditions import party_hp
@@ -31,11 +33,13 @@ from engine.tactician.puzzle_legs import PuzzleGuide, PuzzleSnapshot
 from engine.team.planner import TeamPlanner
 from engine.world.gates import closed_gates
 from engine.world.goals import (
+    Give,
     HereGoal,
     Leg,
     MapGoal,
     ObjectGoal,
     PcOrder,
+    Purchase,
     SquareGoal,
     Teach,
     ThingGoal,
@@ -97,6 +101,7 @@ class Pilot:
         name = self._detour(state, done) if stage == "try another objective" else objective_name
         if name is None or name in done or self.world is None:
             return None
+        name = self._back_to(name, state, done)
         objective = self.graph.named(name)
         step = self.graph.next_step(objective, state)
         self._step = step
@@ -132,6 +137,15 @@ class Pilot:
         self.last_leg = leg.model_copy(update={"reason": f"{prefix} ({leg.reason or step.why})"})
         return self.last_leg
 
+    def _back_to(self, name: str, state: GameState, done: frozenset[str]) -> str:
+        """The objective itself, or, when the story went back behind it (a whiteout in the Elite Four
+        starts them over once the lobby is entered), the first open one on the way to it."""
+        opened = self.graph.open(state, done)
+        if any(objective.name == name for objective in opened):
+            return name
+        way = self.graph.on_the_way_to(name)
+        return next((objective.name for objective in opened if objective.name in way), name)
+
     @property
     def stage(self) -> str:
         return STAGES[min(self.idle_legs // self.stuck_legs, len(STAGES) - 1)]
@@ -155,9 +169,10 @@ class Pilot:
         if room is not None:
             return room
         if step.do != "heal" and party_hp(state) < HEAL_BELOW:
-            heal = self._counter(
-                state, "_POKECENTER", None, f"heal first: the team is at {party_hp(state):.0%} HP"
-            )
+            why = f"heal first: the team is at {party_hp(state):.0%} HP"
+            # Between the Elite Four's rooms the way back to the lobby's nurse is shut: the bag it is.
+            inside = state.overworld.map_name in ELITE_FOUR_MAPS
+            heal = self._mend(state) if inside else self._counter(state, "_POKECENTER", None, why)
             if heal is not None:
                 return heal
         if step.do in ("catch", "train"):
@@ -179,8 +194,17 @@ class Pilot:
         if step.do == "search":
             found = self.puzzles.leg(step, state)
             return (self._room_for(found.goal, state) or found) if found is not None else None
+        if step.do == "heal" and step.bag:
+            return self._mend(state)
         if step.do == "heal":
             return self._counter(state, "_POKECENTER", step.map, step.why)
+        if step.do == "buy" and step.stock is not None:
+            items = tuple(Purchase(item=item, quantity=n) for item, n in gauntlet_stock(state))
+            room = next(filter(None, (self._room_for_item(p.item, state) for p in items)), None)
+            if room is not None or not items:
+                return room
+            leg = self._counter(state, "_MART", step.map, step.why, step.object or COUNTER_PERSON)
+            return leg.model_copy(update={"buy": items}) if leg is not None else None
         if step.do == "buy":  # a kind of item the bag does not hold needs a free place in it
             room = next(filter(None, (self._room_for_item(p.item, state) for p in step.items)), None)
             if room is not None:
@@ -280,9 +304,20 @@ class Pilot:
         goal = SquareGoal(map_id=square[0], x=square[1], y=square[2])
         return Leg(goal=goal, cross_gates=True, reason=step.why)
 
-    def _counter(self, state: GameState, kind: str, map_name: str | None, why: str) -> Leg | None:
-        """A leg to the nurse or clerk of the named building, or of the nearest one of its kind the planner
-        can reach."""
+    @staticmethod
+    def _mend(state: GameState) -> Leg | None:
+        """An item from the bag on a member, where the step heals without a Pokémon Center."""
+        mend = next_mend(state)
+        if mend is None:
+            return None
+        give = Give(item=mend.item, member=mend.member)
+        return Leg(goal=HereGoal(), give=give, reason=f"{mend.item} from the bag: {mend.why}")
+
+    def _counter(
+        self, state: GameState, kind: str, map_name: str | None, why: str, person: int = COUNTER_PERSON
+    ) -> Leg | None:
+        """A leg to the nurse or clerk (`person`, the map's object) of the named building, or of the
+        nearest one of its kind the planner can reach."""
         assert self.world is not None
         names = (
             [map_name]
@@ -298,8 +333,8 @@ class Pilot:
             data = self.world.by_name.get(name)
             if data is None or not data.objects:
                 continue
-            person = data.objects[COUNTER_PERSON - 1]
-            people[(data.id, COUNTER_PERSON)] = (data.id, person.x, person.y)
+            found = data.objects[person - 1]
+            people[(data.id, person)] = (data.id, found.x, found.y)
         leg = self.explorer.nearest_talk(state, people) if people else None
         if leg is None:
             return None

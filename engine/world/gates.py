@@ -186,6 +186,37 @@ def _seafoam_currents() -> tuple[Gate, ...]:
     )  # fmt: skip
 
 
+# The Elite Four's rooms (pret scripts/LoreleisRoom.asm, BrunosRoom.asm, AgathasRoom.asm): each room's
+# script draws its exit, block (2, 0), shut on load until its trainer is beaten (...ShowOrHideExitBlock;
+# world/tables.py OPENED_BLOCKS draws it open), and once the player has been walked in, the four squares
+# of the entrance push them back ("Don't run away!", ...EntranceCoords). Lance's room shuts its entrance,
+# blocks (2, 6) and (3, 6), behind a player who has walked down the hall (LancesRoom.asm
+# LanceShowOrHideEntranceBlocks).
+ELITE_FOUR_ROOMS = ("LORELEIS_ROOM", "BRUNOS_ROOM", "AGATHAS_ROOM")
+ELITE_FOUR_ENTRANCE = ((4, 10), (5, 10), (4, 11), (5, 11))
+
+
+def _elite_four_doors() -> tuple[Gate, ...]:
+    gates = []
+    for room in ELITE_FOUR_ROOMS:
+        source = f"scripts/{room.title().replace('_', '')}.asm"
+        gates += [
+            Gate(map_name=room, squares=block_squares(2, 0), opens=_event(f"EVENT_BEAT_{room}_TRAINER_0"),
+                 scene="the way to the next room opens once this room's trainer is beaten", source=source),
+            Gate(map_name=room, squares=ELITE_FOUR_ENTRANCE,
+                 opens=Condition(kind="event", name=f"EVENT_AUTOWALKED_INTO_{room}", negate=True),
+                 scene="'Don't run away!': no way back once the player has walked in", source=source),
+        ]  # fmt: skip
+    lance_door = (*block_squares(2, 6), *block_squares(3, 6))
+    gates.append(
+        Gate(map_name="LANCES_ROOM", squares=lance_door,
+             opens=Condition(kind="event", name="EVENT_LANCES_ROOM_LOCK_DOOR", negate=True),
+             scene="the door behind the player shuts on the way to Lance",
+             source="scripts/LancesRoom.asm LanceShowOrHideEntranceBlocks")
+    )  # fmt: skip
+    return tuple(gates)
+
+
 def _boulder_gates() -> tuple[Gate, ...]:
     return tuple(
         Gate(map_name=floor, squares=opened, opens=_event(event),
@@ -252,6 +283,7 @@ GATES: tuple[Gate, ...] = (
     *_cinnabar_gym_gates(),
     *_boulder_gates(),
     *_seafoam_currents(),
+    *_elite_four_doors(),
 )  # fmt: skip
 
 

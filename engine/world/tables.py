@@ -136,13 +136,20 @@ SEAFOAM_DROPS: tuple[tuple[str, int, tuple[int, int], str], ...] = (
     ("SEAFOAM_ISLANDS_B3F", 3, (6, 16), "EVENT_SEAFOAM4_BOULDER2_DOWN_HOLE"),
 )
 # Blocks a map script swaps in once a boulder is on a switch (pret scripts/VictoryRoad1F.asm, 2F and 3F:
-# the ReplaceTileBlock calls of their ...CheckBoulderEventScript): (block x, block y, the new block). The
-# world is drawn with them in, and story gates (world/gates.py BOULDER_GATES) keep shut what they open
-# until the switch's event is set.
+# the ReplaceTileBlock calls of their ...CheckBoulderEventScript) or a trainer is beaten: (block x, block y,
+# the new block). The world is drawn with them in, and story gates (world/gates.py) keep shut what they
+# open until the event is set.
 OPENED_BLOCKS: dict[str, tuple[tuple[int, int, int], ...]] = {
     "VICTORY_ROAD_1F": ((4, 6, 0x1D),),
     "VICTORY_ROAD_2F": ((3, 4, 0x15), (11, 7, 0x1D)),
     "VICTORY_ROAD_3F": ((3, 5, 0x1D),),
+    # The Elite Four's exits, drawn open once each room's trainer is beaten (pret scripts/LoreleisRoom.asm,
+    # BrunosRoom.asm, AgathasRoom.asm ...ShowOrHideExitBlock); gates keep them shut until then.
+    "LORELEIS_ROOM": ((2, 0, 0x05),),
+    "BRUNOS_ROOM": ((2, 0, 0x05),),
+    "AGATHAS_ROOM": ((2, 0, 0x0E),),
+    # Lance's hall, open until the player has walked down it (LancesRoom.asm LanceShowOrHideEntranceBlocks).
+    "LANCES_ROOM": ((2, 6, 0x31), (3, 6, 0x32)),
 }
 # Where FLY lands in each town (pret data/maps/special_warps.asm FlyWarpDataPtr), and the tilesets FLY is
 # allowed on (home/overworld.asm CheckIfInOutsideMap: OVERWORLD and PLATEAU).

@@ -21,7 +21,7 @@ from engine.story.graph import story_graph
 from engine.world.goals import Leg, MapGoal, ObjectGoal
 from engine.world.world import load_world
 from tests.rom.test_run import run
-from tests.support.scenarios import set_bag, set_party_hp, teach_move
+from tests.support.scenarios import set_bag, set_party, set_party_hp, teach_move
 from tests.support.story import story_state
 from tests.unit.test_story import ORAK_MILESTONES
 
@@ -370,3 +370,61 @@ def test_aimed_at_flash_ten_species_are_owned_hm05_taught_and_rock_tunnel_lit_on
         down = take_trip(role, Leg(goal=MapGoal(map_id=world.by_name["ROCK_TUNNEL_B1F"].id)), policy)
         assert down.arrived and down.field_moves == ["FLASH at ROCK_TUNNEL_1F"]
         assert session.read_u8(ram.wMapPalOffset) == 0  # lit, and still lit a floor down
+
+
+@pytest.fixture(scope="module")
+def to_plateau(rom_path: Path, to_strength: RunToSurf, tmp_path_factory: pytest.TempPathFactory) -> RunToSurf:
+    """From STRENGTH taught on through Victory Road to the Indigo Plateau."""
+    *_, checkpoint = to_strength
+    return played_on(rom_path, checkpoint, "cross_victory_road", 3000, tmp_path_factory.mktemp("plateau"))
+
+
+def with_members(rom_path: Path, state: Path, extra: list[tuple[str, int, list[str]]], out: Path) -> Path:
+    """The run's own state with members added after its own, whose bytes stay as they were."""
+    with open_session(rom_path, EmulatorConfig()) as session:
+        session.load_state_file(state)
+        ram = session.ram_map
+        own = decode_state(session.memory_image(), ram).party
+        raw = session.read(ram.wPartyMon1, ram.party.size * len(own))
+        set_party(
+            session, [(mon.species_name, mon.level, [slot.name for slot in mon.moves]) for mon in own] + extra
+        )
+        for offset, byte in enumerate(raw):
+            session.write_u8(ram.wPartyMon1 + offset, byte)
+        out.write_bytes(session.export_state())
+    return out
+
+
+def test_the_runs_own_team_stocks_up_in_the_lobby_heals_and_beats_lorelei(
+    rom_path: Path, to_plateau: RunToSurf, tmp_path: Path
+) -> None:
+    *_, checkpoint = to_plateau
+    code, summary, run_dir, _ = played_on(rom_path, checkpoint, "beat_lorelei", 1500, tmp_path)
+    assert code == 0 and summary["stopped"] == "until", summary["milestones"]
+    actions = [
+        json.loads(line).get("action", "") for line in (run_dir / "decisions.jsonl").read_text().splitlines()
+    ]
+    assert any("bought" in action and "FULL_RESTORE" in action for action in actions), "no stock bought"
+    assert "victory vs LORELEI" in (run_dir / "run.log").read_text(encoding="utf-8")
+
+
+def test_a_strong_team_goes_through_the_elite_four_and_the_champion_to_the_hall_of_fame(
+    rom_path: Path, to_plateau: RunToSurf, tmp_path: Path
+) -> None:
+    """The rooms' doors, the walks their scripts make, the bag between rooms and the Champion's scene, with
+    the run's own plateau state and three strong members added (the team is not what is tested here)."""
+    *_, checkpoint = to_plateau
+    strong = with_members(rom_path, checkpoint, [
+        ("LAPRAS", 62, ["ICE_BEAM", "SURF", "BODY_SLAM", "THUNDERBOLT"]),
+        ("ALAKAZAM", 60, ["PSYCHIC_M", "RECOVER", "THUNDER_WAVE", "SEISMIC_TOSS"]),
+        ("JOLTEON", 60, ["THUNDERBOLT", "PIN_MISSILE", "DOUBLE_KICK", "THUNDER_WAVE"]),
+    ], tmp_path / "strong.state")  # fmt: skip
+    code, summary, run_dir = run(
+        ["--rom", str(rom_path), "--state", str(strong), "--max-decisions", "1500"], tmp_path
+    )
+    assert code == 0 and summary["stopped"] == "story_done", summary["milestones"]
+    reached = [split["name"] for split in summary["milestones"] if not split["at_start"]]
+    assert reached[-6:] == ["beat_lorelei", "beat_bruno", "beat_agatha", "beat_lance", "beat_champion",
+                            "enter_hall_of_fame"]  # fmt: skip
+    log = (run_dir / "run.log").read_text(encoding="utf-8")
+    assert "overworld: HALL_OF_FAME" in log and "stuck for" not in log
