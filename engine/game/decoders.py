@@ -297,10 +297,9 @@ MODES: dict[int, Literal["walk", "bike", "surf"]] = {0: "walk", 1: "bike", 2: "s
 
 def decode_overworld(image: MemoryImage, ram: RamMap, data: GameData) -> Overworld:
     map_id = image.u8(ram.wCurMap)
-    found = data.maps.get(map_id)
     return Overworld(
         map_id=map_id,
-        map_name=found.name if found else None,
+        map_name=_map_name(data, map_id),
         x=image.u8(ram.wXCoord),
         y=image.u8(ram.wYCoord),
         facing=FACING.get(image.u8(ram.wSpritePlayerStateData1FacingDirection), "unknown"),

@@ -198,26 +198,29 @@ class Pilot:
             return self._mend(state)
         if step.do == "heal":
             return self._counter(state, "_POKECENTER", step.map, step.why)
-        if step.do == "buy" and step.stock is not None:
-            items = tuple(Purchase(item=item, quantity=n) for item, n in gauntlet_stock(state))
-            room = next(filter(None, (self._room_for_item(p.item, state) for p in items)), None)
-            if room is not None or not items:
-                return room
-            leg = self._counter(state, "_MART", step.map, step.why, step.object or COUNTER_PERSON)
-            return leg.model_copy(update={"buy": items}) if leg is not None else None
-        if step.do == "buy":  # a kind of item the bag does not hold needs a free place in it
-            room = next(filter(None, (self._room_for_item(p.item, state) for p in step.items)), None)
-            if room is not None:
-                return room
-        if step.do == "buy" and step.thing is not None:  # a vending machine
-            machine = self._walk(step, state, cross_gates)
-            return machine.model_copy(update={"buy": step.items, "interact": False}) if machine else None
         if step.do == "buy":
-            leg = self._counter(state, "_MART", step.map, step.why)
-            return leg.model_copy(update={"buy": step.items}) if leg is not None else None
+            return self._buy(step, state, cross_gates)
         if step.do == "gate":
             return self._gate(step, state)
         return self._walk(step, state, cross_gates)
+
+    def _buy(self, step: Step, state: GameState, cross_gates: bool) -> Leg | None:
+        """A leg to the step's clerk or vending machine with what to buy: its own items, or the stock the
+        money and the bag call for (nothing left to buy: no leg)."""
+        items = step.items
+        if step.stock is not None:
+            items = tuple(Purchase(item=item, quantity=n) for item, n in gauntlet_stock(state))
+            if not items:
+                return None
+        # A kind of item the bag does not hold needs a free place in it.
+        room = next(filter(None, (self._room_for_item(p.item, state) for p in items)), None)
+        if room is not None:
+            return room
+        if step.thing is not None:  # a vending machine
+            machine = self._walk(step, state, cross_gates)
+            return machine.model_copy(update={"buy": items, "interact": False}) if machine else None
+        leg = self._counter(state, "_MART", step.map, step.why, step.object or COUNTER_PERSON)
+        return leg.model_copy(update={"buy": items}) if leg is not None else None
 
     def _catch_maps(self, step: Step, state: GameState) -> frozenset[int] | None:
         """Where to look for the wild Pokémon the step wants: its map, or the maps whose grass has a
