@@ -101,7 +101,6 @@ class Pilot:
         name = self._detour(state, done) if stage == "try another objective" else objective_name
         if name is None or name in done or self.world is None:
             return None
-        name = self._back_to(name, state, done)
         objective = self.graph.named(name)
         step = self.graph.next_step(objective, state)
         self._step = step
@@ -136,15 +135,6 @@ class Pilot:
             prefix = f"stuck for {self.idle_legs} legs, {stage}; {prefix}"
         self.last_leg = leg.model_copy(update={"reason": f"{prefix} ({leg.reason or step.why})"})
         return self.last_leg
-
-    def _back_to(self, name: str, state: GameState, done: frozenset[str]) -> str:
-        """The objective itself, or, when the story went back behind it (a whiteout in the Elite Four
-        starts them over once the lobby is entered), the first open one on the way to it."""
-        opened = self.graph.open(state, done)
-        if any(objective.name == name for objective in opened):
-            return name
-        way = self.graph.on_the_way_to(name)
-        return next((objective.name for objective in opened if objective.name in way), name)
 
     @property
     def stage(self) -> str:

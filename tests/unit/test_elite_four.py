@@ -181,16 +181,3 @@ def test_after_a_whiteout_the_rooms_events_count_as_cleared_until_the_player_is_
     assert "EVENT_BEAT_LORELEIS_ROOM_TRAINER_0" in story(False, "INDIGO_PLATEAU")
     assert "EVENT_BEAT_LORELEIS_ROOM_TRAINER_0" not in story(True, "INDIGO_PLATEAU")
     assert "EVENT_BEAT_LORELEIS_ROOM_TRAINER_0" in story(True, "BRUNOS_ROOM")
-
-
-def test_an_objective_the_story_went_back_behind_gives_way_to_the_first_open_one_on_its_way() -> None:
-    graph = story_graph()
-    w = world()
-    guide = Pilot(w, graph, Explorer(w), 3)
-    plateau = with_story(in_town(), towns=("INDIGO_PLATEAU",))
-    assert guide._back_to("beat_agatha", plateau, graph.done(plateau)) == "beat_lorelei"
-    on = with_story(
-        in_town(), "EVENT_BEAT_LORELEIS_ROOM_TRAINER_0", "EVENT_BEAT_BRUNOS_ROOM_TRAINER_0",
-        towns=("INDIGO_PLATEAU",),
-    )  # fmt: skip
-    assert guide._back_to("beat_agatha", on, graph.done(on)) == "beat_agatha"
