@@ -216,6 +216,39 @@ class MemoryConfig(Section):
     retrieve_threshold: float = Field(0.2, ge=0.0, le=1.0)
 
 
+HarnessLevel = Literal["engine", "decisions", "buttons", "vision"]
+
+
+class HarnessConfig(Section):
+    """How much the models decide (docs/harness.md). engine: the rule-based mechanics decide, models at the
+    decision points the routing names. decisions: every decision is asked of the model tiers with the same
+    legal options, the rule-based tier answering only when a model fails. buttons: the model sees the
+    screen and a short text of what RAM says and answers with up to three buttons. vision: the screen and
+    the model's own notes only; RAM is read for scoring and safety, never shown."""
+
+    level: HarnessLevel = "engine"
+    # The model tier the levels above `engine` ask first (the gateway steps down from it as usual).
+    tier: Literal["acting", "thinking"] = "acting"
+    # vision level: also give the model the Vision module's reading of the screen (from pixels) as text.
+    screen_reading: bool = False
+    # Frames each button is held and then released, and the frames waited after a step's last button
+    # (a walking step takes 16 frames; the game may poll the pad again sooner).
+    hold_frames: int = Field(8, ge=1, le=60)
+    release_frames: int = Field(8, ge=0, le=60)
+    settle_frames: int = Field(24, ge=0, le=600)
+    # Scale the 160x144 screen by this factor for the model (vision models read small text badly).
+    screen_scale: int = Field(2, ge=1, le=8)
+    # A model's own notes (rewritten by it, at most this long) and its skill library, kept per
+    # (level, model) under DATA_DIR/procedural/.
+    notes: bool = True
+    skills: bool = True
+    # buttons and vision: the run stops (stop reason `model_failing`) after this many no-ops in a row (no
+    # valid answer after the repair), and (`stalled`) after this many steps in a row that changed nothing
+    # in the game's memory (the model pressing into a wall, or a game that stopped advancing).
+    max_noops_in_row: int = Field(25, ge=1, le=100_000)
+    stall_steps: int = Field(300, ge=1, le=1_000_000)
+
+
 class LoggingConfig(Section):
     level: str = Field("INFO", pattern=r"^(DEBUG|INFO|WARNING|ERROR)$")
 
@@ -232,6 +265,7 @@ class EngineConfig(Section):
     routing: RoutingConfig = RoutingConfig()
     llm: LLMConfig = LLMConfig()
     memory: MemoryConfig = MemoryConfig()
+    harness: HarnessConfig = HarnessConfig()
     logging: LoggingConfig = LoggingConfig()
 
 

@@ -1,7 +1,8 @@
 """Where a run keeps its files under the data directory.
 
 DATA_DIR/checkpoints/           checkpoints of every run
-DATA_DIR/memory/                lessons learned (shared by runs)
+DATA_DIR/memory/                lessons learned (shared by runs; a collection per harness level and model)
+DATA_DIR/procedural/<scope>/    a model's notes.md and skills/*.md per harness level and model
 DATA_DIR/runs/<run id>/         summary.json, run.log, decisions.jsonl, battles.jsonl, llm.jsonl,
                                 journey.json, battles/<battle id>.json (+ .state: the battle's start),
                                 reflections/<battle id>.json
@@ -35,6 +36,11 @@ class RunPaths:
     @property
     def memory(self) -> Path:
         return self.data_dir / "memory"
+
+    @property
+    def procedural(self) -> Path:
+        """Notes and skill libraries, one folder per (harness level, model): engine.procedural."""
+        return self.data_dir / "procedural"
 
     @property
     def run_dir(self) -> Path:

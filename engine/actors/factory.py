@@ -22,11 +22,12 @@ from engine.config import (
     EmulatorConfig,
     EngineConfig,
     PlayerConfig,
-    RoutingConfig,
+    Tier,
     config_hash,
 )
 from engine.game.cartridge import Game
 from engine.game.tables import game_data
+from engine.harness.levels import presses_buttons
 from engine.layout import RunPaths
 from engine.llm.gateway import ModelGateway
 from engine.llm.port import GatewayPort
@@ -34,8 +35,11 @@ from engine.mechanics.role import EmulatorRole
 from engine.memory.port import MemoryPort
 from engine.memory.service import LessonMemory
 from engine.observer.journey import Observer
+from engine.procedural.memory import ProceduralMemory
+from engine.procedural.scope import scope_for
 from engine.reflection.inbox import Reflection
 from engine.strategist.strategist import Strategist
+from engine.tactician.buttons import ButtonPlayer
 from engine.tactician.tactician import Tactician
 from engine.team.planner import TeamPlanner
 from engine.telemetry.metrics import RunMetrics
@@ -107,28 +111,43 @@ def _deciders(
     the ROM's bytes shipped with them, since an actor on another machine cannot open the user's file)."""
     routing = config.routing
     return {
-        "vision": partial(Vision, game),
+        "vision": partial(Vision, game, rom),  # the font, for reading the screen from pixels
         "observer": Observer,
-        "strategist": partial(_strategist, routing, config.story.aim, gateway, memory, rom),
-        "tactician": partial(_tactician, build.seed, config, gateway, memory, rom),
+        "strategist": partial(_strategist, config, gateway, memory, rom),
+        "tactician": partial(_tactician, build, config, gateway, memory, rom),
         "reflection": partial(Reflection, routing, gateway, memory),
     }
 
 
 def _tactician(
-    seed: int, config: EngineConfig, gateway: GatewayPort, memory: MemoryPort, rom: RomSource
+    build: RoleBuild, config: EngineConfig, gateway: GatewayPort, memory: MemoryPort, rom: RomSource
 ) -> Tactician:
     lookahead = config.models.rule_based.battle == "search"
     keep = known_species(config.team.keep_unevolved)
     team = TeamPlanner(keep, stones=config.team.stones, swaps=config.team.swaps)
-    return Tactician(seed, config.routing, gateway, memory, world=world_of(rom()), lookahead=lookahead,
-                     stuck_legs=config.story.stuck_legs, keep_unevolved=keep, team=team)  # fmt: skip
+    buttons = ButtonPlayer(gateway, _procedural(config, build), config.harness.tier)
+    return Tactician(build.seed, config.routing, gateway, memory, world=world_of(rom()), lookahead=lookahead,
+                     stuck_legs=config.story.stuck_legs, keep_unevolved=keep, team=team, buttons=buttons,
+                     ask_always=_asked_always(config))  # fmt: skip
 
 
-def _strategist(
-    routing: RoutingConfig, aim: str | None, gateway: GatewayPort, memory: MemoryPort, rom: RomSource
-) -> Strategist:
-    return Strategist(routing, gateway, memory, world=world_of(rom()), aim=aim)
+def _strategist(config: EngineConfig, gateway: GatewayPort, memory: MemoryPort, rom: RomSource) -> Strategist:
+    return Strategist(config.routing, gateway, memory, world=world_of(rom()), aim=config.story.aim,
+                      ask_always=_asked_always(config))  # fmt: skip
+
+
+def _procedural(config: EngineConfig, build: RoleBuild) -> ProceduralMemory | None:
+    """The model's notes and skills, for the levels where it presses the buttons (made where the
+    tactician runs: on Ray the tactician is kept on this node then, beside the data directory)."""
+    harness = config.harness
+    if build.paths is None or not presses_buttons(harness.level) or not (harness.notes or harness.skills):
+        return None
+    return ProceduralMemory.for_config(build.paths.procedural, harness, config.models)
+
+
+def _asked_always(config: EngineConfig) -> Tier | None:
+    """The decisions level asks every decision of the harness's tier; other levels follow the routing."""
+    return config.harness.tier if config.harness.level == "decisions" else None
 
 
 def _rom_bytes(path: Path) -> bytes | None:
@@ -183,7 +202,9 @@ def _services(config: EngineConfig, build: RoleBuild) -> dict[str, Callable[[], 
 
 def _memory(config: EngineConfig, directory: Path | None, run_id: str) -> LessonMemory:
     # Made where the role runs, as the gateway's: the lessons it stores and recalls count for this run.
-    return LessonMemory(config.memory, directory, metrics=RunMetrics(run_id))
+    # Kept per (harness level, model): one level's lessons never reach another's run.
+    scope = scope_for(config.harness, config.models)
+    return LessonMemory(config.memory, directory, metrics=RunMetrics(run_id), scope=scope)
 
 
 def call_timeout(config: EngineConfig, role: str) -> float:
@@ -245,7 +266,10 @@ def _ray_roles(config: EngineConfig, build: RoleBuild, make_emulator: Callable[[
         rom = StoredRom(stored)
         deciders = _deciders(config, build, game, handles["gateway"].call, handles["memory"].call, rom)
         for role, make in deciders.items():
-            handles[role] = spawn(role, make)
+            # A tactician that keeps the model's notes and skills writes them under the data directory.
+            near = {"scheduling_strategy": here} if role == "tactician" and presses_buttons(
+                config.harness.level) else {}  # fmt: skip
+            handles[role] = spawn(role, make, **near)
             handles[role].kept = (stored,)
         # It writes under the data directory here.
         handles["checkpoint"] = spawn(

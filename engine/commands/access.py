@@ -17,6 +17,7 @@ from engine.errors import UserInputError
 if TYPE_CHECKING:
     from engine.config import EngineConfig
     from engine.memory.port import MemoryPort
+    from engine.procedural.scope import Scope
 
 
 @dataclass(frozen=True)
@@ -57,10 +58,24 @@ def memory_dir(data_dir: Path) -> Path:
     return RunPaths(data_dir=data_dir, run_id="-").memory
 
 
+def config_scope(config: EngineConfig) -> Scope:
+    """The (harness level, model) whose lessons a run with this config learns and recalls."""
+    from engine.procedural.scope import scope_for
+
+    return scope_for(config.harness, config.models)
+
+
 @contextmanager
 def memory_access(
-    config: EngineConfig, data_dir: Path, address: str | None, *, must_exist: bool = True
+    config: EngineConfig,
+    data_dir: Path,
+    address: str | None,
+    *,
+    must_exist: bool = True,
+    scope: Scope | None = None,
 ) -> Iterator[MemoryPort]:
+    """`scope`: whose lessons in the data directory's memory (default: the config's, `config_scope`); the
+    running engine's memory (`address`) is its own run's scope."""
     if address is not None:
         from engine.actors.live import live_role
         from engine.runtime.cluster import ray_connection
@@ -78,7 +93,7 @@ def memory_access(
         )
     from engine.memory.service import LessonMemory
 
-    memory = LessonMemory(config.memory, directory)
+    memory = LessonMemory(config.memory, directory, scope=scope or config_scope(config))
     try:
         yield memory
     finally:

@@ -61,6 +61,12 @@ def register(commands: Subparsers) -> None:
         type=speed_factor,
         help="play at N times the Game Boy's speed (1: real time, for streams; default: as fast as it goes)",
     )
+    run.add_argument(
+        "--harness",
+        choices=("engine", "decisions", "buttons", "vision"),
+        help="how much the models decide (harness.level; default engine): decisions asks them every "
+        "decision, buttons and vision let them press the buttons (docs/harness.md)",
+    )
     run.add_argument("--window", action="store_true", help="open PyBoy's own window (needs a display)")
     run.add_argument("--summary", type=Path, help="also write the summary JSON to this file")
     run.add_argument(
@@ -94,6 +100,10 @@ def execute(args: argparse.Namespace) -> int:
     changes = {key: value for key, value in screen.items() if value is not None}
     if changes:  # the flags win over the config file's emulator section
         config = config.model_copy(update={"emulator": config.emulator.model_copy(update=changes)})
+    if args.harness is not None:
+        config = config.model_copy(
+            update={"harness": config.harness.model_copy(update={"level": args.harness})}
+        )
     return run_engine(config, request)
 
 

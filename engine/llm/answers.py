@@ -15,7 +15,7 @@ from pydantic_core import PydanticCustomError
 
 from engine.frozen import Frozen
 
-AnswerKind = Literal["tactical", "strategic", "reflection"]
+AnswerKind = Literal["tactical", "strategic", "reflection", "buttons", "choice"]
 
 
 class TacticalAnswer(Frozen):
@@ -76,13 +76,58 @@ class ReflectionAnswer(Frozen):
     insights: list[Insight] = Field(max_length=5, description="at most 5 lessons")
 
 
-Answer = TacticalAnswer | StrategicAnswer | ReflectionAnswer
+ButtonName = Literal["up", "down", "left", "right", "a", "b", "start", "select"]
+MAX_BUTTONS = 3
+NOTES_LIMIT = 2500
+
+
+class ButtonAnswer(Frozen):
+    """The buttons and vision harness levels: the model presses up to three buttons itself. `notes`
+    (when not empty) replaces the model's notes; `new_skill` (when not empty) proposes a skill in the
+    library's markdown form. Both are screened before they are kept."""
+
+    button_presses: list[ButtonName] = Field(
+        max_length=MAX_BUTTONS, description="0 to 3 of up, down, left, right, a, b, start, select, in order"
+    )
+    reasoning: str = Field(max_length=200, description="why these buttons, at most 200 chars")
+    observations: str = Field(max_length=300, description="what the screen shows now, at most 300 chars")
+    context_detected: Literal["battle", "navigation", "menu", "unknown"]
+    confidence: Literal["high", "medium", "low"]
+    notes: str = Field("", max_length=NOTES_LIMIT, description='your notes rewritten whole, or "" to keep')
+    new_skill: str = Field("", max_length=1200, description='a skill to keep (markdown), or ""')
+
+
+class ChoiceAnswer(Frozen):
+    """The decisions harness level: one of the options the rule-based tier weighs, by its id."""
+
+    choice_id: int = Field(description="the id of one of the options listed in the prompt")
+    reasoning: str = Field(min_length=1, max_length=200, description="why this option, at most 200 chars")
+
+    @field_validator("choice_id")
+    @classmethod
+    def _offered(cls, value: int, info: ValidationInfo) -> int:
+        legal = (info.context or {}).get("action_ids")
+        if legal is not None and value not in legal:
+            raise PydanticCustomError(
+                "illegal_choice",
+                "choice_id {value} is not one of the options {legal}",
+                {"value": value, "legal": ", ".join(str(i) for i in legal)},
+            )
+        return value
+
+
+Answer = TacticalAnswer | StrategicAnswer | ReflectionAnswer | ButtonAnswer | ChoiceAnswer
 
 ANSWERS: dict[str, type[Answer]] = {
     "tactical": TacticalAnswer,
     "strategic": StrategicAnswer,
     "reflection": ReflectionAnswer,
+    "buttons": ButtonAnswer,
+    "choice": ChoiceAnswer,
 }
+# Answers that must be the JSON object and nothing else: text around it is an error to repair, not
+# something to look past (the buttons format says "nothing outside the JSON").
+STRICT_ANSWERS = frozenset({"buttons"})
 
 # What the answer looks like, as the prompts show it: one line each, the limits spelled out.
 SHAPES: dict[str, str] = {
@@ -92,6 +137,11 @@ SHAPES: dict[str, str] = {
     '"warnings": ["...≤120 chars", ...up to 3]}',
     "reflection": '{"summary": "...≤300 chars", "insights": [{"lesson": "...≤240 chars", '
     '"applies_to": "...≤80 chars", "confidence": 0.0-1.0}, ...up to 5]}',
+    "buttons": '{"button_presses": ["up"|"down"|"left"|"right"|"a"|"b"|"start"|"select", ...up to 3], '
+    '"reasoning": "...≤200 chars", "observations": "...≤300 chars", '
+    '"context_detected": "battle"|"navigation"|"menu"|"unknown", "confidence": "high"|"medium"|"low", '
+    '"notes": "" or your notes rewritten whole (≤2500 chars), "new_skill": "" or a skill in markdown}',
+    "choice": '{"choice_id": <one of the ids>, "reasoning": "...≤200 chars"}',
 }
 
 # Keywords OpenAI strict mode or Anthropic structured outputs reject (in some versions); the pydantic

@@ -72,6 +72,10 @@ class AnthropicClient:
             "system": request.system,
             "messages": [_message_param(message) for message in request.messages],
         }
+        if request.cache_system:
+            arguments["system"] = [
+                {"type": "text", "text": request.system, "cache_control": {"type": "ephemeral"}}
+            ]
         if request.json_schema is not None and self._structured_output:
             arguments["output_config"] = {"format": {"type": "json_schema", "schema": request.json_schema}}
         return arguments

@@ -67,6 +67,15 @@ def _paid(models: ModelsConfig) -> dict[Tier, ModelTierConfig]:
     return {name: tier for name in PAID_TIERS if (tier := getattr(models, name)) is not None}
 
 
+def live_tiers(models: ModelsConfig, secrets: Mapping[str, str]) -> tuple[Tier, ...]:
+    """The paid tiers whose key is there (or that need none)."""
+    return tuple(
+        name
+        for name, tier in _paid(models).items()
+        if tier.api_key_env is None or tier.api_key_env in secrets
+    )
+
+
 def describe_tiers(models: ModelsConfig, secrets: Mapping[str, str]) -> str:
     """The one start-up line saying which tiers are live."""
     live, missing = [], []
@@ -282,6 +291,7 @@ class ModelGateway:
                 max_tokens=tier.max_tokens,
                 json_schema=schema if tier.structured_output else None,
                 schema_name=task.answer,
+                cache_system=task.cache_system,
             )
             response = self._call(name, client, request, task, attempt, spent)
             try:

@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from engine.llm.answers import ANSWERS, SHAPES, Answer, AnswerKind
+from engine.llm.answers import ANSWERS, SHAPES, STRICT_ANSWERS, Answer, AnswerKind
 from engine.llm.errors import AnswerInvalid
 from engine.llm.render import fill
 
@@ -73,10 +73,20 @@ def parse_answer(text: str, kind: AnswerKind, context: dict[str, Any] | None = N
     """The answer as its kind's model; `context` carries what the validators check against (the legal
     action ids of a tactical answer)."""
     data = extract_json(text)
+    if kind in STRICT_ANSWERS:
+        only_json(text)
     try:
         return ANSWERS[kind].model_validate(data, context=context)
     except ValidationError as exc:
         raise AnswerInvalid(describe_errors(exc)) from exc
+
+
+def only_json(text: str) -> None:
+    """The answer must be one JSON object with nothing before or after it (not even a code fence)."""
+    stripped = text.strip()
+    end = _object_end(stripped, 0) if stripped.startswith("{") else None
+    if end is None or end != len(stripped):
+        raise AnswerInvalid("text outside the JSON object: answer with the JSON object only")
 
 
 def describe_errors(error: ValidationError) -> str:

@@ -26,6 +26,7 @@ class ModelTask(Frozen):
     images: tuple[ImagePart, ...] = ()
     action_ids: tuple[int, ...] | None = None  # for a tactical answer: the legal ids
     battle_id: str | None = None
+    cache_system: bool = False  # the system prompt is a stable prefix worth the provider's cache
 
 
 class ModelOutcome(Frozen):

@@ -39,6 +39,9 @@ class ModelRequest(Frozen):
     # the tier allows it; the answer is validated against the pydantic model either way.
     json_schema: dict[str, Any] | None = None
     schema_name: str = Field("answer", pattern=r"^[A-Za-z0-9_-]{1,64}$")
+    # The system prompt is a stable prefix (the harness levels put the model's notes there): ask the
+    # provider to cache it where caching is opt-in (Anthropic); OpenAI caches long prefixes by itself.
+    cache_system: bool = False
 
 
 class Usage(Frozen):

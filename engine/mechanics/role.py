@@ -13,7 +13,9 @@ from engine.config import EmulatorConfig, PlayerConfig
 from engine.emulator.png import encode_png
 from engine.emulator.session import EmulatorSession, open_session
 from engine.game.actions import BattleAction
+from engine.game.buttons import Button
 from engine.game.models import GameState
+from engine.harness.steps import PressReport, Screens
 from engine.mechanics.executor import BattleExecutor
 from engine.mechanics.intro import IntroReport, reach_overworld
 from engine.mechanics.snapshot import EmulatorSnapshot
@@ -78,6 +80,18 @@ class EmulatorRole:
             return None
         return reach_overworld(self.session, self.player, on_step=self.intro_lines.append)
 
+    def press_buttons(
+        self, buttons: tuple[Button, ...], hold_frames: int, release_frames: int, settle_frames: int
+    ) -> PressReport:
+        """A model's step at the buttons and vision levels: each button held and let go for exactly the
+        frames given, in order, then `settle_frames` for the game to answer. Nothing is checked: the
+        model sees what came of it on its next screen."""
+        started = self.session.frame
+        for button in buttons:
+            self.session.press(Button(button), hold_frames=hold_frames, release_frames=release_frames)
+        self.session.tick(settle_frames)
+        return PressReport(frames=self.session.frame - started)
+
     # -- looking -----------------------------------------------------------------------------------
     def frame(self) -> Frame:
         regions = self.session.memory_regions()
@@ -88,6 +102,16 @@ class EmulatorRole:
         """The screen as PNG bytes, for a model that looks (renders one more frame: call it where the
         game waits for input)."""
         return encode_png(self.session.render_frame())
+
+    def screens(self, scale: int) -> Screens:
+        """The screen as PNG, plain and scaled by `scale` (pixels repeated). Two frames are rendered and
+        the second kept: PyBoy resets its window line counter only while rendering a whole frame, so the
+        first frame rendered after unrendered ones draws the window (the text box, the battle HUD) a line
+        too high."""
+        self.session.render_frame()
+        rgb = self.session.render_frame()
+        scaled = rgb.repeat(scale, axis=0).repeat(scale, axis=1) if scale > 1 else rgb
+        return Screens(plain=encode_png(rgb), scaled=encode_png(scaled))
 
     def live_screen(self) -> bytes:
         """The screen of a paced run (`--speed N`) as PNG, at most a quarter of a second old, without

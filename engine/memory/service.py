@@ -26,6 +26,7 @@ from engine.memory.errors import MemoryStoreError
 from engine.memory.lessons import Lesson, LessonContext, LessonKind, decayed_confidence, equivalence_key
 from engine.memory.store import LessonStore
 from engine.messages import RoleReport
+from engine.procedural.scope import Scope
 from engine.telemetry.metrics import RunMetrics
 
 log = logging.getLogger("engine.memory")
@@ -41,6 +42,15 @@ class MemoryBusyError(MemoryStoreError, UserInputError):
 
 def new_lesson_id() -> str:
     return uuid.uuid4().hex
+
+
+def collection_name(config: MemoryConfig, scope: Scope | None) -> str:
+    """The Chroma collection of a scope's lessons: `<collection>-<embedding>-<scope slug>`, so each
+    (harness level, model) learns apart (3-512 characters of [a-zA-Z0-9._-], as Chroma wants: the slug is
+    at most ~90 characters, starts with the level and ends with a letter or digit). Without a scope, the
+    unscoped collection the engine used before harness levels (`<collection>-<embedding>`)."""
+    base = f"{config.collection}-{config.embedding}"
+    return base if scope is None else f"{base}-{scope.slug}"
 
 
 def _lock(directory: Path) -> IO[str]:
@@ -65,11 +75,17 @@ def _lock(directory: Path) -> IO[str]:
 
 class LessonMemory:
     def __init__(
-        self, config: MemoryConfig, directory: Path | None, metrics: RunMetrics | None = None
+        self,
+        config: MemoryConfig,
+        directory: Path | None,
+        metrics: RunMetrics | None = None,
+        scope: Scope | None = None,
     ) -> None:
         """`directory` is DATA_DIR/memory; None (or memory disabled) keeps nothing: every verb still
-        answers, with no lessons."""
+        answers, with no lessons. `scope` (harness level, model) picks the collection: one scope never
+        sees another's lessons (engine.procedural.scope says which scope a config plays in)."""
         self.config = config
+        self.scope = scope
         self.metrics = metrics
         self._mutex = threading.Lock()  # --local: reflection's thread and the tactician share this object
         self._lock_handle: IO[str] | None = None
@@ -85,9 +101,8 @@ class LessonMemory:
             self.counts["pruned"] = self.store.prune(self.clock.hours())
 
     def _open(self, config: MemoryConfig, directory: Path) -> LessonStore:
-        collection = f"{config.collection}-{config.embedding}"
         common = {
-            "collection": collection,
+            "collection": collection_name(config, self.scope),
             "embedding": config.embedding,
             "rate_per_hour": config.decay_per_hour,
             "floor": config.prune_below,

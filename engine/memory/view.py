@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from engine.memory.lessons import Lesson
+from engine.procedural.scope import Scope
 
 
 def _keys(lesson: Lesson) -> str:
@@ -51,15 +52,24 @@ def as_json(lesson: Lesson, confidence_now: float, score: float | None = None) -
 
 
 def print_lessons(
-    rows: Sequence[tuple[Lesson, float, float | None]], play_hours: float, as_json_lines: bool, out: TextIO
+    rows: Sequence[tuple[Lesson, float, float | None]],
+    play_hours: float,
+    as_json_lines: bool,
+    out: TextIO,
+    scope: Scope | None = None,
 ) -> None:
-    """rows: (lesson, decayed confidence, relevance score or None)."""
+    """rows: (lesson, decayed confidence, relevance score or None); `scope`: whose lessons they are (the
+    harness level and model), when known."""
     if as_json_lines:
-        payload = {"play_hours": round(play_hours, 4), "lessons": [as_json(*row) for row in rows]}
+        payload: dict[str, object] = {"play_hours": round(play_hours, 4)}
+        if scope is not None:
+            payload["scope"] = {"level": scope.level, "model": scope.model, "slug": scope.slug}
+        payload["lessons"] = [as_json(*row) for row in rows]
         out.write(json.dumps(payload, indent=2, ensure_ascii=False) + "\n")
         return
+    whose = f", scope {scope.describe()}" if scope is not None else ""
     if not rows:
-        out.write(f"no lessons (play clock {play_hours:.2f} h)\n")
+        out.write(f"no lessons (play clock {play_hours:.2f} h{whose})\n")
         return
-    out.write(f"{len(rows)} lessons, play clock {play_hours:.2f} h\n")
+    out.write(f"{len(rows)} lessons, play clock {play_hours:.2f} h{whose}\n")
     out.write("\n".join(render_line(*row) for row in rows) + "\n")

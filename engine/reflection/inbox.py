@@ -33,12 +33,13 @@ from engine.llm.port import GatewayPort
 from engine.memory.lessons import Lesson
 from engine.memory.port import MemoryPort
 from engine.messages import BattleRecord, RoleReport
+from engine.procedural.screening import injection
 from engine.reflection.detect import Failure, detect
 from engine.reflection.forensics import analyse
 from engine.reflection.report import MemoryStatus, ReflectionReport
 from engine.reflection.synthesis import RULE_BASED, Candidate, ModelSynthesis, ask_model, rule_based
 from engine.reflection.turns import read_turns
-from engine.reflection.validation import Rejection, injection, validate
+from engine.reflection.validation import Rejection, validate
 from engine.telemetry.tracing import TraceCarrier, continued, trace_carrier
 
 log = logging.getLogger("engine.reflection")

@@ -1,9 +1,10 @@
 """Phase 5, validation: every candidate lesson is checked before it may reach memory.
 
 A lesson is rejected, with its reason, when it
-- carries text that reads like an attempt to steer a model (INJECTION_PATTERNS on the text's plain form,
-  COLLAPSED_PATTERNS on its letters run together; see normalize.py): lessons are shown to the deciding
-  models later, so a planted instruction would travel into every future prompt;
+- carries text that reads like an attempt to steer a model (`injection`: INJECTION_PATTERNS on the text's
+  plain form, COLLAPSED_PATTERNS on its letters run together; engine/procedural/screening.py, the screen
+  a model's notes and skills pass too): lessons are shown to the deciding models later, so a planted
+  instruction would travel into every future prompt;
 - names a type, species, move or opponent the game does not have;
 - is written mostly in words that are neither game names nor the battle English of vocabulary.txt;
 - contradicts the type chart (a claim in its words, or a type_matchup lesson whose stated effectiveness
@@ -22,77 +23,14 @@ from importlib import resources
 from engine.frozen import Frozen
 from engine.game.damage import type_effectiveness
 from engine.memory.lessons import Lesson
+from engine.procedural.screening import COLLAPSED_PATTERNS as COLLAPSED_PATTERNS
+from engine.procedural.screening import INJECTION_PATTERNS as INJECTION_PATTERNS
+from engine.procedural.screening import injection
 from engine.reflection.claims import claims, contradiction
 from engine.reflection.names import known_opponent, mentions, move_name, species_name, type_name, vocabulary
-from engine.reflection.normalize import collapsed, plain, words
+from engine.reflection.normalize import words
 from engine.reflection.synthesis import Candidate
 from engine.reflection.turns import ChartClass, chart_class
-
-# What a lesson must never contain. Each is a phrase or shape used to hijack a model reading the text;
-# none has a place in a lesson about a Pokémon battle. Matched on `plain` text (one spelling: look-alikes,
-# invisible characters and fullwidth forms undone, lower case), where spaces, dots and lines still show
-# the structure URLs, role tags and prefixes need.
-_DOT = r"(?:\.|\[\.\]|\(\.\)|\[dot\]|\(dot\))"  # "evil[.]com" is still an address to a model
-# Top-level domains that look like an address when dotted onto a word. English words that are also domains
-# ("to", "me", "us", "in", "so") are left out: "win.So" is a missing space far more often than a host.
-_TLDS = (
-    r"com|org|net|edu|gov|mil|info|biz|io|ai|app|dev|xyz|site|online|top|club|shop|store|tech|link|click"
-    r"|live|ru|cn|uk|de|fr|jp|nl|br|au|su|tk|ml|ga|cf|gq|cc|tv|ly|gg|sh|ws|pw|zip|onion"
-)
-INJECTION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
-    (name, re.compile(pattern, re.IGNORECASE | re.MULTILINE))
-    for name, pattern in (
-        # "ignore previous instructions", "disregard all prior rules", "forget your instructions"; not
-        # "ignore the rule-based estimate"
-        ("an instruction to ignore instructions",
-         r"\b(?:ignore|disregard|forget|override|bypass|disobey)\b[^.\n]{0,40}?"
-         r"\b(?:instructions?|prompts?|rules?|directions?|guidelines?|directives?)\b(?!-)"),
-        ("a mention of the system prompt", r"\bsys(?:tem)?[\s_-]*prompts?\b"),
-        ("a new identity (\"you are now\")",
-         r"\byou\s+are\s+now\b|\bpretend\s+(?:to\s+be|you\s+are)\b"
-         r"|\bact\s+as\s+(?:an?\s+|the\s+)?(?:ai|assistant|chatbot|language\s+model)\b"),
-        ("new instructions", r"\b(?:new|updated|real|hidden|secret|true)\s+(?:instructions?|directives?)\b"),
-        ("a role tag",
-         r"<\s*/?\s*(?:system|assistant|user|human|developer|tool|im_start|im_end)\b[^>]*>"
-         r"|\[\s*/?\s*(?:system|assistant|developer)\s*\]"),
-        # At a line's start any role; mid-line only the roles no lesson speaks of, when text follows them
-        # ("the user of BUBBLE" is the Pokémon, so "user:" counts only where a sentence starts).
-        ("a role prefix",
-         r"^\s*(?:system|assistant|user|human|developer|tool)\s*:"
-         r"|\b(?:system|assistant|developer)\s*:\s*\S|[.!?;]\s*(?:user|human)\s*:\s*\S"),
-        # With a scheme, "www.", a dotted host on a known-looking domain, a dotted host with a path, an IP
-        # address or an e-mail address: each sends a model somewhere.
-        ("a URL",
-         rf"\b(?:https?|ftps?|file)\s*:\s*/\s*/|\bhxxps?\b|\bwww\d?{_DOT}"
-         rf"|\b(?:[a-z0-9-]+{_DOT})+(?:{_TLDS})\b|\b[a-z0-9-]+(?:{_DOT}[a-z0-9-]+)*{_DOT}[a-z]{{2,}}/\w"
-         r"|\b\d{1,3}(?:\.\d{1,3}){3}\b|\b[\w.+-]+@[a-z0-9-]+\.[a-z]{2,}"),
-        ("a code fence", r"`\s*`\s*`|~\s*~\s*~"),
-        ("a special token",
-         r"<\s*\|[^|>\n]*\|\s*>|<\s*/?\s*s\s*>|<<\s*/?\s*sys\s*>>|\[\s*/?\s*inst\s*\]"
-         r"|<\s*/?\s*(?:start|end)_of_(?:turn|text)\s*>"),
-    )
-)  # fmt: skip
-
-# The same dangers in the collapsed letters (separators gone, so "I g n o r e. previous instruc-tions" is
-# "ignorepreviousinstructions"). Word boundaries are gone too, so each pattern is a run of letters no
-# ordinary lesson writes, and the window between two trigger words is bounded.
-COLLAPSED_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
-    (name, re.compile(pattern))
-    for name, pattern in (
-        ("an instruction to ignore instructions",
-         r"(?:ignore|disregard|forget|override|bypass|disobey)[a-z:/]{0,40}?"
-         r"(?:instructions?|prompts?(?!ly)|guidelines?|directives?|rules(?!based))"),
-        ("a mention of the system prompt", r"systemprompt"),
-        ("a new identity (\"you are now\")",
-         r"youarenow(?!here)|pretendtobe|pretendyouare|actas(?:an?|the)?(?:assistant|chatbot|languagemodel)"),
-        ("new instructions", r"(?:new|updated|real|hidden|secret)instructions?"),
-        ("a role tag", r"</?(?:system|assistant|user|human|developer|tool|imstart|imend)>"),
-        ("a role prefix", r"(?:system|assistant|developer):[a-z<]|\A(?:user|human|tool):"),
-        ("a URL", r"(?:https?|ftp):/"),  # not "file": "profile: 2/3" collapses to "profile:/"
-        ("a code fence", r"```"),
-        ("a special token", r"<\|[a-z:/]{0,30}\|>"),
-    )
-)  # fmt: skip
 
 # A lesson is a sentence about the game. When most of its words are neither game names nor the English
 # lessons are written in, it carries something else: another language, an encoded payload, or words
@@ -140,16 +78,6 @@ class Rejection(Frozen):
 class Verdict(Frozen):
     accepted: tuple[Lesson, ...] = ()
     rejected: tuple[Rejection, ...] = ()
-
-
-def injection(text: str) -> str | None:
-    """The first injection pattern the text matches, by name: on its plain form first (structure), then
-    on its collapsed letters (words spaced, dotted or hyphenated apart)."""
-    for form, patterns in ((plain(text), INJECTION_PATTERNS), (collapsed(text), COLLAPSED_PATTERNS)):
-        for name, pattern in patterns:
-            if pattern.search(form):
-                return f"looks like prompt injection: {name}"
-    return None
 
 
 @cache

@@ -26,6 +26,7 @@ from engine.emulator.errors import GameFrozenError
 from engine.errors import EngineError, UserInputError
 from engine.files import StorageError, append_json_line, write_bytes_atomic, write_json_atomic
 from engine.game.models import GameState
+from engine.harness.levels import presses_buttons
 from engine.layout import RunPaths
 from engine.llm.ledger import UsageReport
 from engine.mechanics.battle_step import BattleStep, battle_over, decision_record
@@ -40,6 +41,7 @@ from engine.messages import (
     Selection,
 )
 from engine.runtime.battle_journal import BattleJournal
+from engine.runtime.button_steps import ButtonSteps
 from engine.runtime.live import LivePublisher, base_view
 from engine.runtime.milestones import Milestones
 from engine.runtime.options import LATEST, RunOptions
@@ -102,6 +104,8 @@ class Conductor:
         # A battle ended: the reason of the checkpoint due at the next cycle boundary.
         self._battle_ended: str | None = None
         self._storage_failed: StorageError | None = None  # why the run stopped, if a file failed to write
+        # The buttons and vision levels: the model presses the buttons, one step a cycle.
+        self.buttons = ButtonSteps(options.harness) if presses_buttons(options.harness.level) else None
 
     def request_stop(self, signal: SignalName = "SIGINT") -> None:
         """From another thread (the Ray driver's signal reaches the conductor actor as a request): the run
@@ -203,7 +207,9 @@ class Conductor:
             progress.directive,
             self.milestones.reached,
             self.play_time.seconds(),
-        ).model_copy(update={"llm_calls": self._model_calls, "cost_usd": round(self._model_cost, 6)})
+        ).model_copy(update={"llm_calls": self._model_calls, "cost_usd": round(self._model_cost, 6),
+                             "harness": self.options.harness.level,
+                             "harness_fallbacks": progress.harness_fallbacks})  # fmt: skip
         self.live.publish(view, self._last_state, self.roles.emulator.call.screenshot() if screen else None)
 
     def _play(self) -> StopReason:
@@ -265,7 +271,10 @@ class Conductor:
         have ended but are not counted yet (a leg just walked: an objective it finished is that leg's,
         not the start's, even when it is the run's first)."""
         seconds = self.play_time.seconds()
-        for split in self.milestones.check(state, frame, self.progress.decisions + ended, seconds):
+        splits = self.milestones.check(state, frame, self.progress.decisions + ended, seconds)
+        if splits and self.buttons is not None and not all(split.at_start for split in splits):
+            self._credit_skills(success=True)
+        for split in splits:
             self.metrics.milestone(split.name)
             number = f"{split.number}/12 " if split.number else ""
             when = (
@@ -301,6 +310,8 @@ class Conductor:
             return "until"
         if self.milestones.graph.final.name in self.milestones.names:
             return "story_done"  # the Hall of Fame: the game itself starts over after the credits
+        if self.buttons is not None:
+            return self.buttons.stop_reason()
         return None
 
     def _hand_to_reflection(self) -> None:
@@ -331,6 +342,9 @@ class Conductor:
 
     def _cycle_body(self) -> None:
         emulator = self.roles.emulator.call
+        if self.buttons is not None:
+            self._button_step(self.buttons)
+            return
         if self.battle is not None or self.progress.in_battle:
             state = emulator.advance()
             self.progress.in_battle = state.battle is not None
@@ -361,6 +375,7 @@ class Conductor:
     def _reconsider(self, events: list[GameEvent], state: GameState) -> None:
         directive = self.roles.strategist.call.consider(events, state)
         if directive is not None:
+            self._fell_back(directive.selection)
             changed = (
                 self.progress.directive is None or self.progress.directive.objective != directive.objective
             )
@@ -466,7 +481,12 @@ class Conductor:
         if where.map_id != self.progress.last_map:
             self.progress.last_map = where.map_id
             log.info("overworld: %s", self.progress.where)
-        leg = self.roles.tactician.call.choose_leg(state, self.progress.directive)
+        selection = None
+        if self.options.harness.level == "decisions":
+            choice = self.roles.tactician.call.decide_leg(state, self.progress.directive)
+            leg, selection = choice.leg, choice.selection
+        else:
+            leg = self.roles.tactician.call.choose_leg(state, self.progress.directive)
         report = self.roles.emulator.call.travel(leg)
         # A notification: the tactician's next call runs after it (one caller, calls kept in order).
         self.roles.tactician.tell.travelled(state, leg, report)
@@ -475,13 +495,51 @@ class Conductor:
         before = self.progress.steps
         self.progress.steps += report.steps
         self._count_decision(
-            "overworld", leg.goal.kind, _leg_words(leg, report), leg.reason, steps=report.steps
+            "overworld", leg.goal.kind, _leg_words(leg, report), leg.reason, selection, steps=report.steps
         )
         log.debug("  leg %s: %s", _leg_words(leg, report), report.reason)
         if leg.reason.startswith("stuck"):
             log.info("  %s", leg.reason)
         if self.progress.steps // HEARTBEAT_STEPS > before // HEARTBEAT_STEPS:
             log.info("overworld: %d steps", self.progress.steps)
+
+    # -- the buttons and vision levels ---------------------------------------------------------
+    def _button_step(self, steps: ButtonSteps) -> None:
+        """One step the model plays itself: look (RAM for milestones, events and checkpoints; at the
+        buttons level also for the model), render the screen, ask, press exactly what was answered."""
+        perception = self._look()
+        if self._until_reached() or self.milestones.graph.final.name in self.milestones.names:
+            return  # the look found the aim reached: no step is asked for past it
+        state = perception.state
+        self.progress.where = f"{state.overworld.map_name or state.overworld.map_id} " + (
+            f"({state.overworld.x}, {state.overworld.y})"
+        )
+        emulator = self.roles.emulator.call
+        screens = emulator.screens(steps.harness.screen_scale)
+        reading = self.roles.vision.call.read_screen(screens.plain) if steps.reads_screen else None
+        request = steps.request(self.progress.decisions + 1, state, screens, reading)
+        choice = self.roles.tactician.call.choose_buttons(request)
+        harness = steps.harness
+        report = emulator.press_buttons(
+            choice.buttons, harness.hold_frames, harness.release_frames, harness.settle_frames
+        )
+        self._live_frame = perception.frame + report.frames
+        self.progress.in_battle = state.battle is not None
+        self.progress.harness_fallbacks += choice.fallback
+        steps.record(choice, perception.digest)
+        answer = steps.answer_text(choice)
+        pressed = ",".join(button.value for button in choice.buttons) or "no-op"
+        self._count_decision(harness.level, choice.context, pressed, choice.reasoning, choice.selection,
+                             answer=answer)  # fmt: skip
+        log.info("  step %d: %s (%s; %s)", self.progress.decisions, pressed, choice.reasoning[:80] or "-",
+                 _tier_words(choice.selection))  # fmt: skip
+        for verdict in (choice.notes_verdict, choice.skill_verdict):
+            if verdict:
+                log.info("  %s", verdict)
+
+    def _credit_skills(self, success: bool) -> None:
+        for line in self.roles.tactician.call.settle_skills(success):
+            log.debug("  skill %s", line)
 
     def _count_decision(
         self,
@@ -505,6 +563,7 @@ class Conductor:
         if self.battle is not None and kind == "battle":
             entry["battle_id"] = self.battle.battle_id
             entry["lessons"] = len(lessons)
+        self._fell_back(selection)
         if selection is not None:
             entry["model"] = selection.model_dump(mode="json", exclude={"kind"})
             self._model_calls += selection.calls
@@ -524,7 +583,21 @@ class Conductor:
             llm_calls=self.usage.calls, cost_usd=self.usage.cost_usd, frames=self.frames,
             wall_seconds=round(self.play_time.seconds(), 3), llm=self.usage,
             recoveries=self.supervisor.recoveries, milestones=tuple(self.milestones.reached),
+            harness=self.options.harness.level, harness_fallbacks=self._fallbacks(),
         )  # fmt: skip
+
+    def _fallbacks(self) -> int:
+        """The no-ops of the buttons levels, or the decisions and directives the rule-based tier made at
+        the decisions level because no model answered (engine level: the routing's business, in `llm`)."""
+        return self.progress.harness_fallbacks
+
+    def _fell_back(self, selection: Selection | None) -> None:
+        """At the decisions level a decision the rule-based tier made after a step down (no tier, a
+        failing or invalid model) is a fallback; one with nothing to ask (a single legal action) is not."""
+        if self.options.harness.level != "decisions" or selection is None:
+            return
+        if selection.tier == "rule_based" and selection.steps:
+            self.progress.harness_fallbacks += 1
 
     def _write_summary(self, summary: RunSummary) -> None:
         try:
@@ -543,8 +616,8 @@ class Conductor:
 
     def _final_bookkeeping(self) -> None:
         """Whatever can still be saved after a failure is saved; a failing role here is only logged."""
-        actions = [self._save_journey, self._count_frames, self._advance_play_clock, self._hand_to_reflection,
-                   self._settle_reflection, self._add_up_usage]  # fmt: skip
+        actions = [self._save_journey, self._count_frames, self._skills_unpaid, self._advance_play_clock,
+                   self._hand_to_reflection, self._settle_reflection, self._add_up_usage]  # fmt: skip
         if self._storage_failed is not None:
             # Nothing more is written: the play clock is caught up by the resumed run, from the checkpoint.
             actions.remove(self._advance_play_clock)
@@ -560,6 +633,11 @@ class Conductor:
             self.roles.checkpoint.call.stop()
         except Exception as exc:
             log.warning("checkpoint timer did not stop cleanly: %s", exc)
+
+    def _skills_unpaid(self) -> None:
+        """The run ends: the skills shown since the last milestone were used without paying off."""
+        if self.buttons is not None:
+            self._credit_skills(success=False)
 
     def _settle_reflection(self) -> None:
         seconds = REFLECTION_SETTLE_SECONDS if self.stop.signal is None else SIGNAL_SETTLE_SECONDS

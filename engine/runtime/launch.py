@@ -18,8 +18,9 @@ from engine.emulator.session import check_state_file
 from engine.errors import UserInputError
 from engine.files import write_json_atomic
 from engine.frozen import Frozen
+from engine.harness.levels import LEVEL_WORDS, presses_buttons
 from engine.layout import RunPaths, new_run_id
-from engine.llm.gateway import describe_tiers, secrets_from
+from engine.llm.gateway import describe_tiers, live_tiers, secrets_from
 from engine.runtime.logs import attach_run_logs, detach_run_logs
 from engine.runtime.options import RunOptions
 from engine.runtime.resume import ResumePoint, find_resume_point
@@ -85,6 +86,7 @@ def _play(
     # API keys come only from this process's environment, by the names the model tiers configure.
     secrets = secrets_from(config.models, os.environ)
     log.info("%s", describe_tiers(config.models, secrets))
+    log.info("harness: %s (%s)", config.harness.level, LEVEL_WORDS[config.harness.level])
     if local:
         from engine.runtime.local import run_local
 
@@ -134,6 +136,7 @@ def _run(config: EngineConfig, request: RunRequest, point: ResumePoint | None, s
             keep_battle_states=config.checkpoint.keep_battle_states,
             max_recoveries=config.runtime.max_recoveries,
             recovery_timeout=config.runtime.recovery_timeout_seconds,
+            harness=config.harness,
         )
         started = time.monotonic()
         stop.stage = "starting"
@@ -168,8 +171,20 @@ def _ending(summary: RunSummary) -> str:
     return f"stopped by {summary.signal}" if summary.signal is not None else "done"
 
 
+def _check_harness(config: EngineConfig) -> None:
+    """The levels where the model presses the buttons cannot fall back to anything but a no-op: without a
+    model they would only wait, so they do not start."""
+    level = config.harness.level
+    if presses_buttons(level) and not live_tiers(config.models, secrets_from(config.models, os.environ)):
+        raise UserInputError(
+            f"harness level {level} needs a model to press the buttons: set the key its models.acting "
+            "tier names (ANTHROPIC_API_KEY by default), or point models.acting at a local server"
+        )
+
+
 def run_engine(config: EngineConfig, request: RunRequest) -> int:
     _check_inputs(request, config)
+    _check_harness(config)
     # Chosen and checked before Ray starts: a wrong cartridge or a broken checkpoint costs one line.
     point = None
     if request.resume is not None:

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine.actors.factory import RoleBuild
-from engine.config import KeepBattleStates
+from engine.config import HarnessConfig, KeepBattleStates
 from engine.layout import RunPaths
 
 LATEST = "latest"
@@ -33,6 +33,7 @@ class RunOptions:
     keep_battle_states: KeepBattleStates = "all"  # which battles' start states stay once they are over
     max_recoveries: int = 10
     recovery_timeout: float = 60.0
+    harness: HarnessConfig = field(default_factory=HarnessConfig)  # how much the models decide
 
     def role_build(self, paths: RunPaths | None, secrets: Mapping[str, str] | None = None) -> RoleBuild:
         """What the roles of this run are built from."""

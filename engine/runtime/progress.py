@@ -33,6 +33,7 @@ class RunProgress(BaseModel):
     frames_on_clock: int = 0  # emulated frames already added to the play clock
     played_seconds: float = 0.0  # wall time of the run over every process that ran it, at the copy
     milestones: list[Split] = Field(default_factory=list)  # story objectives reached, in order
+    harness_fallbacks: int = 0  # a model failed: the rule-based tier decided, or the step was a no-op
 
     # Checkpoints of version 2 listed every battle: read as the count and the last few, the whole list
     # kept aside (not written again) for battles.jsonl, which those runs did not have.

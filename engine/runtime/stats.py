@@ -72,6 +72,8 @@ class RunStats(Frozen):
     run_id: str
     game: str = "?"
     stopped: str = "unfinished"
+    harness: str = "engine"  # the harness level the run played at (docs/harness.md)
+    harness_fallbacks: int = 0  # the level's fallbacks: rule-based decisions or no-op steps
     wall_seconds: float
     frames: int
     decisions: int
@@ -126,6 +128,8 @@ def run_stats(run_dir: Path) -> RunStats:
         run_id=run_dir.name,
         game=(summary or {}).get("game", "?"),
         stopped=(summary or {}).get("stopped", "unfinished"),
+        harness=(summary or {}).get("harness", "engine"),
+        harness_fallbacks=int((summary or {}).get("harness_fallbacks", 0)),
         wall_seconds=_wall_seconds(summary, decisions),
         frames=int((summary or {}).get("frames") or _last(decisions, "frame")),
         decisions=len(decisions),

@@ -141,7 +141,8 @@ def as_text(runs: list[RunStats]) -> str:
 def _run_lines(run: RunStats) -> list[str]:
     rates = run.rates()
     lines = [
-        f"run {run.run_id} ({run.game}, {run.stopped}): {run.wall_seconds:.1f} s, {run.decisions} decisions "
+        f"run {run.run_id} ({run.game}, {run.stopped}, harness {run.harness}): {run.wall_seconds:.1f} s, "
+        f"{run.decisions} decisions "
         f"({_fixed(rates['decisions_per_minute'], 0)}/min), {run.frames} frames "
         f"({_fixed(rates['frames_per_second'], 0)}/s, {_fixed(rates['game_speed'], 1)}x the Game Boy)",
         "  battles: " + _battle_words(run.battles),
@@ -151,6 +152,9 @@ def _run_lines(run: RunStats) -> list[str]:
         f"  lessons: {run.lessons_stored} stored, {run.lessons_recalled} recalled in battles; learning "
         f"velocity {_velocity_words(learning_velocity(run.timeline))}",
     ]
+    if run.harness != "engine":
+        what = "no-op steps" if run.harness in ("buttons", "vision") else "rule-based fallbacks"
+        lines.append(f"  harness {run.harness}: {run.harness_fallbacks} {what}")
     if run.milestones:
         splits = (f"{split.name} {split.seconds:.1f} s" for split in run.milestones)
         lines.append("  milestones: " + ", ".join(splits))

@@ -11,6 +11,7 @@ from pydantic import model_validator
 from engine.battles.errors import BattleLogError
 from engine.battles.files import read_battle_log
 from engine.battles.models import BattleSummary
+from engine.config import HarnessLevel
 from engine.frozen import Frozen
 from engine.layout import RunPaths
 from engine.llm.ledger import UsageReport
@@ -21,7 +22,16 @@ from engine.runtime.signals import SignalName
 log = logging.getLogger("engine.run")
 
 StopReason = Literal[
-    "max_battles", "max_decisions", "until", "story_done", "interrupted", "terminated", "hangup", "error"
+    "max_battles",
+    "max_decisions",
+    "until",
+    "story_done",
+    "interrupted",
+    "terminated",
+    "hangup",
+    "error",
+    "model_failing",
+    "stalled",
 ]
 # A run stopped by a signal: Ctrl-C (SIGINT), `kill`/docker/systemd (SIGTERM), a closed terminal (SIGHUP).
 SIGNAL_STOPS: dict[SignalName, StopReason] = {
@@ -48,6 +58,10 @@ class RunSummary(Frozen):
     llm: UsageReport = UsageReport()  # tokens, cost and fallbacks by tier
     recoveries: int = 0  # rollbacks to a checkpoint after an actor died (decisions.jsonl says which)
     milestones: tuple[Split, ...] = ()  # story objectives reached, with their splits, in order
+    harness: HarnessLevel = "engine"  # how much the models decided (docs/harness.md)
+    # Decisions the rule-based tier made because a model failed (decisions level), or steps that were
+    # no-ops for want of a valid answer (buttons and vision levels).
+    harness_fallbacks: int = 0
 
     @model_validator(mode="before")
     @classmethod

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 
-from engine.config import RoutingConfig
+from engine.config import RoutingConfig, Tier
 from engine.frozen import Frozen
 from engine.game.models import GameState
 from engine.llm.answers import StrategicAnswer
@@ -57,8 +57,11 @@ class Strategist:
         memory: MemoryPort | None = None,
         world: World | None = None,
         aim: str | None = None,
+        ask_always: Tier | None = None,
     ) -> None:
         self.routing = routing or RoutingConfig()
+        # The decisions level: every directive (the objective among the open ones) is asked of this tier.
+        self.ask_always = ask_always
         self.graph = story_graph()
         # Optional objectives the aim needs are taken wherever the player is.
         self.wanted = self.graph.on_the_way_to(aim) if aim is not None else frozenset()
@@ -81,10 +84,17 @@ class Strategist:
 
     def plan(self, trigger: GameEvent, state: GameState) -> Directive:
         wanted, reason = wanted_tier(profile(state, "strategy"), self.routing)
+        triggers = MODEL_TRIGGERS
+        if self.ask_always is not None:
+            wanted, reason, triggers = (
+                self.ask_always,
+                f"decisions level: every directive ({reason})",
+                TRIGGERS,
+            )
         selection = Selection(tier="rule_based", wanted=wanted, reason=reason)
         candidates = self._worth_it(self.graph.open(state), state)
         planned = rule_based_plan(trigger, state, candidates).model_copy(update={"selection": selection})
-        if wanted == "rule_based" or self.gateway is None or trigger.name not in MODEL_TRIGGERS:
+        if wanted == "rule_based" or self.gateway is None or trigger.name not in triggers:
             return planned
         if not self._paid_tiers():  # no key: no prompt to draw, no lessons to recall for it
             steps = ("no model tier is available",)

@@ -297,6 +297,13 @@ class Pilot:
         goal = SquareGoal(map_id=square[0], x=square[1], y=square[2])
         return Leg(goal=goal, cross_gates=True, reason=step.why)
 
+    def nearest_center(self, state: GameState) -> Leg | None:
+        """A leg to the nurse of the nearest Pokémon Center the planner can reach (an option offered to
+        a model at the decisions level)."""
+        if self.world is None:
+            return None
+        return self._counter(state, "_POKECENTER", None, "heal the team")
+
     @staticmethod
     def _mend(state: GameState) -> Leg | None:
         """An item from the bag on a member, where the step heals without a Pokémon Center."""

@@ -15,6 +15,7 @@ from engine.config import RoutingConfig, Tier
 from engine.frozen import Frozen
 from engine.game.actions import BattleAction, Evolve, describe, legal_actions
 from engine.game.models import DecisionPoint, GameState
+from engine.harness.steps import ButtonChoice, ButtonRequest, LegChoice
 from engine.llm.answers import TacticalAnswer
 from engine.llm.complexity import profile
 from engine.llm.port import GatewayPort, LiveTiers
@@ -25,8 +26,10 @@ from engine.llm.wire import ImagePart
 from engine.memory.port import MemoryPort
 from engine.messages import BattleChoice, Directive, LegReport, RoleReport, Selection
 from engine.story.graph import story_graph
+from engine.tactician.buttons import ButtonPlayer
 from engine.tactician.catching import catch_decision
 from engine.tactician.explorer import Explorer, ExplorerSnapshot
+from engine.tactician.leg_choice import LegChooser, LegOption
 from engine.tactician.lessons import BattleLessons
 from engine.tactician.pilot import Pilot, PilotSnapshot
 from engine.tactician.rule_based import ActionDecision, RuleBasedPolicy
@@ -57,7 +60,13 @@ class Tactician:
         stuck_legs: int = STUCK_LEGS,
         keep_unevolved: frozenset[str] = frozenset(),
         team: TeamPlanner | None = None,
+        buttons: ButtonPlayer | None = None,
+        ask_always: Tier | None = None,
     ) -> None:
+        self.buttons = buttons or ButtonPlayer(gateway, None)
+        # The decisions level: every choice with more than one option is asked of this tier first.
+        self.ask_always = ask_always
+        self.legs = LegChooser(gateway, ask_always or "acting")
         self.policy = RuleBasedPolicy(lookahead=lookahead)
         self.keep_unevolved = keep_unevolved
         self.explorer = Explorer(world, seed=seed)
@@ -87,6 +96,8 @@ class Tactician:
         if fallback is None:
             raise BattleError(f"no legal action at {state.decision_point.value}")
         wanted, reason = wanted_tier(profile(state, "tactics"), self.routing)
+        if self.ask_always is not None:
+            wanted, reason = self.ask_always, f"decisions level: every battle choice is asked ({reason})"
         choice = self._rule_choice(
             state, fallback, Selection(tier="rule_based", wanted=wanted, reason=reason)
         )
@@ -154,6 +165,14 @@ class Tactician:
             selection=selection,
         )
 
+    def choose_buttons(self, request: ButtonRequest) -> ButtonChoice:
+        """The buttons and vision levels: the model's buttons for one step, or a counted no-op."""
+        return self.buttons.choose(request)
+
+    def settle_skills(self, success: bool) -> list[str]:
+        """The buttons levels: a milestone reached (success) or the run's end credits the skills shown."""
+        return self.buttons.settle_skills(success)
+
     def choose_leg(self, state: GameState, directive: Directive | None) -> Leg:
         """Where to walk next, out of battle: the next step of the directive's objective, or the
         explorer's choice when the objective has none to offer (or the pilot is stuck and looks around)."""
@@ -166,6 +185,22 @@ class Tactician:
         leg = self.explorer.choose(state)
         why = self.pilot.explore_reason()
         return leg.model_copy(update={"reason": f"{why}: {leg.reason}"}) if why else leg
+
+    def decide_leg(self, state: GameState, directive: Directive | None) -> LegChoice:
+        """The decisions level: the next leg as one of the options the engine could walk, chosen by the
+        model; the first option (what `choose_leg` would walk) when it fails."""
+        self.counts["legs_chosen"] += 1
+        objective = directive.objective_id if directive is not None else None
+        options: list[LegOption] = []
+        story = self.pilot.leg(state, objective) if objective else None
+        if story is not None:
+            options.append(("the objective's next step", story))
+        explore = self.explorer.choose(state)
+        options.append(("explore: somewhere not seen yet, or wild battles", explore))
+        heal = self.pilot.nearest_center(state) if any(m.hp < m.max_hp for m in state.party) else None
+        if heal is not None:
+            options.append(("heal the team at the nearest Pokémon Center", heal))
+        return self.legs.choose(state, directive, options)
 
     def travelled(self, before: GameState, leg: Leg, report: LegReport) -> None:
         self.explorer.record(leg, report, before)
@@ -194,9 +229,12 @@ class Tactician:
             self.pilot.restore(snapshot.pilot)
         self.lessons.forget()
         self._paid_tiers.forget()
+        self.buttons.forget()
+        self.legs.forget()
 
     def report(self) -> RoleReport:
         counters = {key: float(value) for key, value in self.counts.items()} | self.explorer.counters()
+        counters |= {f"button_{key}": float(value) for key, value in self.buttons.counts.items() if value}
         return RoleReport(role="tactician", healthy=True, counters=counters)
 
 

@@ -68,6 +68,8 @@ class LiveView(Frozen):
     lessons: tuple[str, ...] = ()
     llm_calls: int = 0
     cost_usd: float = 0.0
+    harness: str = "engine"  # the harness level (docs/harness.md)
+    harness_fallbacks: int = 0
     seconds: float = 0.0
     frames_per_second: float = 0.0
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from engine.cli import main
-from engine.commands.access import memory_dir
-from engine.config import MemoryConfig
+from engine.commands.access import config_scope, memory_dir
+from engine.config import EngineConfig, MemoryConfig
 from engine.memory.lessons import Lesson, Measurement
 from engine.memory.service import LessonMemory, new_lesson_id
 
@@ -23,7 +23,8 @@ def lesson(text: str, kind: str = "move", **keys: object) -> Lesson:
 
 @pytest.fixture
 def data_dir(tmp_path: Path) -> Path:
-    memory = LessonMemory(MemoryConfig(), memory_dir(tmp_path))
+    # The scope the commands read by default: the default config's (harness level, model).
+    memory = LessonMemory(MemoryConfig(), memory_dir(tmp_path), scope=config_scope(EngineConfig()))
     memory.learn([
         lesson("DOUBLE KICK vs RATICATE", move="DOUBLE_KICK", species=("RATICATE",),
                measured=Measurement(uses=4, damage_percent=41.0, hit_rate=1.0)),

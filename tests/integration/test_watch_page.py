@@ -78,6 +78,7 @@ def test_the_page_in_a_browser_shows_the_runs_state(tmp_path: Path) -> None:
     recent = re.search(r'<table id="recent">(.*?)</table>', dom, re.S)
     assert recent is not None and recent.group(1).count("<tr>") == min(20, progress.decisions)
     assert "SQUIRTLE" in dom  # the party, from the last look
+    assert _text(dom, "harness") == view["harness"] == "engine"
     assert f'src="/screen.png?v={state["version"]}"' in dom
 
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from engine.config import EmulatorConfig, PlayerConfig
 from engine.emulator.errors import GameFrozenError, SaveStateError
 from engine.game.actions import BattleAction
+from engine.game.buttons import Button
 from engine.game.capture import load_capture
 from engine.game.errors import RomError
 from engine.game.memory import DECODER_REGIONS, MemoryImage
@@ -26,6 +27,7 @@ from engine.game.models import GameState
 from engine.game.options import decode_options
 from engine.game.ram import RED_BLUE
 from engine.game.state import decode_state
+from engine.harness.steps import PressReport, Screens
 from engine.mechanics.errors import ExecutionError
 from engine.mechanics.intro import IntroReport
 from engine.mechanics.snapshot import EmulatorSnapshot
@@ -88,6 +90,7 @@ class FakeEmulator:
         self.frames = 0
         self.last_battle_look: GameState | None = None
         self.actions: list[BattleAction] = []
+        self.pressed: list[tuple[Button, ...]] = []
 
     # -- helpers -----------------------------------------------------------------------------------
     @property
@@ -159,6 +162,26 @@ class FakeEmulator:
         from engine.emulator.png import encode_png
 
         return encode_png(np.zeros((144, 160, 3), dtype=np.uint8))
+
+    def screens(self, scale: int) -> Screens:
+        import numpy as np
+
+        from engine.emulator.png import encode_png
+
+        blank = np.zeros((144 * scale, 160 * scale, 3), dtype=np.uint8)
+        return Screens(plain=self.screenshot(), scaled=encode_png(blank))
+
+    def press_buttons(
+        self, buttons: tuple[Button, ...], hold_frames: int, release_frames: int, settle_frames: int
+    ) -> PressReport:
+        """The buttons levels: the frames pass as on the real session, and the pressed buttons are kept;
+        with `travel_moves_on`, a step with buttons moves to the script's next stop."""
+        frames = len(buttons) * (hold_frames + release_frames) + settle_frames
+        self._run("press", frames)
+        self.pressed.append(tuple(buttons))
+        if self.travel_moves_on and buttons and self.index < len(self.states) - 1:
+            self.index += 1
+        return PressReport(frames=frames)
 
     def live_screen(self) -> bytes:
         """What a paced session keeps: here the blank screen with the frame count, so it changes."""

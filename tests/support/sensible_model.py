@@ -34,6 +34,8 @@ def sensible(request: StubRequest) -> StubReply:
         action_id, label = best_action(prompt)
         answer: dict[str, object] = {"action_id": action_id, "reasoning": f"{label[:150]}: most damage",
                                      "observations": "stub model", "confidence": 0.7}  # fmt: skip
+    elif '"choice_id"' in prompt:
+        answer = {"choice_id": 0, "reasoning": "the engine's first option moves the story on"}
     elif '"objective"' in prompt:
         answer = {"objective": "win with super effective moves", "priorities": ["keep HP above half"],
                   "warnings": []}  # fmt: skip

@@ -238,12 +238,15 @@ def test_a_duel_against_an_enemy_that_keeps_growling_is_judged_as_played() -> No
 
 
 def test_the_config_switch_gives_back_the_one_turn_policy() -> None:
-    from engine.actors.factory import RomInHand, _tactician
+    from pathlib import Path
+
+    from engine.actors.factory import RoleBuild, RomInHand, _tactician
     from engine.config import EngineConfig
 
+    build = RoleBuild(rom=Path("none.gb"), run_id="run")
     one_turn = EngineConfig.model_validate({"models": {"rule_based": {"battle": "one_turn"}}})
-    assert _tactician(0, one_turn, None, None, RomInHand(None)).policy.lookahead is None  # type: ignore[arg-type]
-    assert _tactician(0, EngineConfig(), None, None, RomInHand(None)).policy.lookahead is not None  # type: ignore[arg-type]
+    assert _tactician(build, one_turn, None, None, RomInHand(None)).policy.lookahead is None  # type: ignore[arg-type]
+    assert _tactician(build, EngineConfig(), None, None, RomInHand(None)).policy.lookahead is not None  # type: ignore[arg-type]
 
 
 def test_the_search_uses_the_cheapest_heal_that_does_the_job() -> None:

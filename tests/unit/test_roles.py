@@ -36,7 +36,8 @@ def test_vision_decodes_changed_frames_and_reuses_unchanged_ones() -> None:
     assert first.state.battle is not None and first.state.battle.enemy.species_name == "PIDGEY"
     assert (first.reused, again.reused, other.reused) == (False, True, False)
     assert again.frame == 12 and again.state == first.state
-    assert vision.report().counters == {"decoded": 2.0, "reused": 1.0}
+    counters = vision.report().counters
+    assert counters == {"decoded": 2.0, "reused": 1.0, "screens_read": 0.0, "screens_reused": 0.0}
 
 
 def test_observer_reports_battle_start_then_nothing_new() -> None:

@@ -151,7 +151,7 @@ def test_stats_in_words_name_the_run_and_its_battles(
     a_run(tmp_path)
     assert main(["stats", "--data-dir", str(tmp_path)]) == 0
     out = capsys.readouterr().out
-    assert "run 20261124-100000-aaaa (red, until)" in out
+    assert "run 20261124-100000-aaaa (red, until, harness engine)" in out
     assert "trainer 0 won / 1 lost / 0 other (0% won), wild 1 won / 0 lost / 0 other (100% won)" in out
     assert "3 stored, 7 recalled" in out
 
@@ -178,3 +178,14 @@ def test_a_split_edited_by_hand_is_skipped_and_an_unwritable_plot_folder_is_one_
     (tmp_path / "taken").write_text("a file, not a folder")
     with pytest.raises(UserInputError, match="--plot"):
         write_charts([run_stats(run)], tmp_path / "taken")
+
+
+def test_stats_name_a_harness_level_and_its_fallbacks(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    run = a_run(tmp_path)
+    summary = json.loads((run / "summary.json").read_text())
+    (run / "summary.json").write_text(json.dumps({**summary, "harness": "buttons", "harness_fallbacks": 3}))
+    assert main(["stats", "--data-dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "(red, until, harness buttons)" in out and "harness buttons: 3 no-op steps" in out
