@@ -27,16 +27,20 @@ class TacticalAnswer(Frozen):
     @field_validator("action_id")
     @classmethod
     def _offered(cls, value: int, info: ValidationInfo) -> int:
-        # The legal set changes every decision, so it arrives as validation context, not in the model.
-        context = info.context or {}
-        legal = context.get("action_ids")
-        if legal is not None and value not in legal:
-            raise PydanticCustomError(
-                "illegal_action",
-                "action_id {value} is not one of the legal actions {legal}",
-                {"value": value, "legal": ", ".join(str(i) for i in legal)},
-            )
-        return value
+        return offered(value, info, "action_id", "legal actions")
+
+
+def offered(value: int, info: ValidationInfo, field: str, words: str) -> int:
+    """An id the prompt offered. The set changes every decision, so it arrives as validation context
+    (`action_ids`), not in the model."""
+    legal = (info.context or {}).get("action_ids")
+    if legal is not None and value not in legal:
+        raise PydanticCustomError(
+            "not_offered",
+            "{field} {value} is not one of the {words} {legal}",
+            {"field": field, "value": value, "words": words, "legal": ", ".join(str(i) for i in legal)},
+        )
+    return value
 
 
 PriorityText = Annotated[str, StringConstraints(min_length=1, max_length=120)]
@@ -106,14 +110,7 @@ class ChoiceAnswer(Frozen):
     @field_validator("choice_id")
     @classmethod
     def _offered(cls, value: int, info: ValidationInfo) -> int:
-        legal = (info.context or {}).get("action_ids")
-        if legal is not None and value not in legal:
-            raise PydanticCustomError(
-                "illegal_choice",
-                "choice_id {value} is not one of the options {legal}",
-                {"value": value, "legal": ", ".join(str(i) for i in legal)},
-            )
-        return value
+        return offered(value, info, "choice_id", "options")
 
 
 Answer = TacticalAnswer | StrategicAnswer | ReflectionAnswer | ButtonAnswer | ChoiceAnswer

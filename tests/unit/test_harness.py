@@ -119,3 +119,15 @@ def test_the_request_of_each_level() -> None:
     assert buttons.screen_kind == "overworld" and "map: " in buttons.ram_text
     vision = ButtonSteps(HarnessConfig(level="vision")).request(1, state, screens, None)
     assert vision.ram_text == "" and vision.map_name == "any" and vision.screen_kind == "any"
+
+
+def test_a_choice_outside_the_options_is_invalid() -> None:
+    text = '{"choice_id": 3, "reasoning": "the third"}'
+    with pytest.raises(AnswerInvalid, match="choice_id 3 is not one of the options 0, 1, 2"):
+        parse_answer(text, "choice", {"action_ids": [0, 1, 2]})
+    assert parse_answer(
+        '{"choice_id": 1, "reasoning": "r"}', "choice", {"action_ids": [0, 1]}
+    ).model_dump() == {
+        "choice_id": 1,
+        "reasoning": "r",
+    }
