@@ -9,12 +9,14 @@ from collections.abc import Sequence
 
 from engine import __version__
 from engine.commands import (
+    arena,
     checkpoints,
     export,
     goto,
     inspect,
     lessons,
     llm_log,
+    mcp,
     minimap,
     plain_state,
     reflect,
@@ -46,6 +48,8 @@ SUBCOMMANDS = (
     export,
     stats,
     watch,
+    arena,
+    mcp,
 )
 
 

@@ -36,6 +36,10 @@ class EmulatorConfig(Section):
     # A game crashed inside PyBoy stops making frames (or runs code from outside ROM and RAM): after this
     # long the session's watchdog takes the CPU back and the session raises GameFrozenError.
     freeze_seconds: float = Field(10.0, ge=0.5, le=3600.0)
+    # Frames the game runs untouched after loading the start (or at power-on) before the engine's first
+    # input. The game draws its random numbers from a counter that runs with the frames, so another count
+    # plays another draw of the same start: `engine arena` sets it from the seed.
+    idle_frames_at_start: int = Field(0, ge=0, le=36000)
 
 
 class PlayerConfig(Section):

@@ -44,6 +44,7 @@ class EmulatorRole:
 
     def _attach(self, session: EmulatorSession, emulator: EmulatorConfig, player: PlayerConfig) -> None:
         self.player = player
+        self.idle_frames_at_start = emulator.idle_frames_at_start
         self.session = session
         self.executor = BattleExecutor(session, emulator.max_wait_frames)
         self.driver = OverworldDriver(session)
@@ -76,6 +77,7 @@ class EmulatorRole:
         walk. A state saved inside a battle is left as it is: the battle comes first. None then."""
         if state is not None:
             self.session.load_state(state)
+        self.session.tick(self.idle_frames_at_start)
         if self.driver.in_battle():
             return None
         return reach_overworld(self.session, self.player, on_step=self.intro_lines.append)

@@ -308,6 +308,8 @@ class Conductor:
             return "max_decisions"
         if self._until_reached():
             return "until"
+        if options.max_seconds is not None and self.play_time.seconds() >= options.max_seconds:
+            return "budget"
         if self.milestones.graph.final.name in self.milestones.names:
             return "story_done"  # the Hall of Fame: the game itself starts over after the credits
         if self.buttons is not None:

@@ -22,6 +22,7 @@ class RunOptions:
     watch: tuple[str, int] | None = None  # serve the live page on (host, port) while the run plays
     until: str | None = None  # a story objective (objectives.json name): the run stops once it is done
     seed: int = 0
+    max_seconds: float | None = None  # a wall-time budget for the playing (engine arena --budget)
     screenshots: bool = False  # attach the screen to tactical model prompts (llm.screenshots)
     paced: bool = False  # played at a chosen speed (emulator.speed > 0): the live page follows the screen
     # A checkpoint to carry on from instead of starting: its path, or LATEST (this run's newest that

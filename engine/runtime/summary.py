@@ -32,6 +32,7 @@ StopReason = Literal[
     "error",
     "model_failing",
     "stalled",
+    "budget",  # the run's wall-time budget (engine arena --budget) ran out
 ]
 # A run stopped by a signal: Ctrl-C (SIGINT), `kill`/docker/systemd (SIGTERM), a closed terminal (SIGHUP).
 SIGNAL_STOPS: dict[SignalName, StopReason] = {

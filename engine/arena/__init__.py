@@ -1,0 +1,1 @@
+"""`engine arena`: configs × starts × seeds as Ray work across a cluster, compared."""

@@ -1,0 +1,1 @@
+"""`engine mcp`: the game as Model Context Protocol tools, by harness level."""
