@@ -120,7 +120,8 @@ class CellWork:
         except TaskCancelledError:
             self._fail(flight, f"no result within {self._deadline(flight):.0f} s: stopped", tally)
         except RayTaskError as exc:  # the run itself raised: playing it elsewhere would do the same
-            self._fail(flight, f"{type(exc.cause).__name__}: {str(exc.cause).splitlines()[0]}", tally)
+            first_line = (str(exc.cause).splitlines() or [""])[0]  # an error without a message too
+            self._fail(flight, f"{type(exc.cause).__name__}: {first_line}", tally)
         except (RayError, GetTimeoutError) as exc:  # its node or worker is gone
             if flight.attempt >= self.max_attempts:
                 self._fail(flight, f"lost {flight.attempt} times ({type(exc).__name__})", tally)
