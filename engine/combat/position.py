@@ -73,10 +73,17 @@ def _from_mon(mon: Mon, hidden_sleep: bool = False) -> Fighter:
     )
 
 
-def _healed(fighter: Fighter) -> Fighter:
-    """As a Pokémon Center leaves it (PP are left as they are: a move's full PP is not in the party data
-    without its PP Ups, and a visit before a boss is rarely short of PP)."""
-    return fighter._replace(hp=fighter.max_hp, status="OK", sleep_turns=0)
+def _healed(fighter: Fighter, mon: Mon) -> Fighter:
+    """As a Pokémon Center leaves it: full HP, every move's full PP, no status."""
+    return fighter._replace(hp=fighter.max_hp, status="OK", sleep_turns=0, pp=full_pp(mon))
+
+
+def full_pp(mon: Mon) -> tuple[int, ...]:
+    """Each known move's PP when full: its base PP and a fifth of it for each PP UP applied (pret
+    engine/items/item_effects.asm ItemUsePPUp), in the order `_from_mon` keeps the moves."""
+    moves = game_data().moves_by_id
+    return tuple(moves[slot.move_id].pp + moves[slot.move_id].pp // 5 * slot.pp_ups
+                 for slot in mon.moves if slot.move_id in moves)  # fmt: skip
 
 
 def _volatile(fighter: Fighter, side: BattleSide) -> Fighter:
@@ -216,6 +223,11 @@ def trainer_side(trainer_class: str, number: int) -> Side | None:
     return None
 
 
+def our_fighters(state: GameState) -> tuple[Fighter, ...]:
+    """The party as the turn model sees it, as it is now (out of battle)."""
+    return tuple(_from_mon(mon) for mon in state.party)
+
+
 def forecast(state: GameState, trainer_class: str, number: int, healed: bool = False) -> float | None:
     """The chance our party as it is now beats this trainer (out of battle: the readiness check before a
     gym); with `healed`, as it will be after a Pokémon Center (full HP and PP, no status). None when the
@@ -225,7 +237,7 @@ def forecast(state: GameState, trainer_class: str, number: int, healed: bool = F
         return None
     members = tuple(_from_mon(mon) for mon in state.party)
     if healed:
-        members = tuple(_healed(member) for member in members)
+        members = tuple(_healed(member, mon) for member, mon in zip(members, state.party, strict=True))
     lead = next((i for i, m in enumerate(members) if not m.fainted), None)
     if lead is None:
         return 0.0

@@ -454,6 +454,10 @@ class Conductor:
             summary.outcome, summary.opponent, battle.start_frame + summary.frames, party
         )
         self._pending.append(ended)
+        if end.final is not None:
+            change = self.roles.tactician.call.battle_ended(summary.outcome, summary.opponent, end.final)
+            if change is not None:
+                log.info("plan: %s", change)
         record = BattleRecord(battle_id=summary.battle_id, outcome=summary.outcome, opponent=summary.opponent,
                               log_path=str(log_path))  # fmt: skip
         self._to_reflect.append((record, trace_carrier()))  # its model calls stay in this cycle's trace

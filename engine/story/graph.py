@@ -10,6 +10,7 @@ the first open objective is the rule-based choice, and a model may choose anothe
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from functools import cache
 from importlib import resources
 from typing import Literal
@@ -24,8 +25,11 @@ from engine.game.stock import gauntlet_stock
 from engine.game.tables import game_data
 from engine.story.conditions import any_of, check
 from engine.story.errors import StoryError
+from engine.team.gauntlet import planned_forecast
+from engine.team.planner import gauntlet
 from engine.world.goals import Purchase
 
+GAUNTLET_KEY = "GAUNTLET"  # the bar of the Elite Four and the Champion as one chain
 Action = Literal["go", "talk", "gate", "heal", "buy", "catch", "train", "fight", "teach", "search", "use"]
 
 
@@ -52,6 +56,9 @@ class Step(Frozen):
     # starter it chose, so for the rival it is a table from that species to the number.
     boss: tuple[str, int | dict[str, int]] | None = None
     win_at: float = 0.0  # the forecast against `boss` that ends training
+    # `train` for the Elite Four and the Champion as one chain (team/gauntlet.py), the lobby's stock
+    # counted as bought: `win_at` is the chance of beating all five in one go.
+    gauntlet: bool = False
     until: tuple[tuple[str, ...], ...] = ()
     why: str = ""
 
@@ -62,15 +69,24 @@ class Step(Frozen):
             raise ValueError(f"{item!r} is not an item's pret name (game/data/items.json)")
         return item
 
-    def done(self, state: GameState) -> bool:
+    def done(self, state: GameState, bar: float | None = None) -> bool:
+        """Whether the step has nothing left to do; `bar`: the forecast a `train` step waits for instead
+        of `win_at` (raised after a defeat, or 0 once training has gone on for long enough)."""
         if self.do == "heal" and self.bag:
             return any_of(self.until, state) or next_mend(state) is None
         if self.stock is not None:
             return any_of(self.until, state) or not gauntlet_stock(state)
-        if self.boss is not None:
+        if self.boss is not None or self.gauntlet:
             chance = self.forecast(state)
-            return chance is None or chance >= self.win_at
+            return chance is None or chance >= (self.win_at if bar is None else bar)
         return bool(self.until) and any_of(self.until, state)
+
+    @property
+    def bar_key(self) -> str | None:
+        """What a defeat raises the bar of: the boss trained for, or the whole gauntlet."""
+        if self.gauntlet:
+            return GAUNTLET_KEY
+        return self.boss[0] if self.boss is not None else None
 
     def boss_team(self, state: GameState) -> tuple[str, int] | None:
         """The boss's trainer class and number in this game (the rival's by the starter it chose)."""
@@ -83,7 +99,11 @@ class Step(Frozen):
         return trainer, number
 
     def forecast(self, state: GameState) -> float | None:
-        """The chance to beat the boss with the team healed; None when it cannot be worked out."""
+        """The chance to beat the boss with the team healed (for the gauntlet, all five in a row with the
+        lobby's stock bought); None when it cannot be worked out."""
+        if self.gauntlet:
+            found = planned_forecast(state, gauntlet(state), gauntlet_stock(state))
+            return found.chance if found is not None else None
         team = self.boss_team(state)
         return forecast(state, *team, healed=True) if team is not None else None
 
@@ -96,6 +116,11 @@ class Step(Frozen):
         what = f"{what} for the {self.stock}".strip() if self.stock else what
         what = f"{what} from the bag".strip() if self.bag else what
         boss = f" for {self.boss[0]} (until {self.win_at:.0%} to win)" if self.boss else ""
+        boss = (
+            f" for the Elite Four and the Champion (until {self.win_at:.0%} to finish)"
+            if self.gauntlet
+            else boss
+        )
         return f"{self.do}{where}{who}{' ' + what if what else ''}{boss}".strip()
 
 
@@ -172,10 +197,14 @@ class StoryGraph(Frozen):
                  for step in objective.steps)  # fmt: skip
         return tuple(dict.fromkeys(team for team in found if team is not None))
 
-    def next_step(self, objective: Objective, state: GameState) -> Step | None:
-        """The first step of the plan not done yet (the last one stays until the objective is done)."""
+    def next_step(
+        self, objective: Objective, state: GameState, bars: Mapping[str, float] | None = None
+    ) -> Step | None:
+        """The first step of the plan not done yet (the last one stays until the objective is done);
+        `bars`: raised forecasts to train for, by the step's bar key."""
         for step in objective.steps[:-1]:
-            if not step.done(state):
+            key = step.bar_key
+            if not step.done(state, (bars or {}).get(key) if key is not None else None):
                 return step
         return objective.steps[-1] if objective.steps else None
 

@@ -11,11 +11,14 @@ from collections.abc import Callable
 from engine.game.bag_room import BAG_CAPACITY, to_store
 from engine.game.models import GameState
 from engine.story.graph import Step, StoryGraph
-from engine.team.planner import STONE_SHOP, Bosses, TeamPlanner, to_weigh
-from engine.world.goals import Give, HereGoal, Leg, PcOrder, Purchase
+from engine.tactician.collecting import Collector, Nearest
+from engine.team.machines import MachinePlanner
+from engine.team.planner import STONE_SHOP, Bosses, TeamPlanner, ahead_and_gauntlet, to_weigh
+from engine.world.goals import Give, HereGoal, Leg, PcOrder, Purchase, Teach
 from engine.world.world import World
 
 TRIES = 2
+MAX_LEVEL = 100
 ROOM_KEPT = 2  # kinds of item the bag keeps free while a Pokémon Center's PC is at hand
 
 Counter = Callable[[GameState, str, str | None, str], Leg | None]  # the pilot's way to a nurse or clerk
@@ -27,15 +30,28 @@ class Asides:
         self.world = world
         self.graph = graph
         self.team = team
+        self.machines = MachinePlanner()
+        self.collector = Collector(world, self.machines)
         self.tries: dict[str, int] = {}
 
     def leg(
-        self, state: GameState, step: Step, done: frozenset[str], counter: Counter, at_pc: AtPc
+        self,
+        state: GameState,
+        step: Step,
+        done: frozenset[str],
+        counter: Counter,
+        at_pc: AtPc,
+        nearest: Nearest,
     ) -> Leg | None:
-        """The team's change first, then the bag's; None when neither is at hand."""
+        """The team's change first, then an item worth its detour, then the bag's room; None when none is
+        at hand."""
         team = self._team_leg(state, step, done, counter, at_pc)
         if team is not None:
             return team.model_copy(update={"reason": f"the team: {team.reason}"})
+        ahead = ahead_and_gauntlet(state, self.graph.bosses_ahead(state, done))
+        found = self.collector.leg(state, ahead, nearest)
+        if found is not None:
+            return found.model_copy(update={"reason": f"the bag: {found.reason}"})
         store = self._store(state, at_pc)
         return store.model_copy(update={"reason": f"the bag: {store.reason}"}) if store is not None else None
 
@@ -63,6 +79,14 @@ class Asides:
         if evolve is not None and self._may_try(f"{evolve.stone} {evolve.member}"):
             give = Give(item=evolve.stone, member=evolve.member)
             return Leg(goal=HereGoal(), give=give, reason=evolve.reason)
+        candy = _candy(state)
+        if candy is not None and self._may_try(f"candy {candy.member} {state.party[candy.member].level}"):
+            name = state.party[candy.member].species_name
+            why = f"RARE_CANDY on {name}, the strongest: its next level costs the most experience"
+            return Leg(goal=HereGoal(), give=candy, reason=why)
+        lesson = self._lesson(state, done, here, at_pc)
+        if lesson is not None:
+            return lesson
         buy = self.team.stone_to_buy(state, bosses) if here.startswith("CELADON") else None
         if buy is not None and self._may_try(f"buy {buy.stone}"):
             shop = counter(state, "_MART", STONE_SHOP, f"buy a {buy.stone}: {buy.reason}")
@@ -72,6 +96,23 @@ class Asides:
         if swap is not None and self._may_try(f"swap {swap.deposit} {swap.withdraw}"):
             return at_pc(state, PcOrder(deposit=swap.deposit, withdraw=swap.withdraw), swap.reason)
         return None
+
+    def _lesson(self, state: GameState, done: frozenset[str], here: str, at_pc: AtPc) -> Leg | None:
+        """A TM the team's potential wants: taught where the player stands from the bag, or first taken
+        out of the PC while in a Pokémon Center."""
+        lesson = self.machines.lesson(state, ahead_and_gauntlet(state, self.graph.bosses_ahead(state, done)))
+        if lesson is None or (lesson.in_pc and not here.endswith("_POKECENTER")):
+            return None
+        if lesson.in_pc:
+            if not self._may_try(f"take {lesson.item}"):
+                return None
+            return at_pc(
+                state, PcOrder(take=(lesson.item, 1)), f"take {lesson.item} out of the PC: {lesson.reason}"
+            )
+        if not self._may_try(f"teach {lesson.item} {lesson.member}"):
+            return None
+        teach = Teach(item=lesson.item, member=lesson.member, forget=lesson.forget, reason=lesson.reason)
+        return Leg(goal=HereGoal(), teach=teach, reason=lesson.reason)
 
     def _bosses(self, state: GameState, step: Step, done: frozenset[str]) -> Bosses:
         """The step's own boss first, then the story's ahead and the Elite Four."""
@@ -85,3 +126,11 @@ class Asides:
             return False
         self.tries[change] = tries + 1
         return True
+
+
+def _candy(state: GameState) -> Give | None:
+    """A RARE_CANDY in the bag goes to the strongest member: its next level costs the most experience."""
+    if not any(entry.name == "RARE_CANDY" and entry.quantity for entry in state.bag) or not state.party:
+        return None
+    member = max(range(len(state.party)), key=lambda at: (state.party[at].level, -at))
+    return Give(item="RARE_CANDY", member=member) if state.party[member].level < MAX_LEVEL else None

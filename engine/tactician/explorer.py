@@ -198,6 +198,29 @@ class Explorer:
         leg = self._wander(self._around(state), on_maps)
         return leg.model_copy(update={"reason": f"{reason}: {leg.reason}"})
 
+    def grass_steps(
+        self, state: GameState, on_maps: Collection[int], max_nodes: int = SEARCH_NODES
+    ) -> int | None:
+        """Steps to the nearest tall grass (or cave floor) of these maps; None when none is in reach."""
+        if self.world is None or state.overworld.map_id not in self.world.maps:
+            return None
+        around = self._around(state)
+        patches: dict[Square, Direction | None] = {
+            square: None for square in self._grass_squares() if square[0] in on_maps and square != around.here
+        }
+        if not patches:
+            return None
+        plan = Planner(self.world, around, "train").plan(SquaresTarget(patches), max_nodes=max_nodes)
+        return plan.steps if plan is not None else None
+
+    def _grass_squares(self) -> list[Square]:
+        assert self.world is not None
+        # Every map's grass, not only the maps seen: a save state from the middle of the game has seen
+        # nothing yet, and the planner finds the nearest patch it can reach either way.
+        if self._all_grass is None:
+            self._all_grass = [square for map_id in self.world.maps for square in _grass(self.world, map_id)]
+        return self._all_grass
+
     def nearest_talk(self, state: GameState, people: dict[tuple[int, int], Square]) -> Leg | None:
         """A leg to talk to the nearest of these (map, object) people, standing where given: first among
         those the walk reaches without crossing a closed story gate (the nearest Mart beyond Saffron's
@@ -228,12 +251,8 @@ class Explorer:
         self, around: Surroundings, on_maps: Collection[int] | None = None
     ) -> list[Square] | None:
         assert self.world is not None
-        # Every map's grass, not only the maps seen: a save state from the middle of the game has seen
-        # nothing yet, and the planner finds the nearest patch it can reach either way.
-        if self._all_grass is None:
-            self._all_grass = [square for map_id in self.world.maps for square in _grass(self.world, map_id)]
         patches: dict[Square, Direction | None] = {
-            square: None for square in self._all_grass
+            square: None for square in self._grass_squares()
             if square != around.here and (on_maps is None or square[0] in on_maps)
         }  # fmt: skip
         plan = Planner(self.world, around, "train").plan(SquaresTarget(patches), max_nodes=SEARCH_NODES)
@@ -344,7 +363,10 @@ def _squares(width: int, bitmap: str) -> set[tuple[int, int]]:
 
 
 def _grass(world: World, map_id: int) -> list[Square]:
-    return [(map_id, x, y) for x, y in world.squares(map_id) if world.is_grass(map_id, x, y)]
+    """Where wild battles are met on this map: its tall grass, or a cave's or the mansion's floor (only the
+    squares one can stand on: the planner needs a goal it can reach)."""
+    return [(map_id, x, y) for x, y in world.squares(map_id)
+            if world.meets_wild(map_id, x, y) and world.walkable(map_id, x, y)]  # fmt: skip
 
 
 def _distance(a: Square, b: Square) -> int:

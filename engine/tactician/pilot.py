@@ -11,6 +11,8 @@ over. Every escalation is in the leg's reason, so the run log says why.
 
 from __future__ import annotations
 
+from pydantic import Field
+
 from engine.combat.chance import percent
 from engine.frozen import Frozen
 from engine.game.bag_room import has_room_for, least_needed
@@ -22,7 +24,7 @@ from engine.game.stock import gauntlet_stock
 from engine.game.tables import game_data
 from engine.game.teaching import can_learn, choose_student, machine_move
 from engine.story.conditions import party_hp
-from engine.story.graph import Objective, Step, StoryGraph
+from engine.story.graph import GAUNTLET_KEY, Objective, Step, StoryGraph
 from engine.story.progress import closer, progress
 from engine.tactician.asides import Asides
 from engine.tactician.by_air import by_air
@@ -30,7 +32,8 @@ from engine.tactician.by_bike import by_bike
 from engine.tactician.catching import owned
 from engine.tactician.explorer import Explorer
 from engine.tactician.puzzle_legs import PuzzleGuide, PuzzleSnapshot
-from engine.team.planner import TeamPlanner
+from engine.tactician.spots import SpotChooser
+from engine.team.planner import TeamPlanner, gauntlet
 from engine.world.gates import closed_gates
 from engine.world.goals import (
     Give,
@@ -55,6 +58,11 @@ COUNTER_PERSON = 1
 # Buildings of a kind without its name: the Indigo Plateau's lobby has a nurse as its first object too (pret
 # data/maps/objects/IndigoPlateauLobby.asm); beyond Victory Road it is the only one a walk reaches.
 ALSO = {"_POKECENTER": ("INDIGO_PLATEAU_LOBBY",)}
+BAR_RAISE = 0.1  # a defeat raises the forecast the boss's next try waits for by this much over the one now
+MAX_BAR = 0.95
+LEVELS_AFTER_DEFEAT = 2  # a boss that won is tried again only after the strongest member gains this many
+UNREACHABLE = 2.0  # a bar no forecast reaches
+MAX_TRAINING = 12  # levels the strongest member trains for one boss before the forecast is no longer awaited
 STAGES = ("plan", "re-plan through story gates", "explore", "try another objective", "start over")
 
 
@@ -63,6 +71,9 @@ class PilotSnapshot(Frozen):
     idle_legs: int
     detour: str | None
     puzzles: PuzzleSnapshot = PuzzleSnapshot()
+    bars: dict[str, float] = Field(default_factory=dict)
+    training_from: dict[str, int] = Field(default_factory=dict)
+    floors: dict[str, int] = Field(default_factory=dict)
 
 
 class Pilot:
@@ -89,7 +100,14 @@ class Pilot:
         self._shortcut = False  # the last leg was a shortcut's (FLY, the BICYCLE), not the step's own walk
         self.puzzles = PuzzleGuide(world)
         self.asides = Asides(world, graph, team) if world is not None else None
+        self.spots = SpotChooser(world, explorer) if world is not None else None
         self._changing_team = False  # the last leg was for the team or the bag, not the step's
+        # The forecast a boss (or the gauntlet) is trained for after a defeat, by the step's bar key.
+        self.bars: dict[str, float] = {}
+        # The strongest member's level when training for a bar key began (reset by a defeat).
+        self.training_from: dict[str, int] = {}
+        # The level the strongest member reaches before a boss that won is tried again.
+        self.floors: dict[str, int] = {}
 
     # -- choosing ----------------------------------------------------------------------------------
     def leg(self, state: GameState, objective_name: str) -> Leg | None:
@@ -102,13 +120,13 @@ class Pilot:
         if name is None or name in done or self.world is None:
             return None
         objective = self.graph.named(name)
-        step = self.graph.next_step(objective, state)
+        step = self.graph.next_step(objective, state, self._bars_now(state))
         self._step = step
         if step is None or stage == "explore":
             return None
         aside = None
         if self.asides is not None and stage == "plan" and not self.puzzles.inside(state):
-            aside = self.asides.leg(state, step, done, self._counter, self._at_pc)
+            aside = self.asides.leg(state, step, done, self._counter, self._at_pc, self.explorer.nearest_talk)
         self._changing_team = aside is not None
         if aside is not None:
             self.last_leg = aside
@@ -165,6 +183,9 @@ class Pilot:
             heal = self._mend(state) if inside else self._counter(state, "_POKECENTER", None, why)
             if heal is not None:
                 return heal
+        if step.do == "train" and step.bar_key is not None:
+            top = max((mon.level for mon in state.party), default=0)
+            self.training_from.setdefault(step.bar_key, top)
         if step.do in ("catch", "train"):
             chance = f" ({self._forecast_words(step, state)})" if step.boss else ""
             wanted = f" (one that can learn {machine_move(step.machine)})" if step.machine else ""
@@ -176,9 +197,8 @@ class Pilot:
                     return room
             if step.new:
                 wanted = " (a species the Pokédex lacks)"
-            return self.explorer.training_leg(
-                state, f"{step.do}{wanted}{chance}", self._catch_maps(step, state)
-            )
+            where = self._catch_maps(step, state) if step.do == "catch" else self._training_maps(state)
+            return self.explorer.training_leg(state, f"{step.do}{wanted}{chance}", where)
         if step.do == "teach":
             return self._teach(step, state)
         if step.do == "search":
@@ -230,6 +250,25 @@ class Pilot:
         found = frozenset(map_id for map_id, species in self.world.wild_grass.items()
                           if any(wanted(name) for name in species))  # fmt: skip
         return found or None
+
+    def _bars_now(self, state: GameState) -> dict[str, float]:
+        """The bars the steps wait for: those raised after defeats, and none for a boss whose training has
+        already raised the strongest member by MAX_TRAINING levels (a forecast that training does not
+        move is not waited for any longer: the fight will show what is missing)."""
+        top = max((mon.level for mon in state.party), default=0)
+        bars = dict(self.bars)
+        for key, floor in self.floors.items():
+            if top < floor:
+                bars[key] = UNREACHABLE  # below the level a defeat asked for: train, whatever the forecast
+        for key, start in self.training_from.items():
+            if top - start >= MAX_TRAINING:
+                bars[key] = 0.0
+        return bars
+
+    def _training_maps(self, state: GameState) -> frozenset[int] | None:
+        """The map with the most experience per frame for the lead, in reach; None: the nearest grass."""
+        found = self.spots.best(state) if self.spots is not None else None
+        return frozenset({found.map_id}) if found is not None else None
 
     @staticmethod
     def _teach(step: Step, state: GameState) -> Leg | None:
@@ -368,12 +407,50 @@ class Pilot:
         goal = ThingGoal(map_id=center.goal.map_id, x=x, y=y, facing=Direction.UP)
         return Leg(goal=goal, pc=order, reason=why)
 
-    @staticmethod
-    def _forecast_words(step: Step, state: GameState) -> str:
+    def _forecast_words(self, step: Step, state: GameState) -> str:
         assert step.boss is not None
         chance = step.forecast(state)
         shown = "unknown" if chance is None else percent(chance)
-        return f"{shown} to win against {step.boss[0]}, training until {step.win_at:.0%}"
+        bar = self._bars_now(state).get(step.bar_key or "", step.win_at)
+        against = (
+            "to finish the Elite Four and the Champion" if step.gauntlet else f"to win against {step.boss[0]}"
+        )
+        return f"{shown} {against}, training until {bar:.0%}"
+
+    # -- defeats -----------------------------------------------------------------------------------
+    def battle_ended(self, outcome: str, opponent: str, state: GameState) -> str | None:
+        """After a boss won against us: raise the forecast its next try waits for, and say so; None when
+        the battle changes no plan."""
+        if outcome != "defeat":
+            return None
+        step = self._boss_step(opponent, state)
+        if step is None or step.bar_key is None:
+            return None
+        key = step.bar_key
+        chance = step.forecast(state)
+        before = max(step.win_at, self.bars.get(key, 0.0))
+        self.bars[key] = min(MAX_BAR, max(before, chance or 0.0) + BAR_RAISE)
+        top = max((mon.level for mon in state.party), default=0)
+        self.floors[key] = top + LEVELS_AFTER_DEFEAT
+        self.training_from.pop(key, None)
+        now = "unknown" if chance is None else percent(chance)
+        what = "the Elite Four and the Champion" if key == GAUNTLET_KEY else opponent
+        then = f"L{self.floors[key]} and {self.bars[key]:.0%}"
+        return (f"lost to {opponent}: {what} waited for a forecast of {before:.0%} and it is {now} now; the "
+                f"next try waits for {then}, training first")  # fmt: skip
+
+    def _boss_step(self, opponent: str, state: GameState) -> Step | None:
+        """The `train` step of the objective whose boss this opponent is (any of the gauntlet's five for
+        the gauntlet's)."""
+        trainer = opponent.split(" #")[0]
+        chain = {name for name, _ in gauntlet(state)}
+        for objective in self.graph.objectives:
+            for step in objective.steps:
+                if step.do != "train" or step.boss is None:
+                    continue
+                if step.boss[0] == trainer or (step.gauntlet and trainer in chain):
+                    return step
+        return None
 
     # -- learning from the walk --------------------------------------------------------------------
     def travelled(self, before: GameState, after: GameState, left: int | None = None) -> str | None:
@@ -418,10 +495,14 @@ class Pilot:
     def snapshot(self) -> PilotSnapshot:
         return PilotSnapshot(
             objective=self.objective, idle_legs=self.idle_legs, detour=self.detour,
-            puzzles=self.puzzles.snapshot(),
+            puzzles=self.puzzles.snapshot(), bars=dict(self.bars), training_from=dict(self.training_from),
+            floors=dict(self.floors),
         )  # fmt: skip
 
     def restore(self, snapshot: PilotSnapshot) -> None:
         self.objective, self.idle_legs, self.detour = snapshot.objective, snapshot.idle_legs, snapshot.detour
+        self.bars = dict(snapshot.bars)
+        self.training_from = dict(snapshot.training_from)
+        self.floors = dict(snapshot.floors)
         self.puzzles.restore(snapshot.puzzles)
         self._step = None

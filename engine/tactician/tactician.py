@@ -209,6 +209,11 @@ class Tactician:
             left = 0 if report.outcome == "arrived" else max(0, report.planned_steps - report.steps)
         self.pilot.travelled(before, report.state, left)
 
+    def battle_ended(self, outcome: str, opponent: str, state: GameState) -> str | None:
+        """What a battle's end changes in the plan, in one line (a boss that won: its next try waits for a
+        better forecast); None when nothing."""
+        return self.pilot.battle_ended(outcome, opponent, state)
+
     def snapshot(self) -> TacticianSnapshot:
         """The tactician's state for a checkpoint. Lesson look-ups are not in it: they are asked from memory
         again after a restore."""

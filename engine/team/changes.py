@@ -48,3 +48,21 @@ class Swap(Change):
             f"{self.taken} from the box in place of {self.out}" if self.out else f"{self.taken} from the box"
         )
         return f"{change}: {self.forecast}"
+
+
+class Lesson(Change):
+    """Teach TM `item` (its move `move`) to party member `member`, forgetting move slot `forget` (None: a
+    free slot); `in_pc`: the TM is in the player's PC and is taken out first."""
+
+    item: str
+    move: str
+    member: int
+    species: str
+    forget: int | None
+    forgotten: str | None
+    in_pc: bool
+
+    @property
+    def reason(self) -> str:
+        instead = f" in place of {self.forgotten}" if self.forgotten else ""
+        return f"{self.item} to {self.species}: {self.move}{instead}, {self.forecast}"

@@ -24,6 +24,7 @@ from engine.team.evolution import evolved, stone_evolutions, waits_for
 GAIN = 0.02  # the least rise in the mean forecast that pays for a purchase or a swap
 WORSE = 0.005  # a stone at hand is used unless the mean forecast drops by more than this
 WEIGHED = 3  # the bosses ahead a change is weighed against
+WEIGHED_AHEAD = 2  # the story's bosses a lasting change (a TM) is weighed against, besides the gauntlet
 STONE_SHOP = "CELADON_MART_4F"  # pret data/items/marts.asm CeladonMart4FClerkText
 STONES_SOLD = ("FIRE_STONE", "THUNDER_STONE", "WATER_STONE", "LEAF_STONE")
 MONEY_KEPT = 1000  # yen left for heals after a stone is bought
@@ -42,9 +43,19 @@ Bosses = tuple[tuple[str, int], ...]
 
 def to_weigh(state: GameState, story_bosses: Bosses, count: int = WEIGHED) -> Bosses:
     """The next `count` bosses: the story's ahead, then the Elite Four and the Champion."""
+    return tuple(dict.fromkeys(story_bosses + gauntlet(state)))[:count]
+
+
+def gauntlet(state: GameState) -> Bosses:
+    """The Elite Four, then the Champion (whose party follows the starter the rival chose; left out while
+    that is not known)."""
     champion = CHAMPION.get(state.story.rival_starter or "")
-    final = GAUNTLET + ((("RIVAL3", champion),) if champion is not None else ())
-    return tuple(dict.fromkeys(story_bosses + final))[:count]
+    return GAUNTLET + ((("RIVAL3", champion),) if champion is not None else ())
+
+
+def ahead_and_gauntlet(state: GameState, story_bosses: Bosses, story: int = WEIGHED_AHEAD) -> Bosses:
+    """The story's next `story` bosses, then the whole gauntlet: what a lasting change is weighed against."""
+    return tuple(dict.fromkeys(story_bosses[:story] + gauntlet(state)))
 
 
 class TeamPlanner:

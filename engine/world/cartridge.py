@@ -19,6 +19,7 @@ from engine.world.models import (
     TilePair,
     Tileset,
     Warp,
+    WildTable,
 )
 from engine.world.tables import (
     BLOCK_TILES,
@@ -151,17 +152,18 @@ def read_blockset(rom: Rom, tileset: Tileset, blocks_used: int) -> bytes:
 WILD_SLOTS = 10  # pret data/wild/maps/*.asm: a rate byte, then (level, species) x10 when it is not 0
 
 
-def read_wild_grass(rom: Rom, tables: RomTables, map_ids: Iterable[int]) -> dict[int, frozenset[str]]:
-    """The species met in each map's grass (or cave floor), by their pret names; maps with none are left
-    out (pret WildDataPointers, species by internal index)."""
-    found: dict[int, frozenset[str]] = {}
+def read_wild_grass(rom: Rom, tables: RomTables, map_ids: Iterable[int]) -> dict[int, WildTable]:
+    """Each map's grass (or cave floor) table: its encounter rate and ten (level, species) slots, species
+    by their pret names; maps with none are left out (pret WildDataPointers, species by internal index)."""
+    found: dict[int, WildTable] = {}
     for map_id in map_ids:
         at = rom_offset(WILD_BANK, rom.u16(tables.wild_data_pointers + 2 * map_id))
-        if not rom.u8(at):
+        rate = rom.u8(at)
+        if not rate:
             continue
-        slots = rom.read(at + 1, 2 * WILD_SLOTS)
-        names = {game_data().species_name(slots[2 * k + 1]) for k in range(WILD_SLOTS)}
-        found[map_id] = frozenset(name for name in names if name is not None)
+        raw = rom.read(at + 1, 2 * WILD_SLOTS)
+        slots = [(raw[2 * k], game_data().species_name(raw[2 * k + 1])) for k in range(WILD_SLOTS)]
+        found[map_id] = WildTable(rate=rate, slots=tuple((level, name) for level, name in slots if name))
     return found
 
 

@@ -117,3 +117,15 @@ class Spin(Frozen):
 
     to: tuple[int, int]
     squares: int
+
+
+class WildTable(Frozen):
+    """A map's wild Pokémon in its grass or cave (pret data/wild/maps/*.asm): the chance per step that
+    one appears (`rate` out of 256) and the ten slots' (level, species), most common first; slot k comes
+    up with SLOT_CHANCES[k] out of 256 (pret data/wild/probabilities.asm WildMonEncounterSlotChances)."""
+
+    rate: int
+    slots: tuple[tuple[int, str], ...]
+
+
+SLOT_CHANCES = (51, 51, 39, 25, 25, 25, 13, 13, 11, 3)

@@ -179,3 +179,12 @@ LIFTS: dict[str, tuple[tuple[int, int], tuple[tuple[str, int], ...]]] = {
                                    ("SILPH_CO_7F", 2), ("SILPH_CO_8F", 2), ("SILPH_CO_9F", 2),
                                    ("SILPH_CO_10F", 2), ("SILPH_CO_11F", 1))),
 }  # fmt: skip
+
+# Maps whose wild battles are Safari battles (balls and bait, no moves: pret scripts/SafariZone*.asm set
+# wBattleType to BATTLE_TYPE_SAFARI): no experience is to be had there.
+SAFARI_MAPS = frozenset({"SAFARI_ZONE_EAST", "SAFARI_ZONE_NORTH", "SAFARI_ZONE_WEST", "SAFARI_ZONE_CENTER"})
+# pret engine/battle/wild_encounters.asm TryDoWildEncounter: outside grass and water, a wild Pokémon can
+# appear anywhere on an indoor map (map id FIRST_INDOOR_MAP and on, constants/map_constants.asm) that has
+# wild data, unless its tileset is FOREST (Viridian Forest, the Safari Zone: grass only).
+FIRST_INDOOR_MAP = 0x25
+FOREST_TILESET = 3

@@ -33,13 +33,15 @@ from engine.world.cartridge import (
     read_wild_grass,
 )
 from engine.world.errors import CartridgeDataError, WorldError
-from engine.world.models import Ledge, MapData, Side, Spin, Square, TilePair, Tileset, Warp
+from engine.world.models import Ledge, MapData, Side, Spin, Square, TilePair, Tileset, Warp, WildTable
 from engine.world.tables import (
     BLOCK_TILES,
     CARPET_MAPS,
     CARPET_TILESETS,
     CUT_TREE_TILES,
     EDGE_MAPS,
+    FIRST_INDOOR_MAP,
+    FOREST_TILESET,
     HOLES,
     LAST_MAP,
     LIFTS,
@@ -130,7 +132,7 @@ class World:
         carpets: dict[str, frozenset[int]] | None = None,
         spinners: dict[int, dict[tuple[int, int], Spin]] | None = None,
         water_pairs: tuple[TilePair, ...] = (),
-        wild_grass: dict[int, frozenset[str]] | None = None,
+        wild: dict[int, WildTable] | None = None,
     ) -> None:
         self.maps = maps
         self.tilesets = tilesets
@@ -140,7 +142,11 @@ class World:
         self.carpets = carpets or {}
         self.spinners = spinners or {}
         self.water_pairs = water_pairs
-        self.wild_grass = wild_grass or {}  # map id -> the species met in its grass or cave
+        self.wild = wild or {}  # map id -> its grass's or cave's encounter table
+        # map id -> the species met in its grass or cave
+        self.wild_grass = {
+            map_id: frozenset(name for _, name in table.slots) for map_id, table in self.wild.items()
+        }
         self._edges: dict[int, dict[tuple[int, int], tuple[Edge, ...]]] = {}
         self._grids: dict[int, bytes] = {}
         self._water: dict[int, frozenset[tuple[int, int]]] = {}
@@ -217,6 +223,14 @@ class World:
     def is_grass(self, map_id: int, x: int, y: int) -> bool:
         grass = self.tilesets[self.maps[map_id].tileset].grass
         return grass is not None and self.tile(map_id, x, y) == grass
+
+    def meets_wild(self, map_id: int, x: int, y: int) -> bool:
+        """Whether a wild Pokémon can appear on this square: tall grass, or any floor of an indoor map
+        with wild data (a cave, the mansion) but a forest's."""
+        if self.is_grass(map_id, x, y):
+            return True
+        indoor = map_id >= FIRST_INDOOR_MAP and self.maps[map_id].tileset != FOREST_TILESET
+        return indoor and map_id in self.wild
 
     def warp_at(self, map_id: int, x: int, y: int) -> Warp | None:
         return self._warps.get((map_id, x, y))
@@ -623,7 +637,7 @@ def load_world(rom_bytes: bytes, tables: RomTables = RED_BLUE_TABLES) -> World:
     )
 
 
-def _wild_grass(rom: Rom, tables: RomTables, maps: dict[int, MapData]) -> dict[int, frozenset[str]]:
+def _wild_grass(rom: Rom, tables: RomTables, maps: dict[int, MapData]) -> dict[int, WildTable]:
     try:
         return read_wild_grass(rom, tables, maps)
     except CartridgeDataError:  # a generated test cartridge has no wild data

@@ -1,0 +1,84 @@
+"""Items worth a detour: the item balls on the map the player is on whose item pays for the steps to it.
+
+A speedrunner picks up what saves time later and walks past the rest. What an item is worth is counted in
+steps: a RARE_CANDY is a level of the strongest member (many wild battles' worth of experience), a PP item
+is a fight the gauntlet does not lose to empty moves, a TM is worth its detour only when the machine
+planner would teach it (engine/team/machines.py: it raises the team's potential against the bosses ahead).
+Everything else is left where it lies. Each ball is tried twice at most.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from engine.game.models import BagItem, GameState
+from engine.game.tables import game_data
+from engine.team.machines import MachinePlanner
+from engine.team.planner import Bosses
+from engine.world.goals import Leg
+from engine.world.models import Square
+from engine.world.world import World
+
+# The most steps each item is worth walking for (a step is 16 frames on foot).
+WORTH_STEPS = {
+    "RARE_CANDY": 80, "PP_UP": 40, "MAX_ELIXER": 60, "ELIXER": 50, "MAX_ETHER": 30, "ETHER": 25,
+    "HP_UP": 30, "PROTEIN": 30, "IRON": 30, "CARBOS": 30, "CALCIUM": 30,
+}  # fmt: skip
+TM_STEPS = 100  # a TM the machine planner would teach
+LEG_SLACK = 30  # what a leg to a person allows beyond its plan (tactician/explorer.py)
+TRIES = 2
+
+Nearest = Callable[[GameState, dict[tuple[int, int], Square]], Leg | None]
+
+
+class Collector:
+    def __init__(self, world: World, machines: MachinePlanner) -> None:
+        self.world = world
+        self.machines = machines
+        self.tries: dict[tuple[int, int], int] = {}
+
+    def leg(self, state: GameState, bosses: Bosses, nearest: Nearest) -> Leg | None:
+        """A leg to the most worthwhile item ball on this map within its worth in steps; None if none."""
+        best: tuple[float, Leg] | None = None
+        for key, name, square in self._balls(state):
+            worth = self._worth(state, name, bosses)
+            if worth <= 0 or self.tries.get(key, 0) >= TRIES:
+                continue
+            leg = nearest(state, {key: square})
+            steps = leg.max_steps - LEG_SLACK if leg is not None else None
+            if leg is None or steps is None or steps > worth:
+                continue
+            if best is None or worth - steps > best[0]:
+                why = f"pick up the {name}, {steps} steps away (worth {worth})"
+                best = (worth - steps, leg.model_copy(update={"reason": why}))
+        if best is None:
+            return None
+        goal = best[1].goal
+        key = (getattr(goal, "map_id", -1), getattr(goal, "index", -1))
+        self.tries[key] = self.tries.get(key, 0) + 1
+        return best[1]
+
+    def _balls(self, state: GameState) -> list[tuple[tuple[int, int], str, Square]]:
+        """The item balls still lying on the player's map: (map, object), the item, where it lies."""
+        here = state.overworld.map_id
+        data = self.world.maps.get(here)
+        if data is None:
+            return []
+        shown = {sprite.index for sprite in state.overworld.sprites}
+        found = []
+        for thing in data.objects:
+            item = game_data().items.get(thing.item) if thing.item is not None else None
+            if item is None or not item.name or thing.index not in shown:
+                continue
+            found.append(((here, thing.index), item.name, (here, thing.x, thing.y)))
+        return found
+
+    def _worth(self, state: GameState, name: str, bosses: Bosses) -> float:
+        if name in WORTH_STEPS:
+            return WORTH_STEPS[name]
+        if not name.startswith("TM_") or not bosses:
+            return 0
+        held = BagItem(item_id=game_data().item_ids.get(name, 0), name=name, quantity=1)
+        with_it = state.model_copy(update={"bag": (*state.bag, held)})
+        lesson = self.machines.lesson(with_it, bosses)
+        return TM_STEPS if lesson is not None and lesson.item == name else 0

@@ -1,0 +1,149 @@
+"""Which TM to teach, and to whom: each TM in the bag or the PC, weighed for every member that can learn it
+by the team's *potential* against the bosses ahead (the story's next few, then the Elite Four and the
+Champion). A Gen 1 TM is used up when taught, so the member it goes to matters as much as the move.
+
+Potential is the forecast with every fighter raised to the boss's strongest level (stats worked out
+again from its DVs and stat experience, healed, full PP): it measures the moves and the species, not
+the levels of today, so a BLIZZARD shows its worth against LANCE long before the team is strong enough
+to beat him. It is remembered per team of moves and species, so a level gained costs nothing.
+
+A lesson is proposed when it raises the mean potential by GAIN; the move forgotten is the member's least
+useful one by the teaching rule (game/teaching.py), never an HM's.
+"""
+
+from __future__ import annotations
+
+from statistics import fmean
+
+from engine.combat.position import forecast
+from engine.game.mending import FIGHTER_LEVELS
+from engine.game.models import GameState, MoveSlot, PartyMon
+from engine.game.stats import computed_stats
+from engine.game.tables import game_data
+from engine.game.teaching import MOVE_SLOTS, can_learn, machine_move, move_values
+from engine.team.changes import Lesson
+from engine.team.gauntlet import gauntlet_forecast
+from engine.team.planner import gauntlet
+
+GAIN = 0.02  # the least rise in the mean potential a TM is taught for
+KEPT = 256  # potentials remembered
+CHAIN_SAMPLES = 16
+
+
+class MachinePlanner:
+    def __init__(self) -> None:
+        self._potentials: dict[tuple[object, ...], float | None] = {}
+
+    def lesson(self, state: GameState, bosses: tuple[tuple[str, int], ...]) -> Lesson | None:
+        """The TM lesson that raises the potential most, by GAIN at least; None otherwise."""
+        machines = _machines(state)
+        if not machines or not bosses:
+            return None
+        before = self.potential(state, state.party, bosses)
+        if before is None:
+            return None
+        best: Lesson | None = None
+        for item, in_pc in machines:
+            move = machine_move(item)
+            for member, mon in enumerate(state.party):
+                if move is None or not _may_learn(mon, item, move):
+                    continue
+                for forget in _forgettable(mon):
+                    taught = _taught(mon, move, forget)
+                    party = tuple(taught if at == member else m for at, m in enumerate(state.party))
+                    after = self.potential(state, party, bosses)
+                    if after is None or after < before + GAIN or (best is not None and after <= best.after):
+                        continue
+                    best = Lesson(item=item, move=move, member=member, species=mon.species_name or "?",
+                                  forget=forget, forgotten=_name(mon, forget), in_pc=in_pc,
+                                  before=before, after=after, bosses=bosses)  # fmt: skip
+        return best
+
+    def potential(
+        self, state: GameState, party: tuple[PartyMon, ...], bosses: tuple[tuple[str, int], ...]
+    ) -> float | None:
+        """The mean forecast against `bosses`, each fought with the fighters raised to its top level."""
+        top = max((mon.level for mon in party), default=0)
+        team = [mon for mon in party if mon.level > top - FIGHTER_LEVELS]
+        key = (tuple((m.species_id, m.dvs, tuple(s.move_id for s in m.moves)) for m in team), bosses,
+               state.progress.badges)  # fmt: skip
+        if key not in self._potentials:
+            if len(self._potentials) >= KEPT:
+                self._potentials.clear()
+            chain = [boss for boss in bosses if boss in gauntlet(state)]
+            chances = [_raised_forecast(state, tuple(team), boss) for boss in bosses if boss not in chain]
+            chances += _chain_shares(state, tuple(team), tuple(chain))
+            known = [chance for chance in chances if chance is not None]
+            self._potentials[key] = fmean(known) if known else None
+        return self._potentials[key]
+
+
+def _machines(state: GameState) -> list[tuple[str, bool]]:
+    """The TMs at hand: (item, kept in the PC)."""
+    held = [(entry.name, False) for entry in state.bag if entry.name and entry.name.startswith("TM_")]
+    stored = [(entry.name, True) for entry in state.pc_items if entry.name and entry.name.startswith("TM_")]
+    return held + [(name, pc) for name, pc in stored if (name, False) not in held]
+
+
+def _may_learn(mon: PartyMon, item: str, move: str) -> bool:
+    return mon.hp > 0 and can_learn(mon.species_name, item) and all(slot.name != move for slot in mon.moves)
+
+
+def _forgettable(mon: PartyMon) -> list[int | None]:
+    """The slots the new move may take: a free one if there is one, else any move but an HM's."""
+    known = [slot for slot in mon.moves if slot.move_id]
+    if len(known) < MOVE_SLOTS:
+        return [None]
+    return [slot for slot, value in enumerate(move_values(mon)) if value != float("inf")]
+
+
+def _taught(mon: PartyMon, move: str, forget: int | None) -> PartyMon:
+    found = game_data().moves_by_name[move]
+    slot = MoveSlot(move_id=found.id, name=found.name, pp=found.pp, pp_ups=0)
+    moves = list(mon.moves)
+    if forget is None:
+        moves.append(slot)
+    else:
+        moves[forget] = slot
+    return mon.model_copy(update={"moves": tuple(moves)})
+
+
+def _name(mon: PartyMon, slot: int | None) -> str | None:
+    return mon.moves[slot].name if slot is not None else None
+
+
+def _raised_forecast(state: GameState, team: tuple[PartyMon, ...], boss: tuple[str, int]) -> float | None:
+    top = _top_level(boss)
+    if top is None:
+        return None
+    raised = tuple(_at_level(mon, max(mon.level, top)) for mon in team)
+    return forecast(state.model_copy(update={"party": raised}), *boss, healed=True)
+
+
+def _chain_shares(
+    state: GameState, team: tuple[PartyMon, ...], chain: tuple[tuple[str, int], ...]
+) -> list[float]:
+    """The gauntlet played as one chain (team/gauntlet.py) with the fighters raised to its first boss's
+    top level, as the share of samples that beat each boss: PP and HP carry over, which a boss weighed
+    alone would not show (a TOXIC that wins one battle costs the next its moves)."""
+    top = _top_level(chain[0]) if chain else None
+    if top is None:
+        return []
+    raised = tuple(_at_level(mon, max(mon.level, top)) for mon in team)
+    found = gauntlet_forecast(state.model_copy(update={"party": raised}), chain, samples=CHAIN_SAMPLES)
+    return list(found.beaten) if found is not None else []
+
+
+def _top_level(boss: tuple[str, int]) -> int | None:
+    for party in game_data().trainer_parties:
+        if (party.trainer_class, party.number) == boss:
+            return max(member.level for member in party.party)
+    return None
+
+
+def _at_level(mon: PartyMon, level: int) -> PartyMon:
+    species = game_data().species_by_index.get(mon.species_id)
+    if species is None or level == mon.level:
+        return mon
+    max_hp, stats = computed_stats(species, level, mon.dvs, mon.stat_exp)
+    return mon.model_copy(update={"level": level, "max_hp": max_hp, "hp": max_hp, "stats": stats})

@@ -1,0 +1,79 @@
+"""A defeat changes the plan: the boss's next try waits for a better forecast, in one line that says what
+changed and why; a battle that is no boss's changes nothing; training that stops moving the forecast is
+not waited on for ever; and a snapshot keeps the raised bars."""
+
+from __future__ import annotations
+
+from engine.game.models import GameState
+from engine.story.graph import StoryGraph, parse_graph
+from engine.tactician.explorer import Explorer
+from engine.tactician.pilot import BAR_RAISE, MAX_TRAINING, Pilot
+from engine.team.planner import TeamPlanner
+from tests.unit.test_pilot import ROAD, in_town, world
+from tests.unit.test_team import member, team
+
+
+def graph() -> StoryGraph:
+    return parse_graph({"objectives": [
+        {"name": "beat_brock", "title": "beat Brock", "done": [["badge:BOULDER"]], "source": "test",
+         "steps": [{"do": "train", "boss": ["BROCK", 1], "win_at": 0.7, "why": "rocks"},
+                   {"do": "go", "map": "ROAD", "why": "the gym"}]},
+    ]})  # fmt: skip
+
+
+def pilot() -> Pilot:
+    w = world()
+    return Pilot(w, graph(), Explorer(w), stuck_legs=3, team=TeamPlanner())
+
+
+def squirtle(level: int) -> GameState:
+    return in_town(team(member("SQUIRTLE", level, ("TACKLE", "BUBBLE", "WATER_GUN"))))
+
+
+def test_a_lost_boss_raises_the_bar_of_its_next_try_and_says_why() -> None:
+    ready = squirtle(30)
+    chance = graph().named("beat_brock").steps[0].forecast(ready)
+    assert chance is not None and chance >= 0.7  # ready: the plan walks to the gym
+    flown = pilot()
+    leg = flown.leg(ready, "beat_brock")
+    assert leg is not None and "go" in leg.reason
+    line = flown.battle_ended("defeat", "BROCK #1", ready)
+    assert line is not None and line.startswith("lost to BROCK #1")
+    assert f"waits for L32 and {min(0.95, chance + BAR_RAISE):.0%}" in line
+    after = flown.leg(ready, "beat_brock")  # the same team is not tried again: it trains first
+    assert after is not None and "train" in after.reason
+    assert flown.leg(squirtle(32), "beat_brock").goal.model_dump().get("map_id") == ROAD  # type: ignore[union-attr]
+
+
+def test_a_battle_that_is_no_bosss_or_a_win_changes_no_plan() -> None:
+    flown = pilot()
+    assert flown.battle_ended("defeat", "BUG_CATCHER #3", squirtle(10)) is None
+    assert flown.battle_ended("victory", "BROCK #1", squirtle(10)) is None
+    assert flown.bars == {}
+
+
+def charmander(level: int) -> GameState:
+    return in_town(team(member("CHARMANDER", level, ("SCRATCH", "GROWL"))))
+
+
+def test_training_that_has_raised_the_strongest_member_long_enough_no_longer_waits_for_the_forecast() -> None:
+    flown = pilot()
+    leg = flown.leg(charmander(6), "beat_brock")
+    assert leg is not None and "train" in leg.reason  # SCRATCH against rocks: hopeless
+    grown = charmander(6 + MAX_TRAINING)
+    chance = graph().named("beat_brock").steps[0].forecast(grown)
+    assert chance is not None and chance < 0.7  # still short of the bar
+    assert "train" in (flown.leg(charmander(6 + MAX_TRAINING - 1), "beat_brock") or leg).reason
+    leg = flown.leg(grown, "beat_brock")
+    assert leg is not None and leg.goal.model_dump().get("map_id") == ROAD  # trained long enough: go
+
+
+def test_a_snapshot_keeps_the_bars_and_where_training_began() -> None:
+    flown = pilot()
+    flown.leg(charmander(6), "beat_brock")
+    flown.battle_ended("defeat", "BROCK #1", charmander(6))
+    restored = pilot()
+    restored.restore(flown.snapshot())
+    assert restored.bars == flown.bars and restored.bars
+    assert restored.training_from == flown.training_from
+    assert restored.floors == flown.floors == {"BROCK": 8}

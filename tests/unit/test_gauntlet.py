@@ -1,0 +1,118 @@
+"""The Elite Four and the Champion as one chain, played out in the turn model: what the bag holds for it,
+the greedy policy's choices (the move that saves PP, a potion in danger, an X item while safe, a switch to
+a better member as a foe comes out), the mending between rooms, and chances that move the right way."""
+
+from __future__ import annotations
+
+from engine.combat.fighter import Attack, Duel, Side, Switch, UseItem, fighter_of
+from engine.game.models import BagItem
+from engine.game.tables import game_data
+from engine.team.gauntlet import Bag, _mend, bag_of, gauntlet_forecast, greedy, planned_forecast
+from engine.team.planner import GAUNTLET, gauntlet
+from tests.unit.test_team import member, team
+
+CHAMPION = ("RIVAL3", 2)
+
+
+def moves(*names: str) -> list:  # type: ignore[type-arg]
+    return [game_data().moves_by_name[name] for name in names]
+
+
+def holding(state, **items: int):  # type: ignore[no-untyped-def]
+    ids = game_data().item_ids
+    bag = tuple(BagItem(item_id=ids[name], name=name, quantity=n) for name, n in items.items())
+    return state.model_copy(update={"bag": bag})
+
+
+def test_the_bag_is_counted_by_what_the_chain_does_with_it() -> None:
+    state = holding(team(member("BLASTOISE", 60, ("SURF",))), FULL_RESTORE=3, SUPER_POTION=2, REVIVE=2,
+                    FULL_HEAL=1, ELIXER=1, X_SPECIAL=4, POKE_BALL=5)  # fmt: skip
+    bag = bag_of(state)
+    assert bag.heals == [999, 999, 999, 50, 50]  # largest first; a full restore heals everything
+    assert (bag.revives, bag.cures, bag.elixers, bag.boosts) == ([2, 2], 1, 1, {"X_SPECIAL": 4})
+
+
+def test_greedy_saves_the_strong_moves_pp_when_a_weaker_move_knocks_out_as_fast() -> None:
+    us = fighter_of("BLASTOISE", 60, moves("HYDRO_PUMP", "SURF", "TACKLE"))
+    weak = fighter_of("CHARMANDER", 10)
+    duel = Duel(us=Side(members=(us,)), them=Side(members=(weak,)))
+    # Every move knocks a L10 CHARMANDER out in one turn: TACKLE has the most PP to spare.
+    assert greedy(duel, Bag()) == Attack(2)
+    strong = fighter_of("RHYDON", 60)
+    duel = Duel(us=Side(members=(us,)), them=Side(members=(strong,)))
+    assert greedy(duel, Bag()) in (Attack(0), Attack(1))  # a water move: TACKLE barely scratches it
+
+
+def test_greedy_drinks_a_potion_only_in_danger() -> None:
+    us = fighter_of("BLASTOISE", 40, moves("SURF"))
+    foe = fighter_of("VENUSAUR", 60, moves("RAZOR_LEAF"))
+    safe = Duel(us=Side(members=(us,), heals=(999,)), them=Side(members=(foe,)))
+    assert not isinstance(greedy(safe, Bag()), UseItem)
+    hurt = safe._replace(us=safe.us.with_fighter(us.with_hp(10)))
+    action = greedy(hurt, Bag())
+    assert isinstance(action, UseItem) and action.heal is None and action.member == 0
+
+
+def test_greedy_raises_the_stat_its_best_move_uses_while_the_foe_is_no_threat() -> None:
+    us = fighter_of("BLASTOISE", 60, moves("SURF"))
+    slow = fighter_of("SLOWBRO", 50, moves("WATER_GUN"))
+    duel = Duel(us=Side(members=(us,)), them=Side(members=(slow,), turns_out=1))
+    assert greedy(duel, Bag(boosts={"X_SPECIAL": 2})) == UseItem("X_SPECIAL", 0, frozenset(), 0)
+    assert greedy(duel, Bag()) == Attack(0)  # none held
+
+
+def test_greedy_switches_to_a_much_better_member_as_a_foe_comes_out() -> None:
+    blastoise = fighter_of("BLASTOISE", 55, moves("SURF"))
+    jolteon = fighter_of("JOLTEON", 55, moves("THUNDERBOLT"))
+    gyarados = fighter_of("GYARADOS", 58)
+    duel = Duel(us=Side(members=(blastoise, jolteon)), them=Side(members=(gyarados,)))
+    assert greedy(duel, Bag()) == Switch(1)
+    settled = duel._replace(them=duel.them._replace(turns_out=1))
+    assert isinstance(greedy(settled, Bag()), Attack)  # only as it comes out
+
+
+def test_between_rooms_the_fighters_are_revived_and_filled_but_not_the_field_move_carriers() -> None:
+    fighter = fighter_of("BLASTOISE", 60, moves("SURF"))
+    carrier = fighter_of("PIDGEY", 5, moves("FLY"))
+    members = (fighter.with_hp(0), carrier.with_hp(1))
+    tops = ((15,), (15,))
+    bag = Bag(heals=[999], revives=[2])
+    mended = _mend(members, tops, bag)
+    assert mended[0].hp == fighter.max_hp  # revived to half, then a full restore
+    assert mended[1].hp == 1  # far below the strongest: left as it is
+    assert (bag.heals, bag.revives) == ([], [])
+
+
+def test_the_chain_is_sure_for_a_team_far_above_it_and_hopeless_for_one_far_below() -> None:
+    strong = team(member("MEWTWO", 100, ("PSYCHIC_M", "ICE_BEAM", "THUNDERBOLT", "RECOVER")))
+    weak = team(member("RATTATA", 10, ("TACKLE",)))
+    bosses = (*GAUNTLET, CHAMPION)
+    high, low = gauntlet_forecast(strong, bosses, samples=8), gauntlet_forecast(weak, bosses, samples=8)
+    assert high is not None and low is not None
+    assert high.chance == 1.0 and low.chance == 0.0
+    assert low.beaten[0] == 0.0 and high.beaten == (1.0,) * 5
+
+
+def test_the_chain_rises_with_levels_and_with_the_bag() -> None:
+    bosses = (*GAUNTLET, CHAMPION)
+    moveset = ("SURF", "BLIZZARD", "EARTHQUAKE", "BODY_SLAM")
+    low = gauntlet_forecast(team(member("BLASTOISE", 55, moveset)), bosses, samples=24)
+    high = gauntlet_forecast(team(member("BLASTOISE", 75, moveset)), bosses, samples=24)
+    stocked = gauntlet_forecast(holding(team(member("BLASTOISE", 75, moveset)), FULL_RESTORE=20), bosses,
+                                samples=24)  # fmt: skip
+    assert low is not None and high is not None and stocked is not None
+    assert sum(low.beaten) < sum(high.beaten) <= sum(stocked.beaten)
+
+
+def test_the_planned_forecast_counts_the_stock_as_bought_and_is_remembered() -> None:
+    state = team(member("BLASTOISE", 70, ("SURF", "BLIZZARD", "EARTHQUAKE", "BODY_SLAM")))
+    without = planned_forecast(state, gauntlet(state))
+    stocked = planned_forecast(state, gauntlet(state), (("FULL_RESTORE", 20),))
+    assert without is not None and stocked is not None
+    assert sum(stocked.beaten) >= sum(without.beaten)
+    assert planned_forecast(state, gauntlet(state), (("FULL_RESTORE", 20),)) is stocked
+
+
+def test_an_unknown_boss_or_no_party_gives_no_forecast() -> None:
+    assert gauntlet_forecast(team(), GAUNTLET) is None
+    assert gauntlet_forecast(team(member("BLASTOISE", 60, ("SURF",))), (("NOBODY", 1),)) is None

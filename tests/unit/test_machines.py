@@ -1,0 +1,59 @@
+"""The TM planner: a TM is taught where it raises the team's potential against the bosses ahead, to the
+member it helps most, over the move that matters least (never an HM's), and a TM in the PC is flagged to
+be taken out first; a TM that helps no one, or that no member can learn, is left alone."""
+
+from __future__ import annotations
+
+from engine.game.models import BagItem, PartyMon
+from engine.game.stats import computed_stats
+from engine.game.tables import game_data
+from engine.team.machines import MachinePlanner
+from engine.team.planner import GAUNTLET
+from tests.unit.test_team import member, team
+
+CHAIN = (*GAUNTLET, ("RIVAL3", 2))
+
+
+def trained(species: str, level: int, moves: tuple[str, ...]) -> PartyMon:
+    """A member as a long journey leaves it: its stat experience well up (the game's forecasts weigh it)."""
+    mon = member(species, level, moves).model_copy(update={"stat_exp": (25_000,) * 5})
+    max_hp, stats = computed_stats(game_data().species_by_name[species], level, mon.dvs, mon.stat_exp)
+    return mon.model_copy(update={"max_hp": max_hp, "hp": max_hp, "stats": stats})
+
+
+def with_pc(state, *items: str):  # type: ignore[no-untyped-def]
+    stored = tuple(BagItem(item_id=game_data().item_ids[name], name=name, quantity=1) for name in items)
+    return state.model_copy(update={"pc_items": stored})
+
+
+def test_a_tm_that_fills_a_gap_against_the_gauntlet_is_taught_over_the_weakest_move() -> None:
+    blastoise = trained("BLASTOISE", 58, ("SURF", "HYDRO_PUMP", "SKULL_BASH", "STRENGTH"))
+    state = team(blastoise, bag=("TM_BLIZZARD",))
+    lesson = MachinePlanner().lesson(state, CHAIN)
+    assert lesson is not None
+    assert (lesson.item, lesson.move, lesson.member, lesson.in_pc) == ("TM_BLIZZARD", "BLIZZARD", 0, False)
+    assert lesson.forgotten != "STRENGTH"  # an HM's move is never forgotten
+    assert lesson.after >= lesson.before + 0.02
+    assert "BLIZZARD" in lesson.reason and "→" in lesson.reason
+
+
+def test_a_tm_in_the_pc_is_proposed_to_be_taken_out() -> None:
+    blastoise = trained("BLASTOISE", 58, ("SURF", "HYDRO_PUMP", "SKULL_BASH", "STRENGTH"))
+    lesson = MachinePlanner().lesson(with_pc(team(blastoise), "TM_BLIZZARD"), CHAIN)
+    assert lesson is not None and lesson.in_pc and lesson.item == "TM_BLIZZARD"
+
+
+def test_a_tm_no_member_can_learn_or_that_adds_nothing_is_left_alone() -> None:
+    pidgeot = trained("PIDGEOT", 50, ("WING_ATTACK", "QUICK_ATTACK", "FLY", "SAND_ATTACK"))
+    assert MachinePlanner().lesson(team(pidgeot, bag=("TM_BLIZZARD",)), CHAIN) is None  # cannot learn it
+    strong = trained("BLASTOISE", 58, ("SURF", "BLIZZARD", "EARTHQUAKE", "STRENGTH"))
+    assert MachinePlanner().lesson(team(strong, bag=("TM_TELEPORT",)), CHAIN) is None
+    assert MachinePlanner().lesson(team(strong), CHAIN) is None  # no TM at all
+
+
+def test_the_potential_weighs_moves_and_species_not_todays_levels() -> None:
+    planner = MachinePlanner()
+    low = team(trained("BLASTOISE", 40, ("SURF", "BLIZZARD", "EARTHQUAKE", "STRENGTH")))
+    high = team(trained("BLASTOISE", 55, ("SURF", "BLIZZARD", "EARTHQUAKE", "STRENGTH")))
+    # Raised to each boss's top level, the same species and moves weigh the same whatever the level now.
+    assert planner.potential(low, low.party, CHAIN) == planner.potential(high, high.party, CHAIN)
