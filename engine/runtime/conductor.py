@@ -46,6 +46,7 @@ from engine.runtime.live import LivePublisher, base_view
 from engine.runtime.milestones import Milestones
 from engine.runtime.options import LATEST, RunOptions
 from engine.runtime.progress import PlayTime, RunProgress
+from engine.runtime.run_start import RunStart
 from engine.runtime.signals import SignalName, Stage, StopRequest, signal_of
 from engine.runtime.summary import SIGNAL_STOPS, RunSummary, StopReason
 from engine.runtime.supervisor import Supervisor
@@ -92,6 +93,7 @@ class Conductor:
         self._enter("starting")
         self.frames = 0
         self.game = "?"
+        self.rom_sha256: str | None = None
         self.usage = UsageReport()
         self.milestones = Milestones(story_graph(), self.progress.milestones)
         self.live = LivePublisher(options.rom, options.watch) if options.watch is not None else None
@@ -214,10 +216,13 @@ class Conductor:
 
     def _play(self) -> StopReason:
         self.game = self.roles.emulator.call.game_name()
+        self.rom_sha256 = self.roles.emulator.call.cartridge_sha256()
         resume = self.options.resume
         if resume is not None:
             self._take_back(self.supervisor.resume(None if resume == LATEST else resume))
         else:
+            state = self.options.state
+            self.progress.start = RunStart.from_state(state) if state is not None else RunStart.power_on()
             self._publish_live(force=True, screen=False)  # the page says "starting" during the intro
             self._start_game()
         self.roles.checkpoint.call.start()
@@ -586,6 +591,7 @@ class Conductor:
             wall_seconds=round(self.play_time.seconds(), 3), llm=self.usage,
             recoveries=self.supervisor.recoveries, milestones=tuple(self.milestones.reached),
             harness=self.options.harness.level, harness_fallbacks=self._fallbacks(),
+            rom_sha256=self.rom_sha256, start=progress.start,
         )  # fmt: skip
 
     def _fallbacks(self) -> int:
