@@ -42,11 +42,13 @@ from engine.messages import (
 )
 from engine.runtime.battle_journal import BattleJournal
 from engine.runtime.button_steps import ButtonSteps
-from engine.runtime.live import LivePublisher, base_view
+from engine.runtime.live import LivePublisher, base_view, splits_comparison, splits_view
 from engine.runtime.milestones import Milestones
 from engine.runtime.options import LATEST, RunOptions
 from engine.runtime.progress import PlayTime, RunProgress
+from engine.runtime.run_start import RunStart
 from engine.runtime.signals import SignalName, Stage, StopRequest, signal_of
+from engine.runtime.splits import SplitComparison
 from engine.runtime.summary import SIGNAL_STOPS, RunSummary, StopReason
 from engine.runtime.supervisor import Supervisor
 from engine.story.graph import story_graph
@@ -92,6 +94,8 @@ class Conductor:
         self._enter("starting")
         self.frames = 0
         self.game = "?"
+        self.rom_sha256: str | None = None
+        self.splits: SplitComparison | None = None  # for the live page: the earlier runs, read once
         self.usage = UsageReport()
         self.milestones = Milestones(story_graph(), self.progress.milestones)
         self.live = LivePublisher(options.rom, options.watch) if options.watch is not None else None
@@ -210,14 +214,26 @@ class Conductor:
         ).model_copy(update={"llm_calls": self._model_calls, "cost_usd": round(self._model_cost, 6),
                              "harness": self.options.harness.level,
                              "harness_fallbacks": progress.harness_fallbacks})  # fmt: skip
+        if self.splits is not None:
+            playing = self.phase in ("starting", "running")
+            table = splits_view(self.splits, self.milestones.reached, self._live_frame, playing,
+                                progress.directive)  # fmt: skip
+            view = view.model_copy(update={"splits": table})
         self.live.publish(view, self._last_state, self.roles.emulator.call.screenshot() if screen else None)
 
     def _play(self) -> StopReason:
         self.game = self.roles.emulator.call.game_name()
+        self.rom_sha256 = self.roles.emulator.call.cartridge_sha256()
         resume = self.options.resume
         if resume is not None:
             self._take_back(self.supervisor.resume(None if resume == LATEST else resume))
         else:
+            state = self.options.state
+            self.progress.start = RunStart.from_state(state) if state is not None else RunStart.power_on()
+        if self.live is not None:
+            self.splits = splits_comparison(self.paths.data_dir, self.paths.run_id, self.rom_sha256,
+                                            self.progress.start)  # fmt: skip
+        if resume is None:
             self._publish_live(force=True, screen=False)  # the page says "starting" during the intro
             self._start_game()
         self.roles.checkpoint.call.start()
@@ -590,6 +606,7 @@ class Conductor:
             wall_seconds=round(self.play_time.seconds(), 3), llm=self.usage,
             recoveries=self.supervisor.recoveries, milestones=tuple(self.milestones.reached),
             harness=self.options.harness.level, harness_fallbacks=self._fallbacks(),
+            rom_sha256=self.rom_sha256, start=progress.start,
         )  # fmt: skip
 
     def _fallbacks(self) -> int:

@@ -13,6 +13,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
+from functools import cache
 from pathlib import Path
 
 from engine.combat.judge import win_probability
@@ -22,7 +23,12 @@ from engine.game.assessment import Fairness
 from engine.game.models import GameState
 from engine.messages import Directive, Selection
 from engine.runtime.milestones import Split
+from engine.runtime.run_start import RunStart
+from engine.runtime.split_history import comparison_for, read_runs
+from engine.runtime.splits import RunSplits, SplitComparison
+from engine.story.graph import story_graph
 from engine.watch.server import LOOPBACK, WatchServer
+from engine.watch.splits import SplitsTable
 from engine.watch.view import LiveBattle, LiveBoard, LiveDecision, LiveMember, LiveSplit, LiveView
 from engine.world.minimap import around_player, view_of
 from engine.world.planner import surroundings
@@ -171,6 +177,30 @@ def base_view(
     return view.model_copy(update={"objective": directive.objective, "objective_id": directive.objective_id,
                                    "plan": directive.plan, "trigger": directive.trigger.value,
                                    "directive_tier": directive.selection.tier})  # fmt: skip
+
+
+def splits_comparison(
+    data_dir: Path, run_id: str, rom_sha256: str, start: RunStart | None
+) -> SplitComparison:
+    """The run's comparison with the earlier runs kept in `data_dir`, read once as the run starts: the
+    views then cost no file reads. An unreadable summary is left out (one log line), never fatal."""
+    return comparison_for(read_runs(data_dir), RunSplits(run_id=run_id, rom_sha256=rom_sha256, start=start))
+
+
+def splits_view(
+    comparison: SplitComparison, splits: list[Split], frame: int, playing: bool, directive: Directive | None
+) -> SplitsTable:
+    """The splits table of a view; while the run plays, with the segment under way at `frame`."""
+    heading = None
+    if directive is not None and directive.objective_id is not None:
+        name = directive.objective_id
+        heading = (name, _titles().get(name, directive.objective))
+    return comparison.table(splits, frame if playing else None, heading)
+
+
+@cache
+def _titles() -> dict[str, str]:
+    return {objective.name: objective.title for objective in story_graph().objectives}
 
 
 def _party(state: GameState) -> tuple[LiveMember, ...]:

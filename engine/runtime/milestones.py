@@ -32,8 +32,10 @@ class Milestones:
 
     def check(self, state: GameState, frame: int, decision: int, seconds: float) -> list[Split]:
         """Splits for objectives done now and not recorded before, in the graph's order. Objectives a
-        save state had already done at the start are recorded the same way, at its first look."""
-        if state.battle is not None:
+        save state had already done at the start are recorded the same way, at its first look, even
+        when the state is inside a battle: recorded only after that battle, they would count as the
+        run's own. Inside any later battle, nothing is recorded until the battle is over."""
+        if state.battle is not None and decision > 0:
             return []
         done, known = self.graph.done(state), self.names
         new = [

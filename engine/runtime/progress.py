@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 from engine.battles.models import BattleSummary, TrackerState
 from engine.messages import Directive
 from engine.runtime.milestones import Split
+from engine.runtime.run_start import RunStart
 
 PROGRESS_VERSION = 3
 RECENT_BATTLES = 20  # summaries kept in memory and in checkpoints; the rest are in battles.jsonl
@@ -34,6 +35,7 @@ class RunProgress(BaseModel):
     played_seconds: float = 0.0  # wall time of the run over every process that ran it, at the copy
     milestones: list[Split] = Field(default_factory=list)  # story objectives reached, in order
     harness_fallbacks: int = 0  # a model failed: the rule-based tier decided, or the step was a no-op
+    start: RunStart | None = None  # power-on or the --state it began from (None: an older checkpoint's)
 
     # Checkpoints of version 2 listed every battle: read as the count and the last few, the whole list
     # kept aside (not written again) for battles.jsonl, which those runs did not have.

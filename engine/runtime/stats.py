@@ -24,6 +24,7 @@ from engine.frozen import Frozen
 from engine.jsonl import read_objects
 from engine.runtime.decision_log import RESTART_KINDS, read_decisions
 from engine.runtime.export import ROLLED_BACK_MARK
+from engine.watch.splits import SplitsTable
 
 WINDOW = 10  # comparable battles in one window of the learning velocity
 FRAMES_PER_SECOND = 59.73  # the Game Boy's
@@ -88,6 +89,7 @@ class RunStats(Frozen):
     lessons_stored: int
     lessons_recalled: int
     milestones: tuple[MilestoneSplit, ...] = ()
+    splits: SplitsTable | None = None  # against the personal best of the runs before it (stats_report)
     timeline: tuple[BattlePoint, ...] = ()
     cost_line: tuple[CostPoint, ...] = ()
 

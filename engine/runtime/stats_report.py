@@ -7,6 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from engine.errors import UserInputError
+from engine.runtime.split_history import tables
+from engine.runtime.split_text import splits_lines
 from engine.runtime.stats import (
     WINDOW,
     BattlePoint,
@@ -16,6 +18,7 @@ from engine.runtime.stats import (
     learning_velocity,
     run_stats,
 )
+from engine.watch.splits import SplitsTable
 
 
 def runs_in(data_dir: Path) -> list[Path]:
@@ -28,7 +31,8 @@ def runs_in(data_dir: Path) -> list[Path]:
 
 def gather(run_dirs: list[Path]) -> list[RunStats]:
     """The stats of every run that has anything to count; runs without (just started, emptied) are
-    skipped. None at all is a StatsError."""
+    skipped. None at all is a StatsError. Each finished run comes with its splits against the runs of
+    its data folder that began before it."""
     found = []
     for path in run_dirs:
         try:
@@ -37,7 +41,17 @@ def gather(run_dirs: list[Path]) -> list[RunStats]:
             continue
     if not found:
         raise StatsError("no run with a summary or decisions to count")
-    return found
+    return _with_splits(found, run_dirs)
+
+
+def _with_splits(runs: list[RunStats], run_dirs: list[Path]) -> list[RunStats]:
+    by_folder: dict[Path, list[str]] = {}
+    for path in run_dirs:
+        by_folder.setdefault(path.parent.parent, []).append(path.name)
+    found: dict[str, SplitsTable] = {}
+    for data_dir, run_ids in by_folder.items():  # each data folder's summaries read once
+        found |= tables(data_dir, run_ids)
+    return [run.model_copy(update={"splits": found.get(run.run_id)}) for run in runs]
 
 
 def timeline_of(runs: list[RunStats]) -> tuple[BattlePoint, ...]:
@@ -125,7 +139,8 @@ def as_json(runs: list[RunStats]) -> dict[str, Any]:
     for run in runs:
         per_run.append({"run_id": run.run_id, "game": run.game, "stopped": run.stopped, **_numbers(run),
                         "learning_velocity": learning_velocity(run.timeline),
-                        "milestones": [split.model_dump() for split in run.milestones]})  # fmt: skip
+                        "milestones": [split.model_dump() for split in run.milestones],
+                        "splits": run.splits.model_dump() if run.splits is not None else None})  # fmt: skip
     return {"window": WINDOW, "runs": per_run, "overall": overall(runs)}
 
 
@@ -155,10 +170,28 @@ def _run_lines(run: RunStats) -> list[str]:
     if run.harness != "engine":
         what = "no-op steps" if run.harness in ("buttons", "vision") else "rule-based fallbacks"
         lines.append(f"  harness {run.harness}: {run.harness_fallbacks} {what}")
-    if run.milestones:
+    if run.splits is not None and (run.splits.rows or run.splits.at_start):
+        lines += splits_lines(run.splits)
+    elif run.milestones:  # a run still playing or killed: no summary to compare, its milestones only
         splits = (f"{split.name} {split.seconds:.1f} s" for split in run.milestones)
         lines.append("  milestones: " + ", ".join(splits))
     return lines
+
+
+def splits_json(runs: list[RunStats]) -> dict[str, Any]:
+    """`engine stats --splits --json`: each run's splits table (None for a run without a summary)."""
+    return {"runs": [{"run_id": run.run_id, "game": run.game, "stopped": run.stopped,
+                      "splits": run.splits.model_dump() if run.splits is not None else None}
+                     for run in runs]}  # fmt: skip
+
+
+def splits_text(runs: list[RunStats]) -> str:
+    """`engine stats --splits`: each run's splits table against its personal best, and nothing else."""
+    lines = []
+    for run in runs:
+        lines.append(f"run {run.run_id} ({run.game}, {run.stopped})")
+        lines += splits_lines(run.splits) if run.splits is not None else ["  no summary, so no splits"]
+    return "\n".join(lines)
 
 
 def _overall_lines(total: dict[str, Any]) -> list[str]:

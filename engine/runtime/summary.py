@@ -17,6 +17,7 @@ from engine.layout import RunPaths
 from engine.llm.ledger import UsageReport
 from engine.runtime.decision_log import read_decisions
 from engine.runtime.milestones import Split
+from engine.runtime.run_start import RunStart
 from engine.runtime.signals import SignalName
 
 log = logging.getLogger("engine.run")
@@ -63,6 +64,9 @@ class RunSummary(Frozen):
     # Decisions the rule-based tier made because a model failed (decisions level), or steps that were
     # no-ops for want of a valid answer (buttons and vision levels).
     harness_fallbacks: int = 0
+    # The cartridge and the start: splits compare a run only with runs of the same (None: not known).
+    rom_sha256: str | None = None
+    start: RunStart | None = None
 
     @model_validator(mode="before")
     @classmethod

@@ -10,6 +10,7 @@ import threading
 import time
 
 from engine.frozen import Frozen
+from engine.watch.splits import SplitsTable
 
 
 class LiveDecision(Frozen):
@@ -65,6 +66,7 @@ class LiveView(Frozen):
     battle: LiveBattle | None = None
     recent: tuple[LiveDecision, ...] = ()
     milestones: tuple[LiveSplit, ...] = ()
+    splits: SplitsTable | None = None  # the splits against the personal best (engine/runtime/splits.py)
     lessons: tuple[str, ...] = ()
     llm_calls: int = 0
     cost_usd: float = 0.0

@@ -44,7 +44,7 @@ from engine.runtime.ray_run import run_on_ray, start_conductor
 from engine.runtime.summary import RunSummary
 from engine.runtime.watch_remote import FETCH_SECONDS
 from tests.conftest import GEN1_FIXTURES
-from tests.support.fake_emulator import WILD_BATTLE, BrokenCartridge, FakeEmulator
+from tests.support.fake_emulator import FAKE_CARTRIDGE_SHA256, WILD_BATTLE, BrokenCartridge, FakeEmulator
 
 pytestmark = pytest.mark.ray
 NAMESPACE = "engine-tests"
@@ -357,7 +357,14 @@ def test_a_cluster_that_cannot_start_actors_is_one_line_naming_the_auth_setting(
 def test_engine_watch_serves_the_page_of_a_running_engine(
     ray_instance: Any, config: EngineConfig, tmp_path: Path
 ) -> None:
-    engine = Background(config, run_paths(tmp_path, "t-watch"))
+    paths = run_paths(tmp_path, "t-watch")
+    # An earlier run of the same (scripted) cartridge from power-on: the page's splits compare with it.
+    left = {"name": "leave_house", "title": "leave the house", "number": 1, "frame": 10**6, "decision": 1,
+            "seconds": 1.0}  # fmt: skip
+    earlier = {"rom_sha256": FAKE_CARTRIDGE_SHA256, "start": {"kind": "power_on"}, "milestones": [left]}
+    (paths.data_dir / "runs" / "t-earlier").mkdir()
+    (paths.data_dir / "runs" / "t-earlier" / "summary.json").write_text(json.dumps(earlier), encoding="utf-8")
+    engine = Background(config, paths)
     stop, urls = threading.Event(), []
     failures: list[BaseException] = []
     reasons: list[str] = []
@@ -383,6 +390,8 @@ def test_engine_watch_serves_the_page_of_a_running_engine(
         wait_for(lambda: state()["view"] is not None, seconds=30)
         first = state()
         assert (first["view"]["run_id"], first["view"]["game"]) == ("t-watch", "red")
+        splits = first["view"]["splits"]  # made where the conductor runs, from the summaries read there
+        assert splits["start"] == "power-on" and splits["comparison"] == "t-earlier", splits
         # The conductor keeps making views while the page is fed: decisions move on the page.
         wait_for(lambda: state()["view"]["decisions"] > first["view"]["decisions"], seconds=30)
         with urllib.request.urlopen(urls[0] + "screen.png", timeout=10) as answer:

@@ -25,19 +25,23 @@ from engine.layout import RunPaths
 from engine.runtime.conductor import Conductor
 from engine.runtime.live import PUBLISH_SECONDS, LivePublisher, WatchError, check_can_listen
 from engine.runtime.options import RunOptions
+from engine.story.graph import story_graph
 from engine.watch.view import LiveView
 from tests.conftest import GEN1_FIXTURES
-from tests.support.chaos import LONG_BATTLE
-from tests.support.fake_emulator import FakeEmulator
+from tests.support.chaos import LONG_BATTLE, LONG_BATTLE_DECISIONS
+from tests.support.fake_emulator import FAKE_CARTRIDGE_SHA256, FakeEmulator
 
 BROWSERS = ("chromium", "chromium-browser", "google-chrome")
 
 
-def watched_run(tmp_path: Path) -> Conductor:
-    """A scripted battle played to its end with the page on; the page keeps the run's last view."""
+def watched_run(tmp_path: Path, decisions_after_battle: int | None = None) -> Conductor:
+    """A scripted battle played to its end with the page on (and, when asked, that many decisions in the
+    overworld after it); the page keeps the run's last view."""
     paths = RunPaths(tmp_path, "r1")
     paths.create()
-    options = RunOptions(rom=Path("scripted.gb"), max_battles=1, watch=("127.0.0.1", 0))
+    limit = {"max_battles": 1} if decisions_after_battle is None else {
+        "max_decisions": LONG_BATTLE_DECISIONS + decisions_after_battle}  # fmt: skip
+    options = RunOptions(rom=Path("scripted.gb"), watch=("127.0.0.1", 0), **limit)  # type: ignore[arg-type]
     emulator = partial(FakeEmulator, fixtures=GEN1_FIXTURES, script=LONG_BATTLE)
     roles = build_roles(EngineConfig(), options.role_build(paths), "local", emulator)
     conductor = Conductor(roles, options, paths)
@@ -184,3 +188,78 @@ def test_with_nobody_looking_the_run_takes_no_screenshot_but_its_last(tmp_path: 
         assert version == 2 and view is not None and view.phase == "stopped" and screen[:4] == b"\x89PNG"
     finally:
         conductor.stop_watching()
+
+
+def earlier_run(data: Path, run_id: str, splits: dict[str, int], rom: str) -> None:
+    """A finished run kept in the data folder, as far as the splits comparison reads it."""
+    graph = story_graph()
+    milestones = [{"name": name, "title": graph.named(name).title, "frame": frame, "decision": 1,
+                   "number": graph.named(name).milestone or 0, "seconds": frame / 1000}
+                  for name, frame in splits.items()]  # fmt: skip
+    summary = {"run_id": run_id, "game": "red", "rom_sha256": rom, "start": {"kind": "power_on"},
+               "milestones": milestones}  # fmt: skip
+    (data / "runs" / run_id).mkdir(parents=True)
+    (data / "runs" / run_id / "summary.json").write_text(json.dumps(summary), encoding="utf-8")
+
+
+def browse(browser: str, url: str, profile: Path) -> str:
+    return subprocess.run(
+        # The polling page: an open event stream would keep the headless browser's virtual time still.
+        [browser, "--headless", "--no-sandbox", "--disable-gpu", f"--user-data-dir={profile}",
+         "--virtual-time-budget=5000", "--dump-dom", url + "?poll=3"],
+        capture_output=True, text=True, timeout=120, check=True,
+    ).stdout  # fmt: skip
+
+
+def test_the_page_shows_the_splits_against_the_personal_best(tmp_path: Path) -> None:
+    browser = next((found for name in BROWSERS if (found := shutil.which(name))), None)
+    if browser is None:
+        pytest.skip("no Chromium installed (Debian: apt-get install chromium)")
+    # The scripted run reaches these at its first look after its battle, all at one frame (a few thousand
+    # in); the PB took longer to each, and went on to Brock.
+    pb = {"leave_house": 100_000, "meet_oak": 100_000, "get_starter": 200_000, "rival_battle": 250_000,
+          "reach_viridian": 300_000, "beat_brock": 900_000}  # fmt: skip
+    earlier_run(tmp_path, "20260101-000000-pbpb", pb, FAKE_CARTRIDGE_SHA256)
+    earlier_run(tmp_path, "20260101-000001-othr", dict.fromkeys(pb, 1), "0" * 64)  # another cartridge
+    conductor = watched_run(tmp_path, decisions_after_battle=1)
+    try:
+        assert conductor.live is not None and conductor.live.server is not None
+        url = conductor.live.server.url
+        state = json.loads(fetch(url + "api/state"))
+        final = browse(browser, url, tmp_path / "b1")
+        # The same page while the run plays: the segment under way, already behind the PB's split.
+        reached = conductor.milestones.reached
+        assert conductor.splits is not None
+        playing = conductor.splits.table(reached, now=reached[-1].frame + 1_000_000)
+        _, view, _ = conductor.live.board.latest()
+        assert view is not None
+        conductor.live.board.publish(view.model_copy(update={"splits": playing, "phase": "running"}))
+        running = browse(browser, url, tmp_path / "b2")
+    finally:
+        conductor.stop_watching()
+    summary = json.loads((tmp_path / "runs" / "r1" / "summary.json").read_text(encoding="utf-8"))
+    assert summary["rom_sha256"] == FAKE_CARTRIDGE_SHA256 and summary["start"]["kind"] == "power_on"
+    own = [split for split in summary["milestones"] if not split["at_start"]]
+    splits = state["view"]["splits"]
+    assert splits["comparison"] == "20260101-000000-pbpb" and splits["comparable_runs"] == 1
+    assert [row["name"] for row in splits["rows"]] == [split["name"] for split in own]
+    assert {"leave_house", "get_starter", "reach_viridian"} <= {row["name"] for row in splits["rows"]}
+    first = splits["rows"][0]
+    assert first["name"] == "leave_house" and first["frame"] == own[0]["frame"] < 100_000
+    assert first["delta_frames"] == own[0]["frame"] - 100_000 and first["gold"]
+    assert [ahead["name"] for ahead in splits["ahead"]] == ["beat_brock"] and splits["running"] is None
+    table = re.search(r'<table id="splits">(.*?)</table>', final, re.S)
+    assert table is not None
+    assert table.group(1).count("<tr") == 1 + len(own) + 1  # the heading, each split, the PB's beat_brock
+    assert graph_title("leave_house") in table.group(1)
+    assert 'class="time gold"' in table.group(1) and "\u2605" in table.group(1)
+    assert "PB 4:11:08" in table.group(1)  # beat_brock: 900,000 frames, 15,068 s of game time
+    assert "against the personal best, run 20260101-000000-pbpb" in final
+    assert "sum of best" in _text(final, "splits-best")
+    shown = re.search(r'<tr class="running">(.*?)</tr>', running, re.S)
+    assert shown is not None and graph_title("beat_brock") in shown.group(1)
+    assert 'class="time behind"' in shown.group(1)  # past the PB's frame at the milestone under way
+
+
+def graph_title(name: str) -> str:
+    return story_graph().named(name).title
