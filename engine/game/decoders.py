@@ -305,6 +305,7 @@ def decode_overworld(image: MemoryImage, ram: RamMap, data: GameData) -> Overwor
         facing=FACING.get(image.u8(ram.wSpritePlayerStateData1FacingDirection), "unknown"),
         sprites=decode_sprites(image, ram),
         mode=MODES.get(image.u8(ram.wWalkBikeSurfState), "walk"),
+        repel_steps=image.u8(ram.wRepelRemainingSteps),
     )
 
 

@@ -169,6 +169,7 @@ class Overworld(Frozen):
     facing: Facing
     sprites: tuple[Sprite, ...] = ()  # visible ones only: hidden (toggled off) objects are left out
     mode: Literal["walk", "bike", "surf"] = "walk"  # wWalkBikeSurfState
+    repel_steps: int = 0  # wRepelRemainingSteps: steps a REPEL still keeps weaker wild Pokémon away
 
 
 class Evolution(Frozen):

@@ -147,6 +147,7 @@ class RamMap(BaseModel):
     wSpritePlayerStateData1FacingDirection: int
     wWalkCounter: int
     wWalkBikeSurfState: int  # 0 walking, 1 on the bicycle, 2 surfing
+    wRepelRemainingSteps: int  # steps a REPEL's effect lasts still (0: none)
     wMapPalOffset: int  # not 0 in a dark cave (Rock Tunnel) until FLASH lights it
     wSafariSteps: int  # 2 bytes, high first: the Safari Zone's steps left (502 on entry)
     wNumSafariBalls: int
@@ -305,6 +306,7 @@ RED_BLUE = RamMap(
     wSpritePlayerStateData1FacingDirection=0xC109,
     wWalkCounter=0xCFC5,
     wWalkBikeSurfState=0xD700,
+    wRepelRemainingSteps=0xD0DB,
     wMapPalOffset=0xD35D,
     wSafariSteps=0xD70D,
     wNumSafariBalls=0xDA47,

@@ -16,9 +16,10 @@ from engine.game.teaching import Lesson
 from engine.mechanics.leg_progress import LegProgress, Stop, keep_new
 from engine.mechanics.shop import Shopper
 from engine.mechanics.walking import OverworldDriver
-from engine.menus.errors import FlyError, ItemUseError, PcError, TeachError, VendingError
+from engine.menus.errors import FlyError, ItemUseError, PartyOrderError, PcError, TeachError, VendingError
 from engine.menus.fly import FlyUser
 from engine.menus.item_use import ItemUser
+from engine.menus.party import PartyOrder
 from engine.menus.pc import PcUser
 from engine.menus.teach import Teacher
 from engine.menus.vending import VendingMachine
@@ -122,6 +123,14 @@ class MenuSteps:
         except ItemUseError as exc:
             raise Stop("blocked", str(exc)) from exc
         progress.used.append(done)
+
+    def _reorder(self: MenuWalker, first: int, second: int, progress: LegProgress) -> None:
+        """Two party members swapped through the party menu's SWITCH, RAM checked for the new order."""
+        try:
+            PartyOrder(self.session, self.driver).swap(first, second, read=partial(keep_new, progress.text))
+        except PartyOrderError as exc:
+            raise Stop("blocked", str(exc)) from exc
+        progress.used.append(f"members {first + 1} and {second + 1} swapped")
 
     def _toss(self: MenuWalker, item: str, quantity: int, progress: LegProgress) -> None:
         try:

@@ -161,6 +161,8 @@ class Traveller(ObstacleSteps, MenuSteps):
             self._at_pc(leg.pc, progress)
         elif leg.fly is not None:
             self._fly(leg.fly, progress)
+        elif leg.order is not None:
+            self._reorder(*leg.order, progress)
         else:
             self.session.tick(ARRIVAL_FRAMES)
             if self._interrupted():

@@ -57,6 +57,9 @@ from engine.telemetry.tracing import ATTR_BATTLE_ID, CycleKind, TraceCarrier, co
 from engine.world.goals import Leg
 
 log = logging.getLogger("engine.run")
+# No battle takes this many decisions (the longest seen, a gauntlet room won by one member and the bag's
+# potions, took under 60): past it, the run stops and says so rather than loop for ever.
+MAX_BATTLE_DECISIONS = 400
 HEARTBEAT_STEPS = 200
 REFLECTION_SETTLE_SECONDS = 120.0  # a thinking model answering the last battle's reflection
 # A run stopped by a signal has seconds before a SIGKILL (docker and systemd wait ~10 s): the last battle's
@@ -330,6 +333,10 @@ class Conductor:
             return "story_done"  # the Hall of Fame: the game itself starts over after the credits
         if self.buttons is not None:
             return self.buttons.stop_reason()
+        if self.battle is not None and len(self.battle.tracker.records) >= MAX_BATTLE_DECISIONS:
+            log.warning("stopping: battle %s took %d decisions without ending (a loop the battle's stall "
+                        "guard could not break)", self.battle.battle_id, MAX_BATTLE_DECISIONS)  # fmt: skip
+            return "stalled"
         return None
 
     def _hand_to_reflection(self) -> None:

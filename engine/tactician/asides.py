@@ -7,22 +7,35 @@ about (a Mart out of money, a PC that refused) is not walked again and again."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from engine.game.bag_room import BAG_CAPACITY, to_store
 from engine.game.models import GameState
 from engine.story.graph import Step, StoryGraph
 from engine.tactician.collecting import Collector, Nearest
+from engine.tactician.repels import buying_leg, repel_leg
+from engine.team.leads import LeadChoice, best_lead
 from engine.team.machines import MachinePlanner
-from engine.team.planner import STONE_SHOP, Bosses, TeamPlanner, ahead_and_gauntlet, to_weigh
+from engine.team.planner import STONE_CLERK, STONE_SHOP, Bosses, TeamPlanner, ahead_and_gauntlet, to_weigh
 from engine.world.goals import Give, HereGoal, Leg, PcOrder, Purchase, Teach
 from engine.world.world import World
 
 TRIES = 2
+LEADS_KEPT = 64
 MAX_LEVEL = 100
 ROOM_KEPT = 2  # kinds of item the bag keeps free while a Pokémon Center's PC is at hand
 
-Counter = Callable[[GameState, str, str | None, str], Leg | None]  # the pilot's way to a nurse or clerk
+Counter = Callable[[GameState, str, str | None, str, int], Leg | None]  # the pilot's way to a nurse or clerk
 AtPc = Callable[[GameState, PcOrder, str], Leg | None]  # the pilot's way to the nearest PC
+
+
+@dataclass(frozen=True)
+class Helpers:
+    """The pilot's ways to places, which the asides' legs are made of."""
+
+    counter: Counter
+    at_pc: AtPc
+    nearest: Nearest
 
 
 class Asides:
@@ -32,6 +45,7 @@ class Asides:
         self.team = team
         self.machines = MachinePlanner()
         self.collector = Collector(world, self.machines)
+        self._leads: dict[tuple[object, ...], LeadChoice | None] = {}
         self.tries: dict[str, int] = {}
 
     def leg(
@@ -39,21 +53,42 @@ class Asides:
         state: GameState,
         step: Step,
         done: frozenset[str],
-        counter: Counter,
-        at_pc: AtPc,
-        nearest: Nearest,
+        helpers: Helpers,
+        boss: Step | None = None,
+        wants_experience: bool = True,
     ) -> Leg | None:
-        """The team's change first, then an item worth its detour, then the bag's room; None when none is
-        at hand."""
-        team = self._team_leg(state, step, done, counter, at_pc)
+        """The team's change first; then, while `boss` (the next boss the story trains for) is not yet
+        forecast to fall, the lead that experience serves best; while the team needs no experience, a
+        REPEL (used, or bought on the way); then an item worth its detour; then the bag's room. None when
+        none is at hand."""
+        team = self._team_leg(state, step, done, helpers.counter, helpers.at_pc)
         if team is not None:
             return team.model_copy(update={"reason": f"the team: {team.reason}"})
+        lead = self._lead(state, boss) if boss is not None else None
+        if lead is not None:
+            return lead.model_copy(update={"reason": f"the team: {lead.reason}"})
+        repel = None if wants_experience else self._repel(state, helpers.counter)
+        if repel is not None:
+            return repel.model_copy(update={"reason": f"the bag: {repel.reason}"})
         ahead = ahead_and_gauntlet(state, self.graph.bosses_ahead(state, done))
-        found = self.collector.leg(state, ahead, nearest)
+        found = self.collector.leg(state, ahead, helpers.nearest)
         if found is not None:
             return found.model_copy(update={"reason": f"the bag: {found.reason}"})
-        store = self._store(state, at_pc)
+        store = self._store(state, helpers.at_pc)
         return store.model_copy(update={"reason": f"the bag: {store.reason}"}) if store is not None else None
+
+    def _repel(self, state: GameState, counter: Counter) -> Leg | None:
+        used = repel_leg(state, self.world)
+        if used is not None:
+            return (
+                used
+                if self._may_try(f"repel {state.overworld.map_id} {state.overworld.x} {state.overworld.y}")
+                else None
+            )
+        bought = buying_leg(state, self.world, counter)
+        return (
+            bought if bought is not None and self._may_try(f"buy repels {state.overworld.map_id}") else None
+        )
 
     def _here(self, state: GameState) -> str:
         found = self.world.maps.get(state.overworld.map_id)
@@ -89,13 +124,26 @@ class Asides:
             return lesson
         buy = self.team.stone_to_buy(state, bosses) if here.startswith("CELADON") else None
         if buy is not None and self._may_try(f"buy {buy.stone}"):
-            shop = counter(state, "_MART", STONE_SHOP, f"buy a {buy.stone}: {buy.reason}")
+            shop = counter(state, "_MART", STONE_SHOP, f"buy a {buy.stone}: {buy.reason}", STONE_CLERK)
             return shop.model_copy(update={"buy": (Purchase(item=buy.stone, quantity=1),)}) if shop else None
         training = step.do == "train" and step.boss is not None
         swap = self.team.swap(state, bosses) if here.endswith("_POKECENTER") or training else None
         if swap is not None and self._may_try(f"swap {swap.deposit} {swap.withdraw}"):
             return at_pc(state, PcOrder(deposit=swap.deposit, withdraw=swap.withdraw), swap.reason)
         return None
+
+    def _lead(self, state: GameState, boss: Step) -> Leg | None:
+        """The party reordered so the member whose levels raise the boss's forecast most per experience
+        leads (remembered per team: a forecast for each member costs a little)."""
+        key = (boss.bar_key, tuple((mon.species_id, mon.level, mon.hp > 0) for mon in state.party))
+        if key not in self._leads:
+            if len(self._leads) >= LEADS_KEPT:
+                self._leads.clear()
+            self._leads[key] = best_lead(state, boss.forecast, None if boss.gauntlet else boss.win_at)
+        choice = self._leads[key]
+        if choice is None or not self._may_try(f"lead {choice.member} {key}"):
+            return None
+        return Leg(goal=HereGoal(), order=(0, choice.member), reason=choice.reason)
 
     def _lesson(self, state: GameState, done: frozenset[str], here: str, at_pc: AtPc) -> Leg | None:
         """A TM the team's potential wants: taught where the player stands from the bag, or first taken

@@ -46,7 +46,7 @@ def by_air(world: World, state: GameState, leg: Leg) -> Leg:
     """`leg`, or a flight (or the walk out of doors before one) that gets to its goal sooner."""
     here = state.overworld
     goal_map = getattr(leg.goal, "map_id", None)
-    if leg.fly or isinstance(leg.goal, HereGoal | StepGoal) or goal_map in (None, here.map_id):
+    if leg.fly or leg.order or isinstance(leg.goal, HereGoal | StepGoal) or goal_map in (None, here.map_id):
         return leg
     if "FLY" not in usable_field_moves(state):
         return leg

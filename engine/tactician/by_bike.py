@@ -58,4 +58,4 @@ def by_bike(world: World, state: GameState, leg: Leg) -> Leg:
 
 
 def _ends_in_menus(leg: Leg) -> bool:
-    return bool(leg.use or leg.fly or leg.teach or leg.toss or leg.give or leg.push or leg.pc)
+    return bool(leg.use or leg.fly or leg.teach or leg.toss or leg.give or leg.push or leg.pc or leg.order)

@@ -26,7 +26,7 @@ from engine.game.teaching import can_learn, choose_student, machine_move
 from engine.story.conditions import party_hp
 from engine.story.graph import GAUNTLET_KEY, Objective, Step, StoryGraph
 from engine.story.progress import closer, progress
-from engine.tactician.asides import Asides
+from engine.tactician.asides import Asides, Helpers
 from engine.tactician.by_air import by_air
 from engine.tactician.by_bike import by_bike
 from engine.tactician.catching import owned
@@ -108,6 +108,7 @@ class Pilot:
         self.training_from: dict[str, int] = {}
         # The level the strongest member reaches before a boss that won is tried again.
         self.floors: dict[str, int] = {}
+        self._wants: tuple[object, Step | None] | None = None  # boss_ahead for the team it was asked for
 
     # -- choosing ----------------------------------------------------------------------------------
     def leg(self, state: GameState, objective_name: str) -> Leg | None:
@@ -126,7 +127,9 @@ class Pilot:
             return None
         aside = None
         if self.asides is not None and stage == "plan" and not self.puzzles.inside(state):
-            aside = self.asides.leg(state, step, done, self._counter, self._at_pc, self.explorer.nearest_talk)
+            helpers = Helpers(counter=self._counter, at_pc=self._at_pc, nearest=self.explorer.nearest_talk)
+            wants = self.wants_experience(state)
+            aside = self.asides.leg(state, step, done, helpers, self.boss_ahead(state), wants)
         self._changing_team = aside is not None
         if aside is not None:
             self.last_leg = aside
@@ -479,6 +482,32 @@ class Pilot:
         if left is not None and (self._nearest is None or left < self._nearest):
             self._nearest = left
         return found
+
+    def wants_experience(self, state: GameState) -> bool:
+        """Whether the team still needs experience for what lies ahead: the step in hand trains, or the
+        next boss the story trains for is not yet forecast to fall (a wild battle on the way then pays);
+        otherwise wild battles only cost game time."""
+        if self._step is not None and self._step.do in ("train", "catch"):
+            return True
+        return self.boss_ahead(state) is not None
+
+    def boss_ahead(self, state: GameState) -> Step | None:
+        """The next boss the story trains for, while it is not yet forecast to fall (remembered per team)."""
+        key = (state.progress.badges, tuple((mon.species_id, mon.level) for mon in state.party))
+        if self._wants is None or self._wants[0] != key:
+            self._wants = (key, self._unready_boss(state))
+        return self._wants[1]
+
+    def _unready_boss(self, state: GameState) -> Step | None:
+        done = self.graph.done(state)
+        bars = self._bars_now(state)
+        for objective in self.graph.objectives:
+            if objective.name in done or objective.optional:
+                continue
+            for step in objective.steps:
+                if step.do == "train" and step.bar_key is not None:
+                    return None if step.done(state, bars.get(step.bar_key)) else step
+        return None
 
     def catching(self) -> bool:
         """The step in hand asks for a new member."""

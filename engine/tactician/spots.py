@@ -7,7 +7,7 @@ from __future__ import annotations
 from engine.game.models import GameState
 from engine.tactician.explorer import Explorer
 from engine.team.training import Spot, ranked_spots
-from engine.world.tables import SAFARI_MAPS
+from engine.world.tables import GHOST_MAPS, GHOST_SEER, SAFARI_MAPS
 from engine.world.world import World
 
 CANDIDATES = 5  # the best spots on paper whose way there is planned
@@ -20,7 +20,7 @@ class SpotChooser:
     def __init__(self, world: World, explorer: Explorer) -> None:
         self.world = world
         self.explorer = explorer
-        self._chosen: dict[tuple[int, int], Spot | None] = {}
+        self._chosen: dict[tuple[int, int, bool], Spot | None] = {}
         # Maps the planner found no way to, and how many story events were set then (a gate may open).
         self._out_of_reach: dict[int, int] = {}
 
@@ -29,14 +29,16 @@ class SpotChooser:
         lead = next((mon for mon in state.party if mon.hp > 0), None)
         if lead is None:
             return None
-        key = (state.overworld.map_id, lead.level)
+        key = (state.overworld.map_id, lead.level, any(entry.name == GHOST_SEER for entry in state.bag))
         if key not in self._chosen:
             self._chosen[key] = self._choose(state, lead.level)
         return self._chosen[key]
 
     def _choose(self, state: GameState, level: int) -> Spot | None:
+        seer = any(entry.name == GHOST_SEER for entry in state.bag)
+        shut = SAFARI_MAPS if seer else SAFARI_MAPS | GHOST_MAPS  # no experience from Safari or ghost battles
         wild = {map_id: table for map_id, table in self.world.wild.items()
-                if self.world.maps[map_id].name not in SAFARI_MAPS}  # fmt: skip
+                if self.world.maps[map_id].name not in shut}  # fmt: skip
         best: tuple[float, Spot] | None = None
         events = len(state.story.event_flags)
         reachable = [

@@ -13,8 +13,10 @@ from collections import deque
 from engine.battles.errors import BattleError
 from engine.config import RoutingConfig, Tier
 from engine.frozen import Frozen
-from engine.game.actions import BattleAction, Evolve, describe, legal_actions
-from engine.game.models import DecisionPoint, GameState
+from engine.game.actions import BattleAction, Evolve, Run, describe, legal_actions
+from engine.game.damage import stat_at_level
+from engine.game.models import BattleMon, DecisionPoint, GameState
+from engine.game.tables import game_data
 from engine.harness.steps import ButtonChoice, ButtonRequest, LegChoice
 from engine.llm.answers import TacticalAnswer
 from engine.llm.complexity import profile
@@ -33,8 +35,10 @@ from engine.tactician.leg_choice import LegChooser, LegOption
 from engine.tactician.lessons import BattleLessons
 from engine.tactician.pilot import Pilot, PilotSnapshot
 from engine.tactician.rule_based import ActionDecision, RuleBasedPolicy
+from engine.tactician.stall import StallGuard
 from engine.team.planner import TeamPlanner
 from engine.world.goals import Leg
+from engine.world.tables import GHOST_MAPS, GHOST_SEER
 from engine.world.world import World
 
 HISTORY_KEPT = 20
@@ -75,6 +79,7 @@ class Tactician:
         self.routing = routing or RoutingConfig()
         self.gateway = gateway
         self.lessons = BattleLessons(memory, self.policy)
+        self.stall = StallGuard()
         self._paid_tiers = LiveTiers(gateway)
         self.recent: deque[str] = deque(maxlen=HISTORY_KEPT)
         self.counts: dict[str, int] = {"battle_choices": 0, "legs_chosen": 0, "model_choices": 0}
@@ -92,9 +97,10 @@ class Tactician:
         catching = self.pilot.catching() and catch_decision(
             state, legal, learns=self.pilot.catch_only(), new_only=self.pilot.catch_new()
         )
-        fallback = catching or self.policy.decide(state, legal)
+        fallback = catching or self._flee(state, legal) or self.policy.decide(state, legal)
         if fallback is None:
             raise BattleError(f"no legal action at {state.decision_point.value}")
+        fallback = self.stall.check(state, battle_id, legal, fallback)
         wanted, reason = wanted_tier(profile(state, "tactics"), self.routing)
         if self.ask_always is not None:
             wanted, reason = self.ask_always, f"decisions level: every battle choice is asked ({reason})"
@@ -115,6 +121,39 @@ class Tactician:
         self.counts["battle_choices"] += 1
         self.counts["model_choices"] += choice.tier != "rule_based"
         return choice
+
+    def _flee(self, state: GameState, legal: list[BattleAction]) -> ActionDecision | None:
+        """Run from a wild battle the plan gains nothing from (the team needs no experience for what lies
+        ahead, nothing here is to be caught, and it was met by walking, not put there by a script), when
+        our member is the faster: then the escape is sure (pret engine/battle/core.asm
+        TryRunningFromBattle)."""
+        battle = state.battle
+        if battle is None or battle.kind != "wild" or Run() not in legal:
+            return None
+        if state.overworld.map_name in GHOST_MAPS and not any(item.name == GHOST_SEER for item in state.bag):
+            why = "run: no move touches a ghost unseen without the SILPH_SCOPE"
+            return ActionDecision(action=Run(), reason=why)
+        if self.pilot.catching() or not self._met_walking(state):
+            return None
+        if (
+            battle.player is None
+            or battle.enemy is None
+            or battle.player.stats.speed < _top_speed(battle.enemy)
+        ):
+            return None
+        if self.pilot.wants_experience(state):
+            return None
+        return ActionDecision(action=Run(), reason="run: the team needs no experience for what lies ahead")
+
+    def _met_walking(self, state: GameState) -> bool:
+        """The wild Pokémon is one of this map's encounter slots (species and level): met by walking, not
+        put there by a script (the tower's ghost MAROWAK, a sleeping SNORLAX) that waits to be beaten."""
+        world, battle = self.pilot.world, state.battle
+        if world is None or battle is None or battle.enemy is None:
+            return False
+        table = world.wild.get(state.overworld.map_id)
+        met = (battle.enemy.level, battle.enemy.species_name)
+        return table is not None and met in table.slots
 
     def _ask(
         self,
@@ -253,3 +292,14 @@ def evolution_wanted(
     evolving = state.evolution
     keep = evolving is not None and evolving.species in keep_unevolved
     return [action for action in legal if isinstance(action, Evolve) and action.allow is not keep] or legal
+
+
+MAX_DV = 15
+
+
+def _top_speed(enemy: BattleMon) -> int:
+    """The fastest the wild Pokémon could be, from its species and level (its DVs are not shown)."""
+    species = game_data().species_by_index.get(enemy.species_id)
+    if species is None:
+        return enemy.stats.speed
+    return stat_at_level(species.base.speed, enemy.level, MAX_DV)

@@ -26,6 +26,7 @@ WORSE = 0.005  # a stone at hand is used unless the mean forecast drops by more 
 WEIGHED = 3  # the bosses ahead a change is weighed against
 WEIGHED_AHEAD = 2  # the story's bosses a lasting change (a TM) is weighed against, besides the gauntlet
 STONE_SHOP = "CELADON_MART_4F"  # pret data/items/marts.asm CeladonMart4FClerkText
+STONE_CLERK = 1  # its first object (pret data/maps/objects/CeladonMart4F.asm)
 STONES_SOLD = ("FIRE_STONE", "THUNDER_STONE", "WATER_STONE", "LEAF_STONE")
 MONEY_KEPT = 1000  # yen left for heals after a stone is bought
 CHEAP = 5  # a stone that costs a fifth of the money or less needs only a small gain to be bought

@@ -140,7 +140,8 @@ class Leg(Frozen):
     in the bag's menus, teaching a TM or HM (usually a `HereGoal` leg); with `use`, in using an item from
     the bag (the POKé FLUTE beside a sleeping SNORLAX); with `toss`, in throwing that many of an item away
     (room in a full bag); with `give`, in using an item on a party member (an evolution stone); with
-    `push`, in pushing the boulder the leg's `ThingGoal` faces."""
+    `push`, in pushing the boulder the leg's `ThingGoal` faces; with `order`, in the party menu's SWITCH
+    (which member leads)."""
 
     goal: Goal
     intent: Intent = "travel"
@@ -158,3 +159,4 @@ class Leg(Frozen):
     push: bool = False  # push the boulder the goal faces one square, with STRENGTH (used first if need be)
     pc: PcOrder | None = None  # a deposit or withdrawal at the PC the goal faces
     fly: str | None = None  # a town (pret name) FLY takes the player to where the leg arrives (outdoors)
+    order: tuple[int, int] | None = None  # two party members (0-based) put in each other's places

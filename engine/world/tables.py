@@ -188,3 +188,7 @@ SAFARI_MAPS = frozenset({"SAFARI_ZONE_EAST", "SAFARI_ZONE_NORTH", "SAFARI_ZONE_W
 # wild data, unless its tileset is FOREST (Viridian Forest, the Safari Zone: grass only).
 FIRST_INDOOR_MAP = 0x25
 FOREST_TILESET = 3
+# pret engine/battle/core.asm IsGhostBattle: a wild battle on the Pokémon Tower's floors without the
+# SILPH_SCOPE in the bag is against an unknown ghost that no move touches; running always works.
+GHOST_MAPS = frozenset(f"POKEMON_TOWER_{floor}F" for floor in range(1, 8))
+GHOST_SEER = "SILPH_SCOPE"

@@ -77,3 +77,9 @@ def test_a_snapshot_keeps_the_bars_and_where_training_began() -> None:
     assert restored.bars == flown.bars and restored.bars
     assert restored.training_from == flown.training_from
     assert restored.floors == flown.floors == {"BROCK": 8}
+
+
+def test_experience_is_wanted_while_the_next_boss_is_not_forecast_to_fall() -> None:
+    flown = pilot()
+    assert flown.wants_experience(charmander(10))  # BROCK's rocks: Charmander needs levels
+    assert not pilot().wants_experience(squirtle(30))  # ready for BROCK: wild battles only cost time

@@ -1,0 +1,123 @@
+"""Who leads, so that experience goes where it helps most: the member in front gets a wild battle's
+experience (and a trainer's, unless the search switches), so the lead should be the one that brings the
+next boss within reach for the least experience.
+
+For each member that can fight, the forecast is worked out again with it alone raised (its stats from
+its DVs and stat experience, pret engine/pokemon/calc_stats.asm): the fewest levels that reach the bar,
+and what they cost its growth rate (pret data/growth_rates.asm). The cheapest way to the bar leads: a
+PIDGEY far below the starter may be the cheaper way past ERIKA's grass. When no member alone reaches the
+bar within reach, the one whose next RAISE levels raise the forecast most per experience leads. A member
+that barely helps (an HM's carrier) gets nothing, however cheap its levels. The lead changes only for a
+clear gain (HYSTERESIS), so the party's order does not flap between equals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from engine.frozen import Frozen
+from engine.game.growth import experience_for_level
+from engine.game.models import GameState, PartyMon
+from engine.game.stats import computed_stats
+from engine.game.tables import game_data
+
+RAISE = 3  # levels a member is weighed with
+MAX_LEVEL = 100
+HYSTERESIS = 1.5  # a new lead must be this much better per experience than the one in front
+MIN_GAIN = 0.01  # a rise in the forecast below this is no reason to change anything
+REACH = 15  # levels above the strongest member a path to the bar may take
+
+Forecast = Callable[[GameState], float | None]
+
+
+class LeadChoice(Frozen):
+    member: int
+    species: str
+    gain: float  # the forecast's rise at `level`
+    cost: int  # the experience the levels cost
+    level: int  # the level weighed: RAISE above its own, or the first that reaches the bar
+
+    @property
+    def reason(self) -> str:
+        return (f"{self.species} leads: at L{self.level} it raises the forecast by {self.gain:.0%}, for "
+                f"{self.cost} experience, the cheapest way ahead")  # fmt: skip
+
+
+def best_lead(state: GameState, forecast: Forecast, bar: float | None = None) -> LeadChoice | None:
+    """The member that should lead for experience; None when it already does, or nothing would help."""
+    base = forecast(state)
+    if base is None or not state.party:
+        return None
+    if bar is not None:
+        paths = [path for at in range(len(state.party)) if (path := _path(state, at, bar, forecast))]
+        if paths:
+            cheapest = min(paths, key=lambda path: path.cost)
+            front = next((path for path in paths if path.member == 0), None)
+            if cheapest.member == 0 or (front is not None and front.cost <= HYSTERESIS * cheapest.cost):
+                return None
+            return cheapest
+    choices = [choice for at in range(len(state.party)) if (choice := _weighed(state, at, base, forecast))]
+    if not choices:
+        return None
+    best = max(choices, key=_worth)
+    front = next((choice for choice in choices if choice.member == 0), None)
+    if best.member == 0 or best.gain < MIN_GAIN:
+        return None
+    if front is not None and _worth(best) < HYSTERESIS * _worth(front):
+        return None
+    return best
+
+
+def _path(state: GameState, member: int, bar: float, forecast: Forecast) -> LeadChoice | None:
+    """The fewest levels that bring this member alone to the bar (within REACH levels), as a choice whose
+    cost is their experience; None when it cannot."""
+    mon = state.party[member]
+    species = game_data().species_by_index.get(mon.species_id)
+    if species is None or mon.hp <= 0:
+        return None
+    top = min(MAX_LEVEL, max(m.level for m in state.party) + REACH)
+    low, high = mon.level, top
+    if low >= high or _raised_forecast(state, member, high, forecast) < bar:
+        return None
+    while high - low > 1:  # the forecast rises with the level: the first level that reaches the bar
+        middle = (low + high) // 2
+        if _raised_forecast(state, member, middle, forecast) >= bar:
+            high = middle
+        else:
+            low = middle
+    cost = experience_for_level(species.growth_rate, high) - max(mon.exp, 0)
+    gain = _raised_forecast(state, member, high, forecast) - (forecast(state) or 0.0)
+    return LeadChoice(member=member, species=mon.species_name or "?", gain=gain, cost=max(1, cost),
+                      level=high)  # fmt: skip
+
+
+def _raised_forecast(state: GameState, member: int, level: int, forecast: Forecast) -> float:
+    mon = state.party[member]
+    raised = _raised(mon, level) if level != mon.level else mon
+    party = tuple(raised if at == member else other for at, other in enumerate(state.party))
+    return forecast(state.model_copy(update={"party": party})) or 0.0
+
+
+def _worth(choice: LeadChoice) -> float:
+    return choice.gain / max(1, choice.cost)
+
+
+def _weighed(state: GameState, member: int, base: float, forecast: Forecast) -> LeadChoice | None:
+    mon = state.party[member]
+    species = game_data().species_by_index.get(mon.species_id)
+    if species is None or mon.hp <= 0 or mon.level + RAISE > MAX_LEVEL:
+        return None
+    raised = _raised(mon, mon.level + RAISE)
+    party = tuple(raised if at == member else other for at, other in enumerate(state.party))
+    after = forecast(state.model_copy(update={"party": party}))
+    if after is None:
+        return None
+    cost = experience_for_level(species.growth_rate, mon.level + RAISE) - max(mon.exp, 0)
+    return LeadChoice(member=member, species=mon.species_name or "?", gain=after - base, cost=max(1, cost),
+                      level=mon.level + RAISE)  # fmt: skip
+
+
+def _raised(mon: PartyMon, level: int) -> PartyMon:
+    species = game_data().species_by_index[mon.species_id]
+    max_hp, stats = computed_stats(species, level, mon.dvs, mon.stat_exp)
+    return mon.model_copy(update={"level": level, "max_hp": max_hp, "hp": max_hp, "stats": stats})
