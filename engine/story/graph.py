@@ -10,7 +10,7 @@ the first open objective is the rule-based choice, and a model may choose anothe
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from functools import cache
 from importlib import resources
 from typing import Literal
@@ -198,11 +198,18 @@ class StoryGraph(Frozen):
         return tuple(dict.fromkeys(team for team in found if team is not None))
 
     def next_step(
-        self, objective: Objective, state: GameState, bars: Mapping[str, float] | None = None
+        self,
+        objective: Objective,
+        state: GameState,
+        bars: Mapping[str, float] | None = None,
+        passed: Collection[int] = (),
     ) -> Step | None:
         """The first step of the plan not done yet (the last one stays until the objective is done);
-        `bars`: raised forecasts to train for, by the step's bar key."""
-        for step in objective.steps[:-1]:
+        `bars`: raised forecasts to train for, by the step's bar key; `passed`: the indices of steps the
+        caller has done already this time (a heal before setting out is not walked back to for a scratch)."""
+        for at, step in enumerate(objective.steps[:-1]):
+            if at in passed:
+                continue
             key = step.bar_key
             if not step.done(state, (bars or {}).get(key) if key is not None else None):
                 return step

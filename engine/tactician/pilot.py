@@ -52,6 +52,7 @@ from engine.world.planner import gate_squares
 from engine.world.tables import PC_SQUARE, PC_SQUARES
 from engine.world.world import World
 
+HEALED_ENOUGH = 0.7  # once healed for an objective, the team goes back to a nurse only below this share
 HEAL_BELOW = 0.35  # party HP share under which a catch or training trip first goes to a Pokémon Center
 # The first object of every Pokémon Center is its nurse, of every Mart its clerk (pret data/maps/objects).
 COUNTER_PERSON = 1
@@ -109,19 +110,23 @@ class Pilot:
         # The level the strongest member reaches before a boss that won is tried again.
         self.floors: dict[str, int] = {}
         self._wants: tuple[object, Step | None] | None = None  # boss_ahead for the team it was asked for
+        self.healed: set[tuple[str, int]] = set()  # (objective, step index): heals done while it was in hand
 
     # -- choosing ----------------------------------------------------------------------------------
     def leg(self, state: GameState, objective_name: str) -> Leg | None:
         """The next leg for the objective; None leaves the choice to the explorer."""
         if objective_name != self.objective:
             self.objective, self.idle_legs, self.detour = objective_name, 0, None
+            self.healed = set()
         done = self.graph.done(state)
         stage = self.stage
         name = self._detour(state, done) if stage == "try another objective" else objective_name
         if name is None or name in done or self.world is None:
             return None
         objective = self.graph.named(name)
-        step = self.graph.next_step(objective, state, self._bars_now(state))
+        step = self.graph.next_step(
+            objective, state, self._bars_now(state), self._healed_steps(objective, state)
+        )
         self._step = step
         if step is None or stage == "explore":
             return None
@@ -253,6 +258,17 @@ class Pilot:
         found = frozenset(map_id for map_id, species in self.world.wild_grass.items()
                           if any(wanted(name) for name in species))  # fmt: skip
         return found or None
+
+    def _healed_steps(self, objective: Objective, state: GameState) -> frozenset[int]:
+        """The objective's heal steps done once already while it was in hand: a walk back to the nurse
+        for every scratch on the way costs more than it saves (a team in real danger still heals first,
+        HEAL_BELOW)."""
+        for at, step in enumerate(objective.steps[:-1]):
+            if step.do == "heal" and not step.bag and step.map is None and step.done(state):
+                self.healed.add((objective.name, at))
+        if party_hp(state) < HEALED_ENOUGH:
+            return frozenset()
+        return frozenset(at for name, at in self.healed if name == objective.name)
 
     def _bars_now(self, state: GameState) -> dict[str, float]:
         """The bars the steps wait for: those raised after defeats, and none for a boss whose training has

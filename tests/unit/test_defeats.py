@@ -83,3 +83,26 @@ def test_experience_is_wanted_while_the_next_boss_is_not_forecast_to_fall() -> N
     flown = pilot()
     assert flown.wants_experience(charmander(10))  # BROCK's rocks: Charmander needs levels
     assert not pilot().wants_experience(squirtle(30))  # ready for BROCK: wild battles only cost time
+
+
+def hurt(state: GameState, share: float) -> GameState:
+    party = tuple(mon.model_copy(update={"hp": max(1, int(mon.max_hp * share))}) for mon in state.party)
+    return state.model_copy(update={"party": party})
+
+
+def test_a_heal_before_setting_out_is_not_walked_back_to_for_a_scratch() -> None:
+    g = parse_graph({"objectives": [
+        {"name": "reach_road", "title": "reach the road", "done": [["map:ROAD"]], "source": "test",
+         "steps": [{"do": "heal", "until": [["hp>=1.0"]], "why": "trainers ahead"},
+                   {"do": "go", "map": "ROAD", "why": "it is there"}]},
+    ]})  # fmt: skip
+    w = world()
+    flown = Pilot(w, g, Explorer(w), stuck_legs=3)
+    scratched = hurt(squirtle(20), 0.9)
+    first = flown.leg(scratched, "reach_road")
+    assert first is not None and "heal" in first.reason  # not healed yet for this objective
+    assert "go" in (flown.leg(squirtle(20), "reach_road") or first).reason  # healed: on its way
+    again = flown.leg(scratched, "reach_road")
+    assert again is not None and "go" in again.reason  # a scratch on the way: no walk back
+    beaten = flown.leg(hurt(squirtle(20), 0.5), "reach_road")
+    assert beaten is not None and "heal" in beaten.reason  # real damage: back to the nurse
