@@ -14,14 +14,28 @@ from engine.game.models import GameState
 from engine.story.graph import Step, StoryGraph
 from engine.tactician.collecting import Collector, Nearest
 from engine.tactician.repels import buying_leg, repel_leg
+from engine.team.boosts import CLERK as BOOST_CLERK
+from engine.team.boosts import ITEMS as BOOST_ITEMS
+from engine.team.boosts import SHOP as BOOST_SHOP
+from engine.team.boosts import boosts_to_buy
+from engine.team.changes import Boosts
 from engine.team.leads import LeadChoice, best_lead
 from engine.team.machines import MachinePlanner
-from engine.team.planner import STONE_CLERK, STONE_SHOP, Bosses, TeamPlanner, ahead_and_gauntlet, to_weigh
-from engine.world.goals import Give, HereGoal, Leg, PcOrder, Purchase, Teach
+from engine.team.planner import (
+    STONE_CLERK,
+    STONE_SHOP,
+    Bosses,
+    TeamPlanner,
+    ahead_and_gauntlet,
+    gauntlet,
+    to_weigh,
+)
+from engine.world.goals import Give, HereGoal, Leg, ObjectGoal, PcOrder, Purchase, Teach
 from engine.world.world import World
 
 TRIES = 2
 LEADS_KEPT = 64
+BOOST_LEVELS, BOOST_MONEY = 4, 2000
 MAX_LEVEL = 100
 ROOM_KEPT = 2  # kinds of item the bag keeps free while a Pokémon Center's PC is at hand
 
@@ -46,6 +60,7 @@ class Asides:
         self.machines = MachinePlanner()
         self.collector = Collector(world, self.machines)
         self._leads: dict[tuple[object, ...], LeadChoice | None] = {}
+        self._boosts_for: dict[tuple[object, ...], Boosts | None] = {}
         self.tries: dict[str, int] = {}
 
     def leg(
@@ -67,6 +82,9 @@ class Asides:
         lead = self._lead(state, boss) if boss is not None else None
         if lead is not None:
             return lead.model_copy(update={"reason": f"the team: {lead.reason}"})
+        boosts = self._boosts(state) if step.gauntlet else None
+        if boosts is not None:
+            return boosts.model_copy(update={"reason": f"the bag: {boosts.reason}"})
         repel = None if wants_experience else self._repel(state, helpers.counter)
         if repel is not None:
             return repel.model_copy(update={"reason": f"the bag: {repel.reason}"})
@@ -76,6 +94,25 @@ class Asides:
             return found.model_copy(update={"reason": f"the bag: {found.reason}"})
         store = self._store(state, helpers.at_pc)
         return store.model_copy(update={"reason": f"the bag: {store.reason}"}) if store is not None else None
+
+    def _boosts(self, state: GameState) -> Leg | None:
+        """X items the gauntlet's chain wants, from the Celadon store (a walk the pilot may turn into a
+        flight), each purchase tried twice at most (remembered per team, bag and money)."""
+        # Weighed again only as the team grows a few levels or the money by a few purchases' worth: each
+        # weighing plays the chain a dozen times over.
+        top = max((m.level for m in state.party), default=0) // BOOST_LEVELS
+        held = tuple((e.name, e.quantity) for e in state.bag if e.name in BOOST_ITEMS)
+        key = (top, held, state.progress.money // BOOST_MONEY)
+        if key not in self._boosts_for:
+            self._boosts_for = {key: boosts_to_buy(state, gauntlet(state))}
+        found = self._boosts_for[key]
+        shop = self.world.by_name.get(BOOST_SHOP)
+        if found is None or shop is None or not self._may_try(f"boosts {found.item} {found.count}"):
+            return None
+        buy = (Purchase(item=found.item, quantity=found.count),)
+        return Leg(
+            goal=ObjectGoal(map_id=shop.id, index=BOOST_CLERK), interact=True, buy=buy, reason=found.reason
+        )
 
     def _repel(self, state: GameState, counter: Counter) -> Leg | None:
         used = repel_leg(state, self.world)

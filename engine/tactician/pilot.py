@@ -137,8 +137,8 @@ class Pilot:
             aside = self.asides.leg(state, step, done, helpers, self.boss_ahead(state), wants)
         self._changing_team = aside is not None
         if aside is not None:
-            self.last_leg = aside
-            return aside
+            self.last_leg = by_air(self.world, state, aside) if self.world is not None else aside
+            return self.last_leg
         leg = self._leg_for(objective, step, state, cross_gates=stage != "plan")
         if leg is not None and step.do != "search" and not isinstance(leg.goal, HereGoal):
             # The mansion's doors, if the player is inside (a `search` leg has been through them already).

@@ -66,3 +66,14 @@ class Lesson(Change):
     def reason(self) -> str:
         instead = f" in place of {self.forgotten}" if self.forgotten else ""
         return f"{self.item} to {self.species}: {self.move}{instead}, {self.forecast}"
+
+
+class Boosts(Change):
+    """Buy `count` of the X item `item` for the gauntlet."""
+
+    item: str
+    count: int
+
+    @property
+    def reason(self) -> str:
+        return f"{self.count} {self.item} for the gauntlet: {self.forecast}"

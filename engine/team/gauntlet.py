@@ -351,7 +351,10 @@ CHANCES_KEPT = 128
 
 
 def planned_forecast(
-    state: GameState, bosses: Sequence[Boss], stock: Sequence[tuple[str, int]] = ()
+    state: GameState,
+    bosses: Sequence[Boss],
+    stock: Sequence[tuple[str, int]] = (),
+    samples: int = PLAN_SAMPLES,
 ) -> GauntletForecast | None:
     """The chain's forecast once the lobby's `stock` is bought (items added to the bag, the money left
     as it is: the stock is what the money buys), remembered per team, bag and stock: a level gained
@@ -364,11 +367,12 @@ def planned_forecast(
         tuple(stock),
         tuple(bosses),
         state.progress.badges,
+        samples,
     )
     if key not in _CHANCES:
         if len(_CHANCES) >= CHANCES_KEPT:
             _CHANCES.clear()
-        _CHANCES[key] = gauntlet_forecast(_with_stock(state, stock), bosses, samples=PLAN_SAMPLES)
+        _CHANCES[key] = gauntlet_forecast(_with_stock(state, stock), bosses, samples=samples)
     return _CHANCES[key]
 
 
