@@ -46,6 +46,9 @@ class Step(Frozen):
     # `buy`: a stock worked out from the bag and the money instead of fixed `items` (game/stock.py)
     stock: Literal["gauntlet"] | None = None
     bag: bool = False  # `heal` from the bag where no Pokémon Center is reached (game/mending.py)
+    # `heal` before a walk through trainers: once done while the objective is in hand, scratches on the way
+    # do not send the team back to the nurse (a gym's or a rival's heal is always to full health).
+    on_the_way: bool = False
     machine: str | None = None  # `teach`: the TM or HM (pret item name); `catch`: only what can learn it
     new: bool = False  # `catch`: only species the Pokédex does not own yet, where such species live
     # `search`: the puzzle to work on (hidden switches to look for, the Seafoam Islands' boulders to drop)

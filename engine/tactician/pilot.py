@@ -260,11 +260,11 @@ class Pilot:
         return found or None
 
     def _healed_steps(self, objective: Objective, state: GameState) -> frozenset[int]:
-        """The objective's heal steps done once already while it was in hand: a walk back to the nurse
-        for every scratch on the way costs more than it saves (a team in real danger still heals first,
-        HEAL_BELOW)."""
+        """The objective's heals before a walk (`on_the_way`) done once already while it was in hand: a walk
+        back to the nurse for every scratch on the way costs more than it saves (a team in real danger still
+        heals first, HEALED_ENOUGH and HEAL_BELOW)."""
         for at, step in enumerate(objective.steps[:-1]):
-            if step.do == "heal" and not step.bag and step.map is None and step.done(state):
+            if step.do == "heal" and step.on_the_way and step.done(state):
                 self.healed.add((objective.name, at))
         if party_hp(state) < HEALED_ENOUGH:
             return frozenset()
@@ -434,7 +434,9 @@ class Pilot:
         against = (
             "to finish the Elite Four and the Champion" if step.gauntlet else f"to win against {step.boss[0]}"
         )
-        return f"{shown} {against}, training until {bar:.0%}"
+        floor = self.floors.get(step.bar_key or "")
+        until = f"L{floor}" if bar >= UNREACHABLE and floor is not None else f"{bar:.0%}"
+        return f"{shown} {against}, training until {until}"
 
     # -- defeats -----------------------------------------------------------------------------------
     def battle_ended(self, outcome: str, opponent: str, state: GameState) -> str | None:

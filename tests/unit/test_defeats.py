@@ -9,6 +9,7 @@ from engine.story.graph import StoryGraph, parse_graph
 from engine.tactician.explorer import Explorer
 from engine.tactician.pilot import BAR_RAISE, MAX_TRAINING, Pilot
 from engine.team.planner import TeamPlanner
+from engine.world.goals import HereGoal, Leg
 from tests.unit.test_pilot import ROAD, in_town, world
 from tests.unit.test_team import member, team
 
@@ -93,7 +94,7 @@ def hurt(state: GameState, share: float) -> GameState:
 def test_a_heal_before_setting_out_is_not_walked_back_to_for_a_scratch() -> None:
     g = parse_graph({"objectives": [
         {"name": "reach_road", "title": "reach the road", "done": [["map:ROAD"]], "source": "test",
-         "steps": [{"do": "heal", "until": [["hp>=1.0"]], "why": "trainers ahead"},
+         "steps": [{"do": "heal", "on_the_way": True, "until": [["hp>=1.0"]], "why": "trainers ahead"},
                    {"do": "go", "map": "ROAD", "why": "it is there"}]},
     ]})  # fmt: skip
     w = world()
@@ -106,3 +107,16 @@ def test_a_heal_before_setting_out_is_not_walked_back_to_for_a_scratch() -> None
     assert again is not None and "go" in again.reason  # a scratch on the way: no walk back
     beaten = flown.leg(hurt(squirtle(20), 0.5), "reach_road")
     assert beaten is not None and "heal" in beaten.reason  # real damage: back to the nurse
+
+
+def test_a_heal_before_a_boss_is_always_to_full_health() -> None:
+    g = parse_graph({"objectives": [
+        {"name": "reach_road", "title": "beat the boss on the road", "done": [["map:ROAD"]], "source": "test",
+         "steps": [{"do": "heal", "until": [["hp>=1.0"]], "why": "full health before the gym"},
+                   {"do": "go", "map": "ROAD", "why": "the boss"}]},
+    ]})  # fmt: skip
+    w = world()
+    flown = Pilot(w, g, Explorer(w), stuck_legs=3)
+    assert "go" in (flown.leg(squirtle(20), "reach_road") or Leg(goal=HereGoal())).reason
+    scratched = flown.leg(hurt(squirtle(20), 0.9), "reach_road")
+    assert scratched is not None and "heal" in scratched.reason
