@@ -23,17 +23,23 @@ FLEEING_MOVES = frozenset({"TELEPORT", "WHIRLWIND", "ROAR"})
 
 
 def catch_decision(
-    state: GameState, legal: list[BattleAction], learns: str | None = None, new_only: bool = False
+    state: GameState,
+    legal: list[BattleAction],
+    learns: str | None = None,
+    new_only: bool = False,
+    species: str | None = None,
 ) -> ActionDecision | None:
     """Weaken or throw, in a wild battle with a ball in the bag; None when there is nothing to catch (or,
     with `learns`, the wild one cannot learn that TM's or HM's move; with `new_only`, its species is owned
-    already)."""
+    already; with `species`, it is another)."""
     battle = state.battle
     if battle is None or battle.kind != "wild" or battle.enemy is None or battle.player is None:
         return None
     if learns is not None and not can_learn(battle.enemy.species_name, learns):
         return None
     if new_only and owned(state, battle.enemy.species_name):
+        return None
+    if species is not None and battle.enemy.species_name != species:
         return None
     if len(state.party) >= PARTY_LENGTH and state.progress.box_count >= MONS_PER_BOX:
         return None  # the game refuses the ball ("The #MON BOX is full!"): the party and the box are full

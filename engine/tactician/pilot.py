@@ -32,6 +32,7 @@ from engine.tactician.by_bike import by_bike
 from engine.tactician.catching import owned
 from engine.tactician.explorer import Explorer
 from engine.tactician.puzzle_legs import PuzzleGuide, PuzzleSnapshot
+from engine.tactician.recruiting import Recruiting, RecruitingSnapshot
 from engine.tactician.spots import SpotChooser
 from engine.team.planner import TeamPlanner, gauntlet
 from engine.world.gates import closed_gates
@@ -75,6 +76,7 @@ class PilotSnapshot(Frozen):
     bars: dict[str, float] = Field(default_factory=dict)
     training_from: dict[str, int] = Field(default_factory=dict)
     floors: dict[str, int] = Field(default_factory=dict)
+    recruiting: RecruitingSnapshot = RecruitingSnapshot()
 
 
 class Pilot:
@@ -102,6 +104,7 @@ class Pilot:
         self.puzzles = PuzzleGuide(world)
         self.asides = Asides(world, graph, team) if world is not None else None
         self.spots = SpotChooser(world, explorer) if world is not None else None
+        self.recruiting = Recruiting(world, explorer) if world is not None else None
         self._changing_team = False  # the last leg was for the team or the bag, not the step's
         # The forecast a boss (or the gauntlet) is trained for after a defeat, by the step's bar key.
         self.bars: dict[str, float] = {}
@@ -135,6 +138,13 @@ class Pilot:
             helpers = Helpers(counter=self._counter, at_pc=self._at_pc, nearest=self.explorer.nearest_talk)
             wants = self.wants_experience(state)
             aside = self.asides.leg(state, step, done, helpers, self.boss_ahead(state), wants)
+        if (
+            aside is None
+            and self.recruiting is not None
+            and stage == "plan"
+            and not self.puzzles.inside(state)
+        ):
+            aside = self._recruit_leg(state)
         self._changing_team = aside is not None
         if aside is not None:
             self.last_leg = by_air(self.world, state, aside) if self.world is not None else aside
@@ -258,6 +268,16 @@ class Pilot:
         found = frozenset(map_id for map_id, species in self.world.wild_grass.items()
                           if any(wanted(name) for name in species))  # fmt: skip
         return found or None
+
+    def _recruit_leg(self, state: GameState) -> Leg | None:
+        """A look for a wild species that brings the next story boss within reach (not the gauntlet's:
+        five bosses are no one species' gap)."""
+        assert self.recruiting is not None
+        boss = self.boss_ahead(state)
+        if boss is not None and boss.gauntlet:
+            boss = None
+        bar = self._bars_now(state).get(boss.bar_key or "") if boss is not None else None
+        return self.recruiting.leg(state, boss, bar)
 
     def _healed_steps(self, objective: Objective, state: GameState) -> frozenset[int]:
         """The objective's heals before a walk (`on_the_way`) done once already while it was in hand: a walk
@@ -528,8 +548,13 @@ class Pilot:
         return None
 
     def catching(self) -> bool:
-        """The step in hand asks for a new member."""
-        return self._step is not None and self._step.do == "catch"
+        """The step in hand asks for a new member, or a recruit is looked for."""
+        recruiting = self.recruiting is not None and self.recruiting.species() is not None
+        return recruiting or (self._step is not None and self._step.do == "catch")
+
+    def catch_species(self) -> str | None:
+        """The one species to catch, while a recruit is looked for."""
+        return self.recruiting.species() if self.recruiting is not None else None
 
     def catch_new(self) -> bool:
         """The step in hand wants species the Pokédex lacks."""
@@ -544,6 +569,7 @@ class Pilot:
             objective=self.objective, idle_legs=self.idle_legs, detour=self.detour,
             puzzles=self.puzzles.snapshot(), bars=dict(self.bars), training_from=dict(self.training_from),
             floors=dict(self.floors),
+            recruiting=self.recruiting.snapshot() if self.recruiting is not None else RecruitingSnapshot(),
         )  # fmt: skip
 
     def restore(self, snapshot: PilotSnapshot) -> None:
@@ -551,5 +577,7 @@ class Pilot:
         self.bars = dict(snapshot.bars)
         self.training_from = dict(snapshot.training_from)
         self.floors = dict(snapshot.floors)
+        if self.recruiting is not None:
+            self.recruiting.restore(snapshot.recruiting)
         self.puzzles.restore(snapshot.puzzles)
         self._step = None

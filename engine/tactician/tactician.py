@@ -95,7 +95,11 @@ class Tactician:
         # Lesson texts are for a model's prompt: recalled only when a model may be asked.
         self.lessons.refresh(state, battle_id, texts=bool(self._paid_tiers()))
         catching = self.pilot.catching() and catch_decision(
-            state, legal, learns=self.pilot.catch_only(), new_only=self.pilot.catch_new()
+            state,
+            legal,
+            learns=self.pilot.catch_only(),
+            new_only=self.pilot.catch_new(),
+            species=self.pilot.catch_species(),
         )
         fallback = catching or self._flee(state, legal) or self.policy.decide(state, legal)
         if fallback is None:

@@ -77,3 +77,18 @@ class Boosts(Change):
     @property
     def reason(self) -> str:
         return f"{self.count} {self.item} for the gauntlet: {self.forecast}"
+
+
+class Recruit(Change):
+    """Catch a `species` (met at `level`, `share` of the encounters) on map `map_id` for the next boss."""
+
+    species: str
+    level: int
+    map_id: int
+    map_name: str
+    share: float
+
+    @property
+    def reason(self) -> str:
+        return (f"catch a {self.species} (L{self.level}) on {self.map_name}: the boss's forecast "
+                f"{self.before:.0%} → {self.after:.0%} with it")  # fmt: skip

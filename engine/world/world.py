@@ -224,6 +224,24 @@ class World:
         grass = self.tilesets[self.maps[map_id].tileset].grass
         return grass is not None and self.tile(map_id, x, y) == grass
 
+    def maps_near(self, map_id: int, hops: int) -> set[int]:
+        """The maps within `hops` map edges and warps of this one (a building's exits lead back to where
+        the player came from, so they are found from the other side)."""
+        near, frontier = {map_id}, {map_id}
+        for _ in range(hops):
+            reached = set()
+            for here in frontier:
+                data = self.maps.get(here)
+                if data is None:
+                    continue
+                reached |= {c.map_id for c in data.connections} | {w.to_map for w in data.warps}
+                reached |= {
+                    other.id for other in self.maps.values() if any(w.to_map == here for w in other.warps)
+                }
+            frontier = {m for m in reached if m in self.maps} - near
+            near |= frontier
+        return near
+
     def meets_wild(self, map_id: int, x: int, y: int) -> bool:
         """Whether a wild Pokémon can appear on this square: tall grass, or any floor of an indoor map
         with wild data (a cave, the mansion) but a forest's."""

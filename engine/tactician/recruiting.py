@@ -1,0 +1,91 @@
+"""The pilot's recruiting: while the next boss is not yet forecast to fall, a wild species near at hand that
+would bring it within reach (engine/team/recruits.py) is looked for on its map and caught, before any
+training; a recruit not found within MAX_LEGS legs is given up, and each species is tried once per boss."""
+
+from __future__ import annotations
+
+from engine.frozen import Frozen
+from engine.game.models import GameState
+from engine.story.graph import Step
+from engine.tactician.explorer import Explorer
+from engine.team.changes import Recruit
+from engine.team.recruits import recruits_for
+from engine.world.goals import Leg
+from engine.world.tables import GHOST_MAPS, GHOST_SEER, SAFARI_MAPS
+from engine.world.world import World
+
+HOPS = 3  # map edges and warps from the player's map that a recruit may be looked for within
+MAX_LEGS = 40  # legs of looking before a recruit is given up
+CANDIDATES = 4  # the best recruits on paper whose way there is planned
+MAX_STEPS = 200  # the longest walk to a recruit's grass
+SEARCH_NODES = 20_000
+
+
+class RecruitingSnapshot(Frozen):
+    recruit: Recruit | None = None
+    legs: int = 0
+    tried: tuple[str, ...] = ()
+
+
+class Recruiting:
+    def __init__(self, world: World, explorer: Explorer) -> None:
+        self.world = world
+        self.explorer = explorer
+        self.recruit: Recruit | None = None
+        self.legs = 0
+        self.tried: set[str] = set()  # "boss species": recruits given up or caught
+        self._weighed: set[tuple[object, ...]] = set()
+        self.note = ""  # the last give-up or catch, for the next leg's reason
+
+    def leg(self, state: GameState, boss: Step | None, bar: float | None) -> Leg | None:
+        """A leg looking for the recruit on its map; None when there is none to look for."""
+        if self.recruit is not None and self._joined(state):
+            self.note = f"caught the {self.recruit.species} it recruited"
+            self.recruit = None
+        if self.recruit is None and boss is not None:
+            self.recruit = self._choose(state, boss, boss.win_at if bar is None else bar)
+            self.legs = 0
+        if self.recruit is None:
+            return None
+        if self.legs >= MAX_LEGS:
+            self.note = f"gave up looking for a {self.recruit.species} after {MAX_LEGS} legs"
+            self.recruit = None
+            return None
+        self.legs += 1
+        leg = self.explorer.training_leg(state, f"recruit: {self.recruit.reason}", {self.recruit.map_id})
+        return leg.model_copy(update={"reason": f"recruit: {self.recruit.reason}"})
+
+    def species(self) -> str | None:
+        return self.recruit.species if self.recruit is not None else None
+
+    def _joined(self, state: GameState) -> bool:
+        assert self.recruit is not None
+        return any(mon.species_name == self.recruit.species for mon in (*state.party, *state.box))
+
+    def _choose(self, state: GameState, boss: Step, bar: float) -> Recruit | None:
+        key = (boss.bar_key, state.overworld.map_id, tuple((m.species_id, m.level) for m in state.party))
+        if key in self._weighed:
+            return None
+        self._weighed.add(key)
+        seer = any(entry.name == GHOST_SEER for entry in state.bag)
+        shut = SAFARI_MAPS if seer else SAFARI_MAPS | GHOST_MAPS  # no ordinary ball or battle there
+        maps = {
+            m
+            for m in self.world.maps_near(state.overworld.map_id, HOPS)
+            if self.world.maps[m].name not in shut
+        }
+        for found in recruits_for(state, self.world, maps, boss.forecast, bar)[:CANDIDATES]:
+            if f"{boss.bar_key} {found.species}" in self.tried:
+                continue
+            steps = self.explorer.grass_steps(state, {found.map_id}, max_nodes=SEARCH_NODES)
+            if steps is None or steps > MAX_STEPS:
+                continue
+            self.tried.add(f"{boss.bar_key} {found.species}")
+            return found
+        return None
+
+    def snapshot(self) -> RecruitingSnapshot:
+        return RecruitingSnapshot(recruit=self.recruit, legs=self.legs, tried=tuple(sorted(self.tried)))
+
+    def restore(self, snapshot: RecruitingSnapshot) -> None:
+        self.recruit, self.legs, self.tried = snapshot.recruit, snapshot.legs, set(snapshot.tried)

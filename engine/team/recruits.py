@@ -1,0 +1,84 @@
+"""Catch where a species fills a gap: a wild Pokémon near at hand that brings the next boss within reach at
+once, instead of levels that take many battles to earn (a DIGLETT, which no electric move touches, against
+LT_SURGE; a water type that the rocks of BROCK fear).
+
+For each species met in the grass of the maps near the player (pret data/wild/maps, read from the cartridge
+into `World.wild`), at the level it is met, with the moves it knows there (game/assessment.py
+likely_moves): the boss's forecast with it in the party. A recruit is proposed when that forecast reaches
+the bar the boss is trained for (or rises by LEAP) while the party has room; the pilot then looks for it on
+its map and catches it (tactician/catching.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection
+
+from engine.game.assessment import likely_moves
+from engine.game.models import GameState, MoveSlot, PartyMon
+from engine.game.stats import NO_STAT_EXP, computed_stats
+from engine.game.tables import game_data
+from engine.team.changes import Recruit
+from engine.world.models import SLOT_CHANCES
+from engine.world.world import World
+
+PARTY_SIZE = 6
+LEAP = 0.3  # a recruit that does not reach the bar must raise the forecast by this much at least
+DVS = 0x8888  # a wild Pokémon's DVs are random: the middle is assumed
+BALLS = ("POKE_BALL", "GREAT_BALL", "ULTRA_BALL")
+
+Forecast = Callable[[GameState], float | None]
+
+
+def recruits_for(
+    state: GameState, world: World, maps: Collection[int], forecast: Forecast, bar: float
+) -> list[Recruit]:
+    """The wild species of `maps` whose catch reaches the boss's bar or raises its forecast by LEAP, the
+    best first (then the most often met); none when the party is full, no ball is at hand or the boss is
+    within reach already."""
+    if len(state.party) >= PARTY_SIZE or not any(
+        entry.name in BALLS and entry.quantity for entry in state.bag
+    ):
+        return []
+    before = forecast(state)
+    if before is None or before >= bar:
+        return []
+    owned = {mon.species_name for mon in state.party}
+    found: list[Recruit] = []
+    for map_id, species, level, share in _met(world, maps):
+        if species in owned:
+            continue
+        after = forecast(state.model_copy(update={"party": (*state.party, wild_member(species, level))}))
+        if after is None or (after < bar and after < before + LEAP):
+            continue
+        found.append(Recruit(species=species, level=level, map_id=map_id, map_name=world.maps[map_id].name,
+                             share=share, before=before, after=after, bosses=()))  # fmt: skip
+    return sorted(found, key=lambda recruit: (-recruit.after, -recruit.share))
+
+
+def wild_member(species: str, level: int) -> PartyMon:
+    """A wild Pokémon as it would join the party: middle DVs, no stat experience, the moves it knows."""
+    data = game_data()
+    found = data.species_by_name[species]
+    max_hp, stats = computed_stats(found, level, DVS, NO_STAT_EXP)
+    type1, type2 = (data.types_by_name[name] for name in found.types)
+    moves = tuple(MoveSlot(move_id=move.id, name=move.name, pp=move.pp, pp_ups=0)
+                  for move in likely_moves(species, level))  # fmt: skip
+    return PartyMon(
+        species_id=found.index, species_name=species, nickname=species, level=level, hp=max_hp, max_hp=max_hp,
+        status="OK", status_byte=0, type1=type1.id, type2=type2.id, type1_name=type1.name,
+        type2_name=type2.name, moves=moves, stats=stats, dvs=DVS, slot=PARTY_SIZE - 1, ot_id=0, exp=0,
+    )  # fmt: skip
+
+
+def _met(world: World, maps: Collection[int]) -> list[tuple[int, str, int, float]]:
+    """(map, species, its highest level there, its share of encounters) for every species of the maps."""
+    found: dict[tuple[int, str], tuple[int, float]] = {}
+    for map_id in maps:
+        table = world.wild.get(map_id)
+        if table is None:
+            continue
+        total = sum(SLOT_CHANCES[: len(table.slots)])
+        for (level, species), chance in zip(table.slots, SLOT_CHANCES, strict=False):
+            top, share = found.get((map_id, species), (0, 0.0))
+            found[(map_id, species)] = (max(top, level), share + chance / total)
+    return [(map_id, species, level, share) for (map_id, species), (level, share) in found.items()]

@@ -1,0 +1,73 @@
+"""Catch where a species fills a gap: a wild species near at hand that brings the next boss within reach is
+proposed (a DIGLETT against LT_SURGE) and looked for on its map until it joins, a useless one is not, and
+nothing is proposed with a full party, no ball or a boss already within reach."""
+
+from __future__ import annotations
+
+from engine.combat.position import forecast
+from engine.game.models import BagItem, GameState
+from engine.game.tables import game_data
+from engine.story.graph import parse_graph
+from engine.tactician.explorer import Explorer
+from engine.tactician.recruiting import MAX_LEGS, Recruiting
+from engine.team.recruits import recruits_for, wild_member
+from engine.world.models import WildTable
+from engine.world.world import World
+from tests.support.tiny_world import INDOOR, TinyMap, build_world, state_at
+from tests.unit.test_team import member, team
+
+TOWN, CAVE = 1, 0x30  # the cave an indoor map: wild Pokémon on every floor square
+ART = ("#" * 8, *("#......#" for _ in range(6)), "#" * 8)
+
+
+def world() -> World:
+    town = TinyMap(TOWN, "TOWN", ["#D" + ART[0][2:], *ART[1:]], warps=[(1, 0, CAVE, 0)])
+    cave = TinyMap(CAVE, "CAVE", ["#D" + ART[0][2:], *ART[1:]], tileset=INDOOR, warps=[(1, 0, TOWN, 0)])
+    w = build_world(town, cave)
+    w.wild = {CAVE: WildTable(rate=20, slots=((22, "DIGLETT"),) * 9 + ((8, "RATTATA"),))}
+    return w
+
+
+def surge(state: GameState) -> float | None:
+    return forecast(state, "LT_SURGE", 1, healed=True)
+
+
+def weak(*extra: BagItem, size: int = 2) -> GameState:
+    fighters = [member("WARTORTLE", 22, ("BITE", "WATER_GUN", "WITHDRAW", "TAIL_WHIP")),
+                member("PIDGEY", 9, ("GUST",), slot=1)]  # fmt: skip
+    members = fighters + [member("RATTATA", 5, ("TACKLE",), slot=at) for at in range(2, size)]
+    base = team(*members)
+    balls = (BagItem(item_id=game_data().item_ids["POKE_BALL"], name="POKE_BALL", quantity=3), *extra)
+    return state_at(base.model_copy(update={"bag": balls}), TOWN, 3, 3)
+
+
+def test_a_species_that_brings_the_boss_within_reach_is_proposed_and_a_useless_one_is_not() -> None:
+    found = recruits_for(weak(), world(), {TOWN, CAVE}, surge, 0.7)
+    assert [r.species for r in found] == ["DIGLETT"]  # a RATTATA fills no gap
+    assert found[0].after >= 0.7 > found[0].before and found[0].map_id == CAVE
+    assert "DIGLETT" in found[0].reason and "→" in found[0].reason
+
+
+def test_nothing_is_proposed_with_a_full_party_no_ball_or_the_boss_within_reach() -> None:
+    assert recruits_for(weak(size=6), world(), {CAVE}, surge, 0.7) == []
+    no_balls = weak().model_copy(update={"bag": ()})
+    assert recruits_for(no_balls, world(), {CAVE}, surge, 0.7) == []
+    ready = weak().model_copy(update={"party": (*weak().party, wild_member("DIGLETT", 22))})
+    assert recruits_for(ready, world(), {CAVE}, surge, 0.7) == []
+
+
+def test_the_recruit_is_looked_for_on_its_map_until_it_joins_or_for_so_long() -> None:
+    boss = parse_graph({"objectives": [
+        {"name": "beat_surge", "title": "beat Surge", "done": [["badge:THUNDER"]], "source": "test",
+         "steps": [{"do": "train", "boss": ["LT_SURGE", 1], "win_at": 0.7}, {"do": "go", "map": "TOWN"}]},
+    ]}).named("beat_surge").steps[0]  # fmt: skip
+    w = world()
+    recruiting = Recruiting(w, Explorer(w))
+    leg = recruiting.leg(weak(), boss, None)
+    assert leg is not None and leg.reason.startswith("recruit: catch a DIGLETT")
+    assert recruiting.species() == "DIGLETT"
+    joined = weak().model_copy(update={"party": (*weak().party, wild_member("DIGLETT", 22))})
+    assert recruiting.leg(joined, boss, None) is None and recruiting.species() is None
+    again = Recruiting(w, Explorer(w))
+    legs = [again.leg(weak(), boss, None) for _ in range(MAX_LEGS + 1)]
+    assert all(legs[:MAX_LEGS]) and legs[MAX_LEGS] is None  # given up, and not proposed again for this boss
