@@ -19,12 +19,12 @@ from engine.world.goals import Leg
 from engine.world.models import Square
 from engine.world.world import World
 
-# The most steps each item is worth walking for (a step is 16 frames on foot).
-WORTH_STEPS = {
-    "RARE_CANDY": 80, "PP_UP": 40, "MAX_ELIXER": 60, "ELIXER": 50, "MAX_ETHER": 30, "ETHER": 25,
-    "HP_UP": 30, "PROTEIN": 30, "IRON": 30, "CARBOS": 30, "CALCIUM": 30,
-}  # fmt: skip
-TM_STEPS = 100  # a TM the machine planner would teach
+# The most steps each item is worth walking for (a step is 16 frames on foot). Vitamins are not among them:
+# a member that has fought long has the stat experience they give already (pret ItemUseVitamin refuses
+# past 25,600).
+WORTH_STEPS = {"RARE_CANDY": 80, "PP_UP": 40, "MAX_ELIXER": 60, "ELIXER": 50, "MAX_ETHER": 30, "ETHER": 25}
+TM_STEPS = 1000  # a TM is worth this many steps for each whole rise of the potential it brings
+TM_HOPS = 2  # a TM is looked for this many map edges and warps away, other items only on the map
 LEG_SLACK = 30  # what a leg to a person allows beyond its plan (tactician/explorer.py)
 TRIES = 2
 
@@ -59,18 +59,23 @@ class Collector:
         return best[1]
 
     def _balls(self, state: GameState) -> list[tuple[tuple[int, int], str, Square]]:
-        """The item balls still lying on the player's map: (map, object), the item, where it lies."""
+        """The item balls still lying on the player's map (its sprites show them), and the TMs on the maps
+        near it (an item ball's toggle is set once it is taken): (map, object), the item, where it lies."""
         here = state.overworld.map_id
-        data = self.world.maps.get(here)
-        if data is None:
-            return []
         shown = {sprite.index for sprite in state.overworld.sprites}
         found = []
-        for thing in data.objects:
-            item = game_data().items.get(thing.item) if thing.item is not None else None
-            if item is None or not item.name or thing.index not in shown:
-                continue
-            found.append(((here, thing.index), item.name, (here, thing.x, thing.y)))
+        for map_id in self.world.maps_near(here, TM_HOPS):
+            for thing in self.world.maps[map_id].objects:
+                item = game_data().items.get(thing.item) if thing.item is not None else None
+                if item is None or not item.name:
+                    continue
+                if map_id == here:
+                    lying = thing.index in shown
+                else:
+                    taken = thing.toggle is not None and thing.toggle in state.story.hidden_objects
+                    lying = item.name.startswith("TM_") and not taken
+                if lying:
+                    found.append(((map_id, thing.index), item.name, (map_id, thing.x, thing.y)))
         return found
 
     def _worth(self, state: GameState, name: str, bosses: Bosses) -> float:
@@ -81,4 +86,6 @@ class Collector:
         held = BagItem(item_id=game_data().item_ids.get(name, 0), name=name, quantity=1)
         with_it = state.model_copy(update={"bag": (*state.bag, held)})
         lesson = self.machines.lesson(with_it, bosses)
-        return TM_STEPS if lesson is not None and lesson.item == name else 0
+        if lesson is None or lesson.item != name:
+            return 0
+        return TM_STEPS * (lesson.after - lesson.before)

@@ -18,14 +18,18 @@ from engine.world.goals import HereGoal, Leg, Purchase
 from engine.world.world import World
 
 STEPS = {"MAX_REPEL": 250, "SUPER_REPEL": 200, "REPEL": 100}  # the longest first
-# Marts that sell a REPEL, its clerk (the map's object) and the kind (pret data/items/marts.asm).
+# Marts that sell a REPEL, its clerk (the map's object) and the kind (pret data/items/marts.asm); not the
+# Indigo Plateau's lobby: the money there is the gauntlet's.
 SELLERS = {
-    "CERULEAN_MART": (1, "REPEL"), "VERMILION_MART": (1, "REPEL"), "LAVENDER_MART": (1, "SUPER_REPEL"),
-    "FUCHSIA_MART": (1, "SUPER_REPEL"), "CINNABAR_MART": (1, "MAX_REPEL"), "SAFFRON_MART": (1, "MAX_REPEL"),
-    "INDIGO_PLATEAU_LOBBY": (4, "MAX_REPEL"),
+    "CERULEAN_MART": (1, "REPEL"),
+    "VERMILION_MART": (1, "REPEL"),
+    "LAVENDER_MART": (1, "SUPER_REPEL"),
+    "FUCHSIA_MART": (1, "SUPER_REPEL"),
+    "CINNABAR_MART": (1, "MAX_REPEL"),
+    "SAFFRON_MART": (1, "MAX_REPEL"),
 }  # fmt: skip
 STOCK = 6  # bought at once
-MONEY_KEPT = 3000  # yen left for heals and the story's own purchases
+MONEY_KEPT = 10_000  # yen left for heals, the story's own purchases and the gauntlet's stock
 SHOP_STEPS = 40  # the most steps a detour to a Mart for them is worth
 
 Counter = Callable[[GameState, str, str | None, str, int], Leg | None]  # the pilot's way to a clerk
