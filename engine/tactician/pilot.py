@@ -64,8 +64,18 @@ BAR_RAISE = 0.1  # a defeat raises the forecast the boss's next try waits for by
 MAX_BAR = 0.95
 LEVELS_AFTER_DEFEAT = 2  # a boss that won is tried again only after the strongest member gains this many
 UNREACHABLE = 2.0  # a bar no forecast reaches
+MAX_TRAINING_EXP = (
+    60_000  # experience the team earns training for one boss before its forecast is not awaited
+)
 MAX_TRAINING = 12  # levels the strongest member trains for one boss before the forecast is no longer awaited
 STAGES = ("plan", "re-plan through story gates", "explore", "try another objective", "start over")
+
+
+def needs_nurse(state: GameState) -> bool:
+    """The team should see a nurse before anything else: little HP left in all, or the strongest member
+    down (the rest would only lose the next battle)."""
+    strongest = max(state.party, key=lambda mon: mon.level, default=None)
+    return party_hp(state) < HEAL_BELOW or (strongest is not None and strongest.hp == 0)
 
 
 class PilotSnapshot(Frozen):
@@ -75,6 +85,7 @@ class PilotSnapshot(Frozen):
     puzzles: PuzzleSnapshot = PuzzleSnapshot()
     bars: dict[str, float] = Field(default_factory=dict)
     training_from: dict[str, int] = Field(default_factory=dict)
+    training_exp: dict[str, int] = Field(default_factory=dict)
     floors: dict[str, int] = Field(default_factory=dict)
     recruiting: RecruitingSnapshot = RecruitingSnapshot()
 
@@ -110,6 +121,7 @@ class Pilot:
         self.bars: dict[str, float] = {}
         # The strongest member's level when training for a bar key began (reset by a defeat).
         self.training_from: dict[str, int] = {}
+        self.training_exp: dict[str, int] = {}  # the party's experience then
         # The level the strongest member reaches before a boss that won is tried again.
         self.floors: dict[str, int] = {}
         self._wants: tuple[object, Step | None] | None = None  # boss_ahead for the team it was asked for
@@ -194,7 +206,7 @@ class Pilot:
         room = self._room_for_item(step.gives, state) if step.gives is not None else None
         if room is not None:
             return room
-        if step.do != "heal" and party_hp(state) < HEAL_BELOW:
+        if step.do != "heal" and needs_nurse(state):
             why = f"heal first: the team is at {party_hp(state):.0%} HP"
             # Between the Elite Four's rooms the way back to the lobby's nurse is shut: the bag it is.
             inside = state.overworld.map_name in ELITE_FOUR_MAPS
@@ -204,6 +216,7 @@ class Pilot:
         if step.do == "train" and step.bar_key is not None:
             top = max((mon.level for mon in state.party), default=0)
             self.training_from.setdefault(step.bar_key, top)
+            self.training_exp.setdefault(step.bar_key, sum(mon.exp for mon in state.party))
         if step.do in ("catch", "train"):
             chance = f" ({self._forecast_words(step, state)})" if step.boss else ""
             wanted = f" (one that can learn {machine_move(step.machine)})" if step.machine else ""
@@ -271,8 +284,10 @@ class Pilot:
 
     def _recruit_leg(self, state: GameState) -> Leg | None:
         """A look for a wild species that brings the next story boss within reach (not the gauntlet's:
-        five bosses are no one species' gap)."""
+        five bosses are no one species' gap); never with a team that should heal first."""
         assert self.recruiting is not None
+        if needs_nurse(state):
+            return None
         boss = self.boss_ahead(state)
         if boss is not None and boss.gauntlet:
             boss = None
@@ -292,15 +307,18 @@ class Pilot:
 
     def _bars_now(self, state: GameState) -> dict[str, float]:
         """The bars the steps wait for: those raised after defeats, and none for a boss whose training has
-        already raised the strongest member by MAX_TRAINING levels (a forecast that training does not
-        move is not waited for any longer: the fight will show what is missing)."""
+        already raised the strongest member by MAX_TRAINING levels or the team by MAX_TRAINING_EXP (a
+        forecast that training does not move is not waited for any longer: the fight will show what is
+        missing, and a late level costs many battles)."""
         top = max((mon.level for mon in state.party), default=0)
+        earned = sum(mon.exp for mon in state.party)
         bars = dict(self.bars)
         for key, floor in self.floors.items():
             if top < floor:
                 bars[key] = UNREACHABLE  # below the level a defeat asked for: train, whatever the forecast
         for key, start in self.training_from.items():
-            if top - start >= MAX_TRAINING:
+            exp = self.training_exp.get(key, earned)
+            if top - start >= MAX_TRAINING or earned - exp >= MAX_TRAINING_EXP:
                 bars[key] = 0.0
         return bars
 
@@ -474,6 +492,7 @@ class Pilot:
         top = max((mon.level for mon in state.party), default=0)
         self.floors[key] = top + LEVELS_AFTER_DEFEAT
         self.training_from.pop(key, None)
+        self.training_exp.pop(key, None)
         now = "unknown" if chance is None else percent(chance)
         what = "the Elite Four and the Champion" if key == GAUNTLET_KEY else opponent
         then = f"L{self.floors[key]} and {self.bars[key]:.0%}"
@@ -568,6 +587,7 @@ class Pilot:
         return PilotSnapshot(
             objective=self.objective, idle_legs=self.idle_legs, detour=self.detour,
             puzzles=self.puzzles.snapshot(), bars=dict(self.bars), training_from=dict(self.training_from),
+            training_exp=dict(self.training_exp),
             floors=dict(self.floors),
             recruiting=self.recruiting.snapshot() if self.recruiting is not None else RecruitingSnapshot(),
         )  # fmt: skip
@@ -576,6 +596,7 @@ class Pilot:
         self.objective, self.idle_legs, self.detour = snapshot.objective, snapshot.idle_legs, snapshot.detour
         self.bars = dict(snapshot.bars)
         self.training_from = dict(snapshot.training_from)
+        self.training_exp = dict(snapshot.training_exp)
         self.floors = dict(snapshot.floors)
         if self.recruiting is not None:
             self.recruiting.restore(snapshot.recruiting)

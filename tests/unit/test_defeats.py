@@ -7,7 +7,7 @@ from __future__ import annotations
 from engine.game.models import GameState
 from engine.story.graph import StoryGraph, parse_graph
 from engine.tactician.explorer import Explorer
-from engine.tactician.pilot import BAR_RAISE, MAX_TRAINING, Pilot
+from engine.tactician.pilot import BAR_RAISE, MAX_TRAINING, MAX_TRAINING_EXP, Pilot
 from engine.team.planner import TeamPlanner
 from engine.world.goals import HereGoal, Leg
 from tests.unit.test_pilot import ROAD, in_town, world
@@ -120,3 +120,13 @@ def test_a_heal_before_a_boss_is_always_to_full_health() -> None:
     assert "go" in (flown.leg(squirtle(20), "reach_road") or Leg(goal=HereGoal())).reason
     scratched = flown.leg(hurt(squirtle(20), 0.9), "reach_road")
     assert scratched is not None and "heal" in scratched.reason
+
+
+def test_training_that_earned_enough_experience_no_longer_waits_either() -> None:
+    flown = pilot()
+    start = charmander(10)
+    assert "train" in (flown.leg(start, "beat_brock") or Leg(goal=HereGoal())).reason
+    party = tuple(mon.model_copy(update={"exp": mon.exp + MAX_TRAINING_EXP}) for mon in start.party)
+    rich = start.model_copy(update={"party": party})
+    leg = flown.leg(rich, "beat_brock")
+    assert leg is not None and leg.goal.model_dump().get("map_id") == ROAD
