@@ -53,7 +53,7 @@ from engine.world.planner import gate_squares
 from engine.world.tables import PC_SQUARE, PC_SQUARES
 from engine.world.world import World
 
-HEALED_ENOUGH = 0.7  # once healed for an objective, the team goes back to a nurse only below this share
+HEALED_ENOUGH = 0.9  # once healed for an objective, the team goes back to a nurse only below this share
 HEAL_BELOW = 0.35  # party HP share under which a catch or training trip first goes to a Pokémon Center
 # The first object of every Pokémon Center is its nurse, of every Mart its clerk (pret data/maps/objects).
 COUNTER_PERSON = 1
