@@ -228,6 +228,9 @@ class Pilot:
                     return room
             if step.new:
                 wanted = " (a species the Pokédex lacks)"
+            hunt = self._trainer_to_fight(state) if step.do == "train" else None
+            if hunt is not None:
+                return hunt.model_copy(update={"reason": f"{step.do}{chance}: {hunt.reason}"})
             where = self._catch_maps(step, state) if step.do == "catch" else self._training_maps(state)
             return self.explorer.training_leg(state, f"{step.do}{wanted}{chance}", where)
         if step.do == "teach":
@@ -321,6 +324,13 @@ class Pilot:
             if top - start >= MAX_TRAINING or earned - exp >= MAX_TRAINING_EXP:
                 bars[key] = 0.0
         return bars
+
+    def _trainer_to_fight(self, state: GameState) -> Leg | None:
+        """An unbeaten trainer near at hand when it gives more experience per frame than the best grass."""
+        if self.spots is None:
+            return None
+        hunt = self.spots.trainer(state)
+        return hunt.leg if hunt is not None and hunt.exp_per_frame > self.spots.rate(state) else None
 
     def _training_maps(self, state: GameState) -> frozenset[int] | None:
         """The map with the most experience per frame for the lead, in reach; None: the nearest grass."""

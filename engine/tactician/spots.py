@@ -1,19 +1,49 @@
 """Where the pilot trains: of the maps whose wild Pokémon give the member in front the most experience per
 frame (engine/team/training.py), the best the planner can reach, its walk there spread over a stretch of
-training. Chosen again when the lead gains a level or the player is on another map."""
+training; or, better still where one is near, a trainer not beaten yet that the team is sure to beat: a
+trainer's Pokémon give half again as much and need no walking in the grass to meet. Chosen again when the
+lead gains a level or the player is on another map."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from engine.combat.position import forecast
+from engine.frozen import Frozen
 from engine.game.models import GameState
-from engine.tactician.explorer import Explorer
-from engine.team.training import Spot, ranked_spots
-from engine.world.tables import GHOST_MAPS, GHOST_SEER, SAFARI_MAPS
+from engine.game.tables import game_data
+from engine.tactician.explorer import LEG_SLACK, Explorer
+from engine.team.training import Spot, ranked_spots, trainer_battle
+from engine.world.goals import Leg
+from engine.world.models import Square
+from engine.world.tables import GHOST_MAPS, GHOST_SEER, OPP_ID_OFFSET, SAFARI_MAPS
 from engine.world.world import World
 
 CANDIDATES = 5  # the best spots on paper whose way there is planned
 STRETCH = 30  # battles a walk to a spot is spread over
 FRAMES_PER_STEP = 16
 SEARCH_NODES = 20_000  # a spot further than this search reaches is not worth its walk
+TRAINER_HOPS = 2  # map edges and warps from the player's map that a trainer to fight may be on
+TRAINER_CANDIDATES = 5  # the richest trainers on paper whose way there is planned
+SURE = 0.9  # a trainer is fought for experience only with this forecast, as the team is now
+
+
+@dataclass(frozen=True)
+class Candidate:
+    name: str
+    number: int
+    key: tuple[int, int]  # (map, object)
+    square: Square
+    exp: float
+    frames: float
+
+
+class TrainerSpot(Frozen):
+    """An unbeaten trainer worth fighting for experience: the leg to it and the experience per frame."""
+
+    leg: Leg
+    exp_per_frame: float
+    trainer: str
 
 
 class SpotChooser:
@@ -23,6 +53,7 @@ class SpotChooser:
         self._chosen: dict[tuple[int, int, bool], Spot | None] = {}
         # Maps the planner found no way to, and how many story events were set then (a gate may open).
         self._out_of_reach: dict[int, int] = {}
+        self._trainers: dict[tuple[int, int, int], TrainerSpot | None] = {}
 
     def best(self, state: GameState) -> Spot | None:
         """The spot to train at now; None when no map with wild Pokémon is in reach."""
@@ -33,6 +64,56 @@ class SpotChooser:
         if key not in self._chosen:
             self._chosen[key] = self._choose(state, lead.level)
         return self._chosen[key]
+
+    def rate(self, state: GameState) -> float:
+        """The best wild spot's experience per frame for the lead, its walk spread over a stretch."""
+        found = self.best(state)
+        return found.exp_per_frame if found is not None else 0.0
+
+    def trainer(self, state: GameState) -> TrainerSpot | None:
+        """The unbeaten trainer near the player that gives the most experience per frame, walk included,
+        among those the team as it is now is sure to beat; None when there is none."""
+        lead = next((mon for mon in state.party if mon.hp > 0), None)
+        if lead is None:
+            return None
+        key = (state.overworld.map_id, lead.level, len(state.story.event_flags))
+        if key not in self._trainers:
+            self._trainers = {key: self._hunt(state, lead.level)}
+        return self._trainers[key]
+
+    def _hunt(self, state: GameState, level: int) -> TrainerSpot | None:
+        found = sorted(self._unbeaten(state, level), key=lambda c: -c.exp / c.frames)[:TRAINER_CANDIDATES]
+        best: TrainerSpot | None = None
+        for candidate in found:
+            leg = self.explorer.nearest_talk(state, {candidate.key: candidate.square})
+            if leg is None or (forecast(state, candidate.name, candidate.number) or 0.0) < SURE:
+                continue
+            rate = candidate.exp / (candidate.frames + (leg.max_steps - LEG_SLACK) * FRAMES_PER_STEP)
+            if best is None or rate > best.exp_per_frame:
+                who = f"{candidate.name} #{candidate.number}"
+                why = f"fight {who} for experience ({rate:.2f} a frame, the walk included)"
+                leg = leg.model_copy(update={"reason": why, "intent": "travel"})
+                best = TrainerSpot(leg=leg, exp_per_frame=rate, trainer=who)
+        return best
+
+    def _unbeaten(self, state: GameState, level: int) -> list[Candidate]:
+        """The trainers near the player not beaten yet (a scripted one, whose flag is no trainer's, left
+        out), with what they would give a lead of this level."""
+        found = []
+        for map_id in self.world.maps_near(state.overworld.map_id, TRAINER_HOPS):
+            for thing in self.world.maps[map_id].objects:
+                beaten = thing.beaten_event
+                if thing.trainer_class is None or beaten is None or beaten < 0:
+                    continue
+                trainer = game_data().trainer_classes.get(thing.trainer_class - OPP_ID_OFFSET)
+                number = thing.trainer_number or 0
+                party = _party(trainer.name, number) if trainer is not None else ()
+                if trainer is None or not party or beaten in state.story.event_flags:
+                    continue
+                exp, frames = trainer_battle(party, level)
+                square = (map_id, thing.x, thing.y)
+                found.append(Candidate(trainer.name, number, (map_id, thing.index), square, exp, frames))
+        return found
 
     def _choose(self, state: GameState, level: int) -> Spot | None:
         seer = any(entry.name == GHOST_SEER for entry in state.bag)
@@ -52,5 +133,12 @@ class SpotChooser:
             frames = STRETCH * spot.frames_per_battle + steps * FRAMES_PER_STEP
             rate = STRETCH * spot.exp_per_battle / frames
             if best is None or rate > best[0]:
-                best = (rate, spot)
+                best = (rate, spot.model_copy(update={"exp_per_frame": rate}))
         return best[1] if best is not None else None
+
+
+def _party(trainer: str | None, number: int) -> tuple[tuple[str, int], ...]:
+    for party in game_data().trainer_parties:
+        if party.trainer_class == trainer and party.number == number:
+            return tuple((member.species, member.level) for member in party.party)
+    return ()

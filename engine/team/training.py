@@ -56,6 +56,22 @@ def ranked_spots(wild: dict[int, WildTable], lead_level: int) -> list[Spot]:
     return sorted((s for s in found if s is not None), key=lambda s: -s.exp_per_frame)
 
 
+TRAINER_BONUS = 1.5  # pret engine/battle/experience.asm: a trainer's Pokémon give half again as much
+TRAINER_FRAMES = 600  # a trainer battle's intro and its end (the money, the text after)
+SEND_OUT_FRAMES = 250  # each of its Pokémon sent out, and the experience text after it falls
+
+
+def trainer_battle(party: tuple[tuple[str, int], ...], lead_level: int) -> tuple[float, float]:
+    """(experience, frames) a trainer's party of (species, level) gives a lone member of this level."""
+    species = game_data().species_by_name
+    exp = frames = 0.0
+    for name, level in party:
+        found = species.get(name)
+        exp += (found.base_exp if found is not None else 0) * level / EXP_DIVISOR * TRAINER_BONUS
+        frames += SEND_OUT_FRAMES + TURN_FRAMES * (1 + _extra_turns(lead_level, level))
+    return exp, TRAINER_FRAMES + frames
+
+
 def _extra_turns(lead: int, wild: int) -> int:
     """Turns beyond the first a wild Pokémon of this level takes to knock out, roughly."""
     if lead >= wild + 10:

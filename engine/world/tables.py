@@ -192,3 +192,5 @@ FOREST_TILESET = 3
 # SILPH_SCOPE in the bag is against an unknown ghost that no move touches; running always works.
 GHOST_MAPS = frozenset(f"POKEMON_TOWER_{floor}F" for floor in range(1, 8))
 GHOST_SEER = "SILPH_SCOPE"
+# pret constants/trainer_constants.asm: an object's trainer byte is its class's id plus OPP_ID_OFFSET.
+OPP_ID_OFFSET = 200

@@ -44,3 +44,13 @@ def test_a_map_whose_wild_pokemon_outlevel_the_lead_is_left_out_and_richer_maps_
     assert spot(1, table(20, (50, "GOLBAT")), lead_level=40) is None
     ranked = ranked_spots({1: table(20, *((4, "PIDGEY"),) * 10), 2: table(20, *((35, "GOLBAT"),) * 10)}, 45)
     assert [s.map_id for s in ranked] == [2, 1]
+
+
+def test_a_trainers_party_gives_half_again_the_experience_of_the_same_pokemon_met_wild() -> None:
+    from engine.team.training import TRAINER_BONUS, trainer_battle
+
+    exp, frames = trainer_battle((("GEODUDE", 12), ("ONIX", 14)), lead_level=30)
+    data = game_data().species_by_name
+    expected = (data["GEODUDE"].base_exp * 12 + data["ONIX"].base_exp * 14) / 7 * TRAINER_BONUS
+    assert exp == pytest.approx(expected)
+    assert frames > 0 and trainer_battle((("GEODUDE", 12),), 30)[1] < frames  # more Pokémon, more frames
