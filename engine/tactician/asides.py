@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine.game.bag_room import BAG_CAPACITY, to_store
+from engine.game.mending import FIGHTER_LEVELS
 from engine.game.models import GameState
 from engine.story.graph import Step, StoryGraph
 from engine.tactician.collecting import Collector, Nearest
@@ -172,6 +173,10 @@ class Asides:
     def _lead(self, state: GameState, boss: Step) -> Leg | None:
         """The party reordered so the member whose levels raise the boss's forecast most per experience
         leads (remembered per team: a forecast for each member costs a little)."""
+        top = max((mon.level for mon in state.party), default=0)
+        fighters = [mon for mon in state.party if mon.hp > 0 and mon.level > top - FIGHTER_LEVELS]
+        if boss.gauntlet and len(fighters) < 2:
+            return None  # one fighter for the chain: it leads already, no forecast needed to say so
         key = (boss.bar_key, tuple((mon.species_id, mon.level, mon.hp > 0) for mon in state.party))
         if key not in self._leads:
             if len(self._leads) >= LEADS_KEPT:

@@ -27,6 +27,7 @@ TM_STEPS = 1000  # a TM is worth this many steps for each whole rise of the pote
 TM_HOPS = 2  # a TM is looked for this many map edges and warps away, other items only on the map
 LEG_SLACK = 30  # what a leg to a person allows beyond its plan (tactician/explorer.py)
 TRIES = 2
+FAR_MARGIN = 20  # steps a ball planned from elsewhere on the same map may have come nearer
 
 Nearest = Callable[[GameState, dict[tuple[int, int], Square]], Leg | None]
 
@@ -36,6 +37,9 @@ class Collector:
         self.world = world
         self.machines = machines
         self.tries: dict[tuple[int, int], int] = {}
+        # (the player's map, a ball): the steps to it last planned from that map (None: no way), so a ball
+        # out of reach is not planned for again at every leg on the same map.
+        self._far: dict[tuple[int, tuple[int, int]], int | None] = {}
 
     def leg(self, state: GameState, bosses: Bosses, nearest: Nearest) -> Leg | None:
         """A leg to the most worthwhile item ball on this map within its worth in steps; None if none."""
@@ -44,8 +48,11 @@ class Collector:
             worth = self._worth(state, name, bosses)
             if worth <= 0 or self.tries.get(key, 0) >= TRIES:
                 continue
+            if self._known_far(state, key, worth):
+                continue
             leg = nearest(state, {key: square})
             steps = leg.max_steps - LEG_SLACK if leg is not None else None
+            self._far[(state.overworld.map_id, key)] = steps
             if leg is None or steps is None or steps > worth:
                 continue
             if best is None or worth - steps > best[0]:
@@ -57,6 +64,13 @@ class Collector:
         key = (getattr(goal, "map_id", -1), getattr(goal, "index", -1))
         self.tries[key] = self.tries.get(key, 0) + 1
         return best[1]
+
+    def _known_far(self, state: GameState, key: tuple[int, int], worth: float) -> bool:
+        here = (state.overworld.map_id, key)
+        if here not in self._far:
+            return False
+        steps = self._far[here]
+        return steps is None or steps > worth + FAR_MARGIN
 
     def _balls(self, state: GameState) -> list[tuple[tuple[int, int], str, Square]]:
         """The item balls still lying on the player's map (its sprites show them), and the TMs on the maps
