@@ -510,15 +510,16 @@ class Pilot:
                 f"next try waits for {then}, training first")  # fmt: skip
 
     def _boss_step(self, opponent: str, state: GameState) -> Step | None:
-        """The `train` step of the objective whose boss this opponent is (any of the gauntlet's five for
-        the gauntlet's)."""
-        trainer = opponent.split(" #")[0]
-        chain = {name for name, _ in gauntlet(state)}
+        """The `train` step of the objective whose boss this opponent is, class and number ("RIVAL2 #11"
+        is not the ship's RIVAL2; any of the gauntlet's five for the gauntlet's)."""
+        trainer, _, number = opponent.partition(" #")
+        met = (trainer, int(number)) if number.isdigit() else None
+        chain = set(gauntlet(state))
         for objective in self.graph.objectives:
             for step in objective.steps:
                 if step.do != "train" or step.boss is None:
                     continue
-                if step.boss[0] == trainer or (step.gauntlet and trainer in chain):
+                if step.boss_team(state) == met or (step.gauntlet and met in chain):
                     return step
         return None
 

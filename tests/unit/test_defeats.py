@@ -130,3 +130,9 @@ def test_training_that_earned_enough_experience_no_longer_waits_either() -> None
     rich = start.model_copy(update={"party": party})
     leg = flown.leg(rich, "beat_brock")
     assert leg is not None and leg.goal.model_dump().get("map_id") == ROAD
+
+
+def test_another_trainer_of_the_bosss_class_changes_no_plan() -> None:
+    flown = pilot()
+    assert flown.battle_ended("defeat", "BROCK #2", charmander(10)) is None  # no objective trains for it
+    assert flown.bars == {}
