@@ -87,6 +87,7 @@ class PilotSnapshot(Frozen):
     training_from: dict[str, int] = Field(default_factory=dict)
     training_exp: dict[str, int] = Field(default_factory=dict)
     floors: dict[str, int] = Field(default_factory=dict)
+    catch_up: int = 0
     recruiting: RecruitingSnapshot = RecruitingSnapshot()
 
 
@@ -124,6 +125,7 @@ class Pilot:
         self.training_exp: dict[str, int] = {}  # the party's experience then
         # The level the strongest member reaches before a boss that won is tried again.
         self.floors: dict[str, int] = {}
+        self.catch_up = 0  # the level a defeat by a trainer no step trains for asks of the strongest member
         self._wants: tuple[object, Step | None] | None = None  # boss_ahead for the team it was asked for
         self.healed: set[tuple[str, int]] = set()  # (objective, step index): heals done while it was in hand
 
@@ -145,6 +147,10 @@ class Pilot:
         self._step = step
         if step is None or stage == "explore":
             return None
+        catch_up = self._catch_up_leg(state)
+        if catch_up is not None:
+            self.last_leg = catch_up
+            return catch_up
         aside = None
         if self.asides is not None and stage == "plan" and not self.puzzles.inside(state):
             helpers = Helpers(counter=self._counter, at_pc=self._at_pc, nearest=self.explorer.nearest_talk)
@@ -284,6 +290,18 @@ class Pilot:
         found = frozenset(map_id for map_id, species in self.world.wild_grass.items()
                           if any(wanted(name) for name in species))  # fmt: skip
         return found or None
+
+    def _catch_up_leg(self, state: GameState) -> Leg | None:
+        """After losing to a trainer no step trains for: training (the best trainer or grass near) until the
+        strongest member reaches the level the defeat asked for; a team to heal heals first."""
+        top = max((mon.level for mon in state.party), default=0)
+        if not self.catch_up or top >= self.catch_up or self.world is None or needs_nurse(state):
+            return None
+        why = f"after a defeat, train to L{self.catch_up} before going on"
+        hunt = self._trainer_to_fight(state)
+        if hunt is not None:
+            return hunt.model_copy(update={"reason": f"{why}: {hunt.reason}"})
+        return self.explorer.training_leg(state, why, self._training_maps(state))
 
     def _recruit_leg(self, state: GameState) -> Leg | None:
         """A look for a wild species that brings the next story boss within reach (not the gauntlet's:
@@ -493,13 +511,17 @@ class Pilot:
         if outcome != "defeat":
             return None
         step = self._boss_step(opponent, state)
+        top = max((mon.level for mon in state.party), default=0)
         if step is None or step.bar_key is None:
-            return None
+            if " #" not in opponent:
+                return None  # a wild Pokémon: the heal after the whiteout is change enough
+            self.catch_up = max(self.catch_up, top + LEVELS_AFTER_DEFEAT)
+            then = f"the team trains to L{self.catch_up} before going on"
+            return f"lost to {opponent}, a trainer the story does not train for: {then}"
         key = step.bar_key
         chance = step.forecast(state)
         before = max(step.win_at, self.bars.get(key, 0.0))
         self.bars[key] = min(MAX_BAR, max(before, chance or 0.0) + BAR_RAISE)
-        top = max((mon.level for mon in state.party), default=0)
         self.floors[key] = top + LEVELS_AFTER_DEFEAT
         self.training_from.pop(key, None)
         self.training_exp.pop(key, None)
@@ -599,7 +621,7 @@ class Pilot:
             objective=self.objective, idle_legs=self.idle_legs, detour=self.detour,
             puzzles=self.puzzles.snapshot(), bars=dict(self.bars), training_from=dict(self.training_from),
             training_exp=dict(self.training_exp),
-            floors=dict(self.floors),
+            floors=dict(self.floors), catch_up=self.catch_up,
             recruiting=self.recruiting.snapshot() if self.recruiting is not None else RecruitingSnapshot(),
         )  # fmt: skip
 
@@ -609,6 +631,7 @@ class Pilot:
         self.training_from = dict(snapshot.training_from)
         self.training_exp = dict(snapshot.training_exp)
         self.floors = dict(snapshot.floors)
+        self.catch_up = snapshot.catch_up
         if self.recruiting is not None:
             self.recruiting.restore(snapshot.recruiting)
         self.puzzles.restore(snapshot.puzzles)

@@ -46,11 +46,11 @@ def test_a_lost_boss_raises_the_bar_of_its_next_try_and_says_why() -> None:
     assert flown.leg(squirtle(32), "beat_brock").goal.model_dump().get("map_id") == ROAD  # type: ignore[union-attr]
 
 
-def test_a_battle_that_is_no_bosss_or_a_win_changes_no_plan() -> None:
+def test_a_won_battle_changes_no_plan() -> None:
     flown = pilot()
-    assert flown.battle_ended("defeat", "BUG_CATCHER #3", squirtle(10)) is None
     assert flown.battle_ended("victory", "BROCK #1", squirtle(10)) is None
-    assert flown.bars == {}
+    assert flown.battle_ended("victory", "BUG_CATCHER #3", squirtle(10)) is None
+    assert flown.bars == {} and flown.catch_up == 0
 
 
 def charmander(level: int) -> GameState:
@@ -132,7 +132,11 @@ def test_training_that_earned_enough_experience_no_longer_waits_either() -> None
     assert leg is not None and leg.goal.model_dump().get("map_id") == ROAD
 
 
-def test_another_trainer_of_the_bosss_class_changes_no_plan() -> None:
+def test_a_trainer_no_step_trains_for_asks_for_levels_before_going_on() -> None:
     flown = pilot()
-    assert flown.battle_ended("defeat", "BROCK #2", charmander(10)) is None  # no objective trains for it
-    assert flown.bars == {}
+    line = flown.battle_ended("defeat", "BROCK #2", charmander(10))  # not the boss the story trains for
+    assert line is not None and "L12 before going on" in line and flown.bars == {}
+    leg = flown.leg(charmander(11), "beat_brock")
+    assert leg is not None and leg.reason.startswith("after a defeat, train to L12")
+    assert not (flown.leg(charmander(12), "beat_brock") or leg).reason.startswith("after a defeat")
+    assert flown.battle_ended("defeat", "PIDGEY", charmander(12)) is None  # a wild one: the whiteout's heal
