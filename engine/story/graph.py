@@ -170,14 +170,17 @@ class StoryGraph(Frozen):
         return frozenset(wanted)
 
     def done(self, state: GameState) -> frozenset[str]:
-        """Objectives done: by their own test, or because a later one is (the story only goes on)."""
+        """Objectives done: by their own test, or because a later one is (the story only goes on). A badge
+        is never taken for granted that way: RAM holds every badge won, and a gym left behind (a walk that
+        reached the next town first) must still be fought, or the last gym never opens."""
         done = {objective.name for objective in self.objectives if any_of(objective.done_when, state)}
+        by_badge = {objective.name for objective in self.objectives if _badge_test(objective)}
         grew = True
         while grew:
             grew = False
             for objective in self.objectives:
                 if objective.name in done:
-                    new = {name for name in objective.after if name not in done}
+                    new = {name for name in objective.after if name not in done and name not in by_badge}
                     done |= new
                     grew = grew or bool(new)
         return frozenset(done)
@@ -217,6 +220,10 @@ class StoryGraph(Frozen):
             if not step.done(state, (bars or {}).get(key) if key is not None else None):
                 return step
         return objective.steps[-1] if objective.steps else None
+
+
+def _badge_test(objective: Objective) -> bool:
+    return any(text.startswith("badge:") for group in objective.done_when for text in group)
 
 
 def parse_graph(raw: object) -> StoryGraph:

@@ -239,3 +239,15 @@ def test_an_aim_takes_the_optional_objectives_on_its_way_wherever_the_player_is(
     assert "get_bike_voucher" not in {o.name for o in wandering}
     assert "get_bike_voucher" in {o.name for o in aimed} and "get_hm01" in {o.name for o in aimed}
     assert "town_map" not in {o.name for o in aimed}  # optional, and not on the aim's way
+
+
+def test_a_gym_left_behind_is_never_taken_as_done_for_a_town_reached_after_it() -> None:
+    graph = story_graph()
+    state = with_story(overworld_state(), "EVENT_GOT_HM01", towns=("LAVENDER_TOWN", "VERMILION_CITY"))
+    badges = state.progress.model_copy(update={"badges": 0b11, "badge_names": ("BOULDER", "CASCADE")})
+    state = state.model_copy(update={"progress": badges})
+    done = graph.done(state)
+    assert "reach_lavender" in done and "get_hm01" in done
+    assert "beat_lt_surge" not in done  # no THUNDER badge: the walk reached Lavender first
+    won = state.progress.model_copy(update={"badges": 0b111, "badge_names": ("BOULDER", "CASCADE", "THUNDER")})
+    assert "beat_lt_surge" in graph.done(state.model_copy(update={"progress": won}))
