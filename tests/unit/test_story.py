@@ -249,5 +249,6 @@ def test_a_gym_left_behind_is_never_taken_as_done_for_a_town_reached_after_it() 
     done = graph.done(state)
     assert "reach_lavender" in done and "get_hm01" in done
     assert "beat_lt_surge" not in done  # no THUNDER badge: the walk reached Lavender first
-    won = state.progress.model_copy(update={"badges": 0b111, "badge_names": ("BOULDER", "CASCADE", "THUNDER")})
+    names = ("BOULDER", "CASCADE", "THUNDER")
+    won = state.progress.model_copy(update={"badges": 0b111, "badge_names": names})
     assert "beat_lt_surge" in graph.done(state.model_copy(update={"progress": won}))
