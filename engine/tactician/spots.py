@@ -20,7 +20,8 @@ from engine.world.tables import GHOST_MAPS, GHOST_SEER, OPP_ID_OFFSET, SAFARI_MA
 from engine.world.world import World
 
 CANDIDATES = 5  # the best spots on paper whose way there is planned
-STRETCH = 30  # battles a walk to a spot is spread over
+STRETCH = 20  # battles a walk to a spot is spread over
+SPOT_HOPS = 3  # map edges and warps from the player's map that a training spot may be on
 FRAMES_PER_STEP = 16
 SEARCH_NODES = 20_000  # a spot further than this search reaches is not worth its walk
 TRAINER_HOPS = 2  # map edges and warps from the player's map that a trainer to fight may be on
@@ -118,8 +119,9 @@ class SpotChooser:
     def _choose(self, state: GameState, level: int) -> Spot | None:
         seer = any(entry.name == GHOST_SEER for entry in state.bag)
         shut = SAFARI_MAPS if seer else SAFARI_MAPS | GHOST_MAPS  # no experience from Safari or ghost battles
+        near = self.world.maps_near(state.overworld.map_id, SPOT_HOPS)  # a spot further off leads elsewhere
         wild = {map_id: table for map_id, table in self.world.wild.items()
-                if self.world.maps[map_id].name not in shut}  # fmt: skip
+                if map_id in near and self.world.maps[map_id].name not in shut}  # fmt: skip
         best: tuple[float, Spot] | None = None
         events = len(state.story.event_flags)
         reachable = [
