@@ -18,7 +18,7 @@ from engine.frozen import Frozen
 from engine.game.bag_room import has_room_for, least_needed
 from engine.game.decoders import BOXES, ELITE_FOUR_MAPS, MONS_PER_BOX
 from engine.game.field_moves import FIELD_MOVE_BADGES
-from engine.game.mending import next_mend
+from engine.game.mending import fighters, next_mend
 from engine.game.models import Direction, GameState
 from engine.game.stock import gauntlet_stock
 from engine.game.tables import game_data
@@ -54,6 +54,7 @@ from engine.world.tables import PC_SQUARE, PC_SQUARES
 from engine.world.world import World
 
 HEALED_ENOUGH = 0.9  # once healed for an objective, the team goes back to a nurse only below this share
+FIT = 0.8  # a fighter's HP share under which it is no fit for a boss
 HEAL_BELOW = 0.35  # party HP share under which a catch or training trip first goes to a Pokémon Center
 # The first object of every Pokémon Center is its nurse, of every Mart its clerk (pret data/maps/objects).
 COUNTER_PERSON = 1
@@ -69,6 +70,11 @@ MAX_TRAINING_EXP = (
 )
 MAX_TRAINING = 12  # levels the strongest member trains for one boss before the forecast is no longer awaited
 STAGES = ("plan", "re-plan through story gates", "explore", "try another objective", "start over")
+
+
+def fit(state: GameState) -> bool:
+    """Every fighter (game/mending.py) awake and free of status, with most of its HP: fit for a boss."""
+    return all(mon.hp > 0 and mon.status == "OK" and mon.hp >= FIT * mon.max_hp for mon in fighters(state))
 
 
 def needs_nurse(state: GameState) -> bool:
@@ -219,6 +225,15 @@ class Pilot:
             heal = self._mend(state) if inside else self._counter(state, "_POKECENTER", None, why)
             if heal is not None:
                 return heal
+        if step.do == "fight" and self._boss_objective(objective) and not fit(state):
+            # The gym's own trainers put the team to sleep, poison it and wear it down on the way: a boss is
+            # fought by a fit team, mended from the bag where it can be, else at the nearest nurse.
+            mend = self._mend(state)
+            if mend is not None:
+                return mend.model_copy(update={"reason": f"before the boss: {mend.reason}"})
+            heal = self._counter(state, "_POKECENTER", None, "before the boss: the team is not fit to fight")
+            if heal is not None:
+                return heal
         if step.do == "train" and step.bar_key is not None:
             top = max((mon.level for mon in state.party), default=0)
             self.training_from.setdefault(step.bar_key, top)
@@ -302,6 +317,10 @@ class Pilot:
         if hunt is not None:
             return hunt.model_copy(update={"reason": f"{why}: {hunt.reason}"})
         return self.explorer.training_leg(state, why, self._training_maps(state))
+
+    @staticmethod
+    def _boss_objective(objective: Objective) -> bool:
+        return any(step.boss is not None for step in objective.steps)
 
     def _recruit_leg(self, state: GameState) -> Leg | None:
         """A look for a wild species that brings the next story boss within reach (not the gauntlet's:

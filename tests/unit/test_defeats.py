@@ -140,3 +140,20 @@ def test_a_trainer_no_step_trains_for_asks_for_levels_before_going_on() -> None:
     assert leg is not None and leg.reason.startswith("after a defeat, train to L12")
     assert not (flown.leg(charmander(12), "beat_brock") or leg).reason.startswith("after a defeat")
     assert flown.battle_ended("defeat", "PIDGEY", charmander(12)) is None  # a wild one: the whiteout's heal
+
+
+def test_a_boss_is_fought_only_by_a_fit_team() -> None:
+    g = parse_graph({"objectives": [
+        {"name": "beat_brock", "title": "beat Brock", "done": [["badge:BOULDER"]], "source": "test",
+         "steps": [{"do": "train", "boss": ["BROCK", 1], "win_at": 0.7},
+                   {"do": "fight", "map": "ROAD", "why": "the gym"}]},
+    ]})  # fmt: skip
+    w = world()
+    flown = Pilot(w, g, Explorer(w), stuck_legs=3)
+    ready = squirtle(30)
+    assert "fight" in (flown.leg(ready, "beat_brock") or Leg(goal=HereGoal())).reason
+    asleep = ready.model_copy(
+        update={"party": tuple(m.model_copy(update={"status": "SLP"}) for m in ready.party)}
+    )
+    leg = flown.leg(asleep, "beat_brock")
+    assert leg is not None and "not fit" in leg.reason  # no AWAKENING in the bag: the nurse
