@@ -133,6 +133,7 @@ class LegReport(Frozen):
     warps: tuple[tuple[int, int], ...] = ()  # (map id, warp index) taken
     text: tuple[str, ...] = ()  # what was read, when the leg ended by talking
     bought: tuple[Purchase, ...] = ()  # from a Mart clerk: what the bag and the money in RAM show bought
+    sold: tuple[Purchase, ...] = ()  # to a Mart clerk: what the bag and the money in RAM show sold
     field_moves: tuple[str, ...] = ()  # field moves used on the way ("CUT at VERMILION_CITY (15, 18)")
     taught: tuple[str, ...] = ()  # TMs and HMs taught ("ODDISH learns CUT into a free slot")
     spins: int = 0  # spinner arrows stepped onto (the game walked the player on from each)

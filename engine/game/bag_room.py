@@ -2,7 +2,8 @@
 a ball whose item does not fit stays where it lies ("No more room for items!"). What to throw away then: a
 TM no member can learn (or every one that can knows already) first, then whatever is worth least; never a key
 item or an HM, which the game will not toss. What to store in the PC instead, while there: what the engine
-never uses (a TM no member can learn, a fossil, a nugget), so that a gift finds room later.
+never uses (a TM no member can learn, a fossil), so that a gift finds room later; never a valuable, which a
+Mart turns into money (game/selling.py).
 """
 
 from __future__ import annotations
@@ -52,11 +53,14 @@ IN_USE = frozenset({
 })  # fmt: skip
 # Key items with no use left to the story: the fossils (their revival is optional).
 STORABLE_KEY_ITEMS = frozenset({"DOME_FOSSIL", "HELIX_FOSSIL", "OLD_AMBER"})
+# Items nothing in the game uses and a Mart pays well for: sold (game/selling.py), not stored.
+VALUABLES = frozenset({"NUGGET"})
 
 
 def to_store(state: GameState) -> tuple[str, int] | None:
     """The item (the whole stack) to put in the PC to keep room in the bag: a TM no member can learn first,
-    then a fossil or a valuable, then the cheapest TM; None when everything in the bag is in use."""
+    then a fossil or another item the engine never uses, then the cheapest TM; None when everything in the
+    bag is in use or to be sold."""
     prices = game_data().item_prices
     candidates = [entry.name for entry in state.bag if entry.name and _storable(entry.name)]
     if not candidates:
@@ -74,5 +78,5 @@ def to_store(state: GameState) -> tuple[str, int] | None:
 def _storable(name: str) -> bool:
     if name in STORABLE_KEY_ITEMS:
         return True
-    used = name in KEY_ITEMS or name in IN_USE or name in BATTLE_ITEMS
+    used = name in KEY_ITEMS or name in IN_USE or name in BATTLE_ITEMS or name in VALUABLES
     return not used and not name.startswith("HM_")

@@ -140,6 +140,7 @@ class RamMap(BaseModel):
     wItemQuantity: int  # the number in the quantity box (DisplayChooseQuantityMenu)
     hJoy7: int  # 1 while DisplayListMenuID reads the pad, 0 once it has returned (to the quantity box)
     hItemPrice: int  # 3 BCD bytes: the chosen item's unit price (GetItemPrice, home/item_price.asm)
+    hMoney: int  # 3 BCD bytes: the quantity box's total (halved when selling), what the clerk asks or pays
     # Overworld and progress
     wCurMap: int
     wYCoord: int
@@ -300,6 +301,7 @@ RED_BLUE = RamMap(
     wItemQuantity=0xCF96,
     hJoy7=0xFFB7,
     hItemPrice=0xFF8B,
+    hMoney=0xFF9F,
     wCurMap=0xD35E,
     wYCoord=0xD361,
     wXCoord=0xD362,

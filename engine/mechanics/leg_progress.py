@@ -25,7 +25,8 @@ class LegProgress:
     failed: set[tuple[Square, Direction]] = field(default_factory=set)
     bumps: Counter[tuple[Square, Direction]] = field(default_factory=Counter)
     bought: list[Purchase] = field(default_factory=list)  # at a Mart, as RAM confirmed each purchase
-    notes: list[str] = field(default_factory=list)  # purchases skipped or cut short, and why
+    sold: list[Purchase] = field(default_factory=list)  # at a Mart, as RAM confirmed each sale
+    notes: list[str] = field(default_factory=list)  # sales and purchases skipped or cut short, and why
     field_moves: list[str] = field(default_factory=list)  # "CUT at VERMILION_CITY (15, 18)", as used
     lit: bool = False  # FLASH was tried in this leg's dark cave
     taught: list[str] = field(default_factory=list)  # "ODDISH learns CUT into a free slot", as RAM showed

@@ -139,10 +139,16 @@ class MenuSteps:
             raise Stop("blocked", str(exc)) from exc
         progress.used.append(f"tossed {quantity} {item}")
 
-    def _shop(self: MenuWalker, purchases: tuple[Purchase, ...], progress: LegProgress) -> None:
-        """The clerk's menus instead of plain text: buy, check each purchase in RAM, leave the menus."""
+    def _shop(
+        self: MenuWalker,
+        purchases: tuple[Purchase, ...],
+        progress: LegProgress,
+        sales: tuple[Purchase, ...] = (),
+    ) -> None:
+        """The clerk's menus instead of plain text: sell, then buy, check each in RAM, leave the menus."""
         result = Shopper(self.session, self.driver).shop(
-            purchases, read=lambda lines: keep_new(progress.text, lines))  # fmt: skip
+            purchases, read=lambda lines: keep_new(progress.text, lines), sales=sales)  # fmt: skip
+        progress.sold.extend(result.sold)
         progress.bought.extend(result.bought)
         progress.notes.extend(result.notes)
 

@@ -145,7 +145,7 @@ class Traveller(ObstacleSteps, MenuSteps):
             if progress.replans > MAX_REPLANS:
                 return "blocked", f"still not there after {MAX_REPLANS} new plans"
         self._face(plan.face)
-        if leg.interact or leg.buy:
+        if leg.interact or leg.buy or leg.sell:
             self._interact(leg, progress)
         elif leg.teach is not None:
             self._teach(leg.teach, progress)
@@ -475,14 +475,14 @@ class Traveller(ObstacleSteps, MenuSteps):
 
     def _interact(self, leg: Leg, progress: LegProgress) -> None:
         """A at what the player faces, then the text to its end; YES/NO by the leg's answer (or, with
-        `leg.buy`, the Mart's menus). The game acts on A only when it sees it go down, and not in the
-        frames right after a turn, so A is tapped until a text box or a script answers."""
+        `leg.buy` or `leg.sell`, the Mart's menus). The game acts on A only when it sees it go down, and
+        not in the frames right after a turn, so A is tapped until a text box or a script answers."""
         self._tap_a()
         if leg.buy and isinstance(leg.goal, ThingGoal):
             self._vend(leg.buy, progress)
             return
-        if leg.buy:
-            self._shop(leg.buy, progress)
+        if leg.buy or leg.sell:
+            self._shop(leg.buy, progress, sales=leg.sell)
             return
         answer = Button.A if leg.answer == "yes" else Button.B
         read = partial(keep_new, progress.text)
@@ -513,7 +513,8 @@ class Traveller(ObstacleSteps, MenuSteps):
             outcome=outcome, reason=reason, steps=progress.steps,
             frames=self.session.frame - progress.started_frame, planned_steps=progress.planned_steps,
             replans=progress.replans, walked=tuple(progress.walked), warps=tuple(progress.warps),
-            text=tuple(progress.text), bought=tuple(progress.bought), field_moves=tuple(progress.field_moves),
+            text=tuple(progress.text), bought=tuple(progress.bought), sold=tuple(progress.sold),
+            field_moves=tuple(progress.field_moves),
             taught=tuple(progress.taught), spins=progress.spins, pushes=progress.pushes,
             rides=tuple(progress.rides),
             picked=tuple(progress.picked), used=tuple(progress.used),

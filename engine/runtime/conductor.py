@@ -26,6 +26,7 @@ from engine.emulator.errors import GameFrozenError
 from engine.errors import EngineError, UserInputError
 from engine.files import StorageError, append_json_line, write_bytes_atomic, write_json_atomic
 from engine.game.models import GameState
+from engine.game.selling import sale_price
 from engine.harness.levels import presses_buttons
 from engine.layout import RunPaths
 from engine.llm.ledger import UsageReport
@@ -529,6 +530,8 @@ class Conductor:
         log.debug("  leg %s: %s", _leg_words(leg, report), report.reason)
         if leg.reason.startswith("stuck"):
             log.info("  %s", leg.reason)
+        if report.sold:  # money for the gauntlet: worth a line of its own
+            log.info("  %s; %s", leg.reason, "; ".join(_sold(report)))
         if self.progress.steps // HEARTBEAT_STEPS > before // HEARTBEAT_STEPS:
             log.info("overworld: %d steps", self.progress.steps)
 
@@ -742,10 +745,17 @@ def _leg_words(leg: Leg, report: LegReport) -> str:
     spun = (f"{report.spins} spins",) if report.spins else ()
     pushed = (f"{report.pushes} boulder pushes",) if report.pushes else ()
     bought = tuple(f"bought {purchase.quantity} {purchase.item}" for purchase in report.bought)
-    did = (*report.field_moves, *report.taught, *report.rides, *report.picked, *report.used, *bought, *spun,
-           *pushed)  # fmt: skip
+    did = (*report.field_moves, *report.taught, *report.rides, *report.picked, *report.used, *_sold(report),
+           *bought, *spun, *pushed)  # fmt: skip
     done = "".join(f"; {what}" for what in did)
     return f"{leg.goal.kind} {where}{talk}: {report.outcome} after {report.steps} steps{done}"
+
+
+def _sold(report: LegReport) -> tuple[str, ...]:
+    """'sold 2 NUGGET for ¥10,000', each sale RAM confirmed, and the money it left in hand."""
+    sold = tuple(f"sold {sale.quantity} {sale.item} for ¥{sale_price(sale.item, sale.quantity):,}"
+                 for sale in report.sold)  # fmt: skip
+    return (*sold, f"¥{report.state.progress.money:,} in hand") if sold else ()
 
 
 def _tier_words(selection: Selection) -> str:

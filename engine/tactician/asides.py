@@ -1,8 +1,10 @@
 """Legs taken aside from the story's step, for the team and the bag: a change the team planner wants
 (engine/team: a stone used where the player stands, a stone bought while in Celadon, a boxed Pokémon fetched
-from a Pokémon Center's PC while there or before training for a boss) and an item stored in the PC while in
-a Pokémon Center with the bag nearly full. Each change is tried twice at most: a leg that did not bring it
-about (a Mart out of money, a PC that refused) is not walked again and again."""
+from a Pokémon Center's PC while there or before training for a boss), what the engine never uses sold while
+a Mart is at hand (tactician/sales.py) and taken out of the PC to be sold while in a Pokémon Center, and an
+item stored in the PC while in a Pokémon Center with the bag nearly full. Each change is tried twice at
+most: a leg that did not bring it about (a Mart out of money, a PC that refused) is not walked again and
+again."""
 
 from __future__ import annotations
 
@@ -12,9 +14,11 @@ from dataclasses import dataclass
 from engine.game.bag_room import BAG_CAPACITY, to_store
 from engine.game.mending import FIGHTER_LEVELS
 from engine.game.models import GameState
+from engine.game.selling import to_take
 from engine.story.graph import Step, StoryGraph
 from engine.tactician.collecting import Collector, Nearest
 from engine.tactician.repels import buying_leg, repel_leg
+from engine.tactician.sales import selling_leg
 from engine.team.boosts import CLERK as BOOST_CLERK
 from engine.team.boosts import ITEMS as BOOST_ITEMS
 from engine.team.boosts import SHOP as BOOST_SHOP
@@ -73,10 +77,14 @@ class Asides:
         boss: Step | None = None,
         wants_experience: bool = True,
     ) -> Leg | None:
-        """The team's change first; then, while `boss` (the next boss the story trains for) is not yet
+        """Money first: what the engine never uses, sold while a Mart is at hand. Then the team's change;
+        then, while `boss` (the next boss the story trains for) is not yet
         forecast to fall, the lead that experience serves best; while the team needs no experience, a
-        REPEL (used, or bought on the way); then an item worth its detour; then the bag's room. None when
-        none is at hand."""
+        REPEL (used, or bought on the way); then an item worth its detour; then the bag's room, and a
+        valuable out of the PC. None when none is at hand."""
+        sale = self._sell(state, helpers.counter)
+        if sale is not None:
+            return sale.model_copy(update={"reason": f"the bag: {sale.reason}"})
         team = self._team_leg(state, step, done, helpers.counter, helpers.at_pc)
         if team is not None:
             return team.model_copy(update={"reason": f"the team: {team.reason}"})
@@ -93,7 +101,7 @@ class Asides:
         found = self.collector.leg(state, ahead, helpers.nearest)
         if found is not None:
             return found.model_copy(update={"reason": f"the bag: {found.reason}"})
-        store = self._store(state, helpers.at_pc)
+        store = self._store(state, helpers.at_pc) or self._take(state, helpers.at_pc)
         return store.model_copy(update={"reason": f"the bag: {store.reason}"}) if store is not None else None
 
     def _boosts(self, state: GameState) -> Leg | None:
@@ -131,6 +139,21 @@ class Asides:
     def _here(self, state: GameState) -> str:
         found = self.world.maps.get(state.overworld.map_id)
         return found.name if found is not None else ""
+
+    def _sell(self, state: GameState, counter: Counter) -> Leg | None:
+        """Each sale tried twice at most (remembered per sale and money: a sale done changes the money)."""
+        leg = selling_leg(state, self.world, counter)
+        return leg if leg is not None and self._may_try(f"{leg.reason} {state.progress.money}") else None
+
+    def _take(self, state: GameState, at_pc: AtPc) -> Leg | None:
+        """A valuable stored in the PC taken back into the bag while in a Pokémon Center, to be sold (room
+        kept so that taking it does not call for storing something else)."""
+        if not self._here(state).endswith("_POKECENTER"):
+            return None
+        taken = to_take(state, free_kept=ROOM_KEPT + 1)
+        if taken is None or not self._may_try(f"take {taken[0]} {state.progress.money}"):
+            return None
+        return at_pc(state, PcOrder(take=taken), f"{taken[1]} {taken[0]} out of the PC, to be sold at a Mart")
 
     def _store(self, state: GameState, at_pc: AtPc) -> Leg | None:
         if len(state.bag) < BAG_CAPACITY - ROOM_KEPT or not self._here(state).endswith("_POKECENTER"):

@@ -58,7 +58,7 @@ def buying_leg(state: GameState, world: World, counter: Counter) -> Leg | None:
         return None
     prices = game_data().item_prices
     for shop, (clerk, repel) in SELLERS.items():
-        if not _at_hand(world, shop, state.overworld.map_id):
+        if not at_hand(world, shop, state.overworld.map_id):
             continue
         cost = prices.get(repel, 0) * STOCK
         if not cost or state.progress.money < cost + MONEY_KEPT:
@@ -69,7 +69,7 @@ def buying_leg(state: GameState, world: World, counter: Counter) -> Leg | None:
     return None
 
 
-def _at_hand(world: World, shop: str, here: int) -> bool:
+def at_hand(world: World, shop: str, here: int) -> bool:
     """The player is in the Mart or on the map whose door leads into it (a building's own warps lead
     back to wherever the player came from, so the door is looked up from outside)."""
     data, there = world.by_name.get(shop), world.maps.get(here)

@@ -136,7 +136,9 @@ class Leg(Frozen):
     answered with `answer`. With `cross_gates`, closed story gates are walked into (at a high cost) rather
     than around: that is how a scene the story waits for is started. With `buy`, the interaction is a
     Mart clerk's and the items are bought through the Mart's menus, in order (what the Mart does not sell
-    or the money does not pay for is skipped, with the reason in the report). With `teach`, the leg ends
+    or the money does not pay for is skipped, with the reason in the report); with `sell`, the items are
+    sold there first (whole or part of a stack each; what the clerk will not buy is skipped, with the
+    reason), so their money pays for the purchases. With `teach`, the leg ends
     in the bag's menus, teaching a TM or HM (usually a `HereGoal` leg); with `use`, in using an item from
     the bag (the POKé FLUTE beside a sleeping SNORLAX); with `toss`, in throwing that many of an item away
     (room in a full bag); with `give`, in using an item on a party member (an evolution stone); with
@@ -152,6 +154,7 @@ class Leg(Frozen):
     max_steps: int = 400
     reason: str = ""
     buy: tuple[Purchase, ...] = ()
+    sell: tuple[Purchase, ...] = ()  # items of the bag (pret name) and how many, sold to the clerk first
     teach: Teach | None = None
     use: str | None = None  # an item (pret name: POKE_FLUTE) used from the bag where the leg arrives
     toss: tuple[str, int] | None = None  # an item and how many of it to throw away where the leg arrives

@@ -1,6 +1,6 @@
-"""Buying at a Poké Mart on a real cartridge: a leg with `buy` walks to the clerk, goes through the Mart's
-menus and reports what RAM shows bought; what the Mart does not sell, or the money does not pay for, is
-skipped, and the player can walk again afterwards."""
+"""Buying and selling at a Poké Mart on a real cartridge: a leg with `buy` or `sell` walks to the clerk, goes
+through the Mart's menus and reports what RAM shows bought and sold; what the Mart does not sell, or the
+money does not pay for, or the clerk will not buy, is skipped, and the player can walk again afterwards."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from engine.mechanics.role import EmulatorRole
 from engine.messages import LegReport
 from engine.world.goals import Leg, MapGoal, ObjectGoal, Purchase
 from engine.world.world import World, load_world
-from tests.support.scenarios import set_money, state_of
+from tests.support.scenarios import set_bag, set_money, state_of
 from tests.support.story import story_state
 
 pytestmark = pytest.mark.rom
@@ -54,12 +54,12 @@ def role(rom_path: Path) -> Iterator[EmulatorRole]:
     session.close()
 
 
-def shop(role: EmulatorRole, world: World, mart: str, buy: tuple[Purchase, ...], object_index: int = CLERK
-         ) -> tuple[GameState, LegReport]:  # fmt: skip
-    """From the Mart's door: the state before, and the report of the leg that bought."""
+def shop(role: EmulatorRole, world: World, mart: str, buy: tuple[Purchase, ...], object_index: int = CLERK,
+         sell: tuple[Purchase, ...] = ()) -> tuple[GameState, LegReport]:  # fmt: skip
+    """From the Mart's door: the state before, and the report of the leg that sold and bought."""
     before = state_of(role.session)
     goal = ObjectGoal(map_id=world.by_name[mart].id, index=object_index)
-    return before, role.travel(Leg(goal=goal, buy=buy))
+    return before, role.travel(Leg(goal=goal, buy=buy, sell=sell))
 
 
 def count(state: GameState, item: str) -> int:
@@ -143,5 +143,47 @@ def test_someone_who_is_no_clerk_sells_nothing_and_the_player_walks_on(
     assert report.outcome == "arrived" and report.bought == ()
     assert "without a Mart's menu" in report.reason, report.reason
     assert report.state.bag == before.bag and report.state.progress.money == before.progress.money
+    assert report.frames < SHOPPING_FRAMES
+    assert_free_to_walk(role, world, "VIRIDIAN_CITY")
+
+
+# Six kinds: the NUGGETs fifth, below the list's three rows, so the sell list scrolls to them.
+BAG = [("POKE_BALL", 5), ("POTION", 3), ("TM_WHIRLWIND", 1), ("BICYCLE", 1), ("NUGGET", 3), ("ANTIDOTE", 2)]
+
+
+def test_nuggets_are_sold_and_their_money_pays_for_what_is_bought_on_the_same_visit(
+    role: EmulatorRole, world: World, at_the_door: dict[str, bytes]
+) -> None:
+    role.session.load_state(at_the_door["PEWTER_MART"])
+    set_bag(role.session, BAG)
+    set_money(role.session, 100)
+    before, report = shop(role, world, "PEWTER_MART", (p("POTION", 4),), sell=(p("NUGGET", 2),))
+    after = report.state
+    assert report.outcome == "arrived", report.reason
+    # pret data/items/prices.asm: a NUGGET is ¥10,000, a Mart pays half; a POTION costs ¥300.
+    assert report.sold == (p("NUGGET", 2),) and report.bought == (p("POTION", 4),)
+    assert after.progress.money == 100 + 2 * 5000 - 4 * 300
+    assert count(after, "NUGGET") == 1 and count(after, "POTION") == count(before, "POTION") + 4
+    assert any("I can pay you" in line for line in report.text), report.text
+    assert report.frames < SHOPPING_FRAMES
+    assert_free_to_walk(role, world, "PEWTER_CITY")
+
+
+def test_a_whole_stack_and_a_tm_are_sold_and_a_key_item_is_not_offered(
+    role: EmulatorRole, world: World, at_the_door: dict[str, bytes]
+) -> None:
+    role.session.load_state(at_the_door["VIRIDIAN_MART"])
+    set_bag(role.session, BAG)
+    set_money(role.session, 0)
+    sell = (p("BICYCLE", 1), p("NUGGET", 3), p("TM_WHIRLWIND", 1))
+    _, report = shop(role, world, "VIRIDIAN_MART", (), sell=sell)
+    after = report.state
+    assert report.outcome == "arrived", report.reason
+    assert report.sold == (p("NUGGET", 3), p("TM_WHIRLWIND", 1))
+    assert "BICYCLE: a Mart will not buy it" in report.reason, report.reason
+    # TM_WHIRLWIND: ¥1,000 (pret data/items/tm_prices.asm), half of it paid.
+    assert after.progress.money == 3 * 5000 + 500
+    kept = [(entry.name, entry.quantity) for entry in after.bag]
+    assert kept == [("POKE_BALL", 5), ("POTION", 3), ("BICYCLE", 1), ("ANTIDOTE", 2)]
     assert report.frames < SHOPPING_FRAMES
     assert_free_to_walk(role, world, "VIRIDIAN_CITY")

@@ -40,6 +40,7 @@ EXTENTS = {
     "wPlayerMoney": 3,
     "wItemList": 16,  # pret ram/wram.asm: wItemList:: ds 16
     "hItemPrice": 3,
+    "hMoney": 3,
     "wSpriteStateData1": RED_BLUE.sprites * RED_BLUE.sprite_struct,
     "wSpriteStateData2": RED_BLUE.sprites * RED_BLUE.sprite_struct,
     "wEventFlags": RED_BLUE.event_flag_bytes,
