@@ -111,6 +111,7 @@ class Conductor:
         self._pending: list[GameEvent] = []  # events seen between looks (a battle's end), for the strategist
         # A battle ended: the reason of the checkpoint due at the next cycle boundary.
         self._battle_ended: str | None = None
+        self._plan_stopped: str | None = None  # why the plan could not go on (the run stops as stalled)
         self._storage_failed: StorageError | None = None  # why the run stopped, if a file failed to write
         # The buttons and vision levels: the model presses the buttons, one step a cycle.
         self.buttons = ButtonSteps(options.harness) if presses_buttons(options.harness.level) else None
@@ -334,6 +335,8 @@ class Conductor:
             return "story_done"  # the Hall of Fame: the game itself starts over after the credits
         if self.buttons is not None:
             return self.buttons.stop_reason()
+        if self._plan_stopped is not None:
+            return "stalled"
         if self.battle is not None and len(self.battle.tracker.records) >= MAX_BATTLE_DECISIONS:
             log.warning("stopping: battle %s took %d decisions without ending (a loop the battle's stall "
                         "guard could not break)", self.battle.battle_id, MAX_BATTLE_DECISIONS)  # fmt: skip
@@ -517,6 +520,10 @@ class Conductor:
             leg, selection = choice.leg, choice.selection
         else:
             leg = self.roles.tactician.call.choose_leg(state, self.progress.directive)
+        if leg.stop is not None:
+            log.warning("stopping: the plan cannot go on: %s", leg.stop)
+            self._plan_stopped = leg.stop
+            return
         report = self.roles.emulator.call.travel(leg)
         # A notification: the tactician's next call runs after it (one caller, calls kept in order).
         self.roles.tactician.tell.travelled(state, leg, report)

@@ -65,11 +65,20 @@ BAR_RAISE = 0.1  # a defeat raises the forecast the boss's next try waits for by
 MAX_BAR = 0.95
 LEVELS_AFTER_DEFEAT = 2  # a boss that won is tried again only after the strongest member gains this many
 UNREACHABLE = 2.0  # a bar no forecast reaches
-MAX_TRAINING_EXP = (
-    60_000  # experience the team earns training for one boss before its forecast is not awaited
-)
+MAX_IDLE = 500  # legs with nothing moving on (progress_mark) before the run stops and says why
+# Experience the team earns training for one boss before its forecast is not awaited.
+MAX_TRAINING_EXP = 60_000
 MAX_TRAINING = 12  # levels the strongest member trains for one boss before the forecast is no longer awaited
 STAGES = ("plan", "re-plan through story gates", "explore", "try another objective", "start over")
+
+
+def progress_mark(state: GameState) -> tuple[int, ...]:
+    """What only grows while the play gets somewhere for good: event flags (a trainer beaten, an item
+    taken, a scene played), towns visited, badges, levels, species owned."""
+    return (
+        len(state.story.event_flags), len(state.story.towns_visited), state.progress.badge_count,
+        sum(mon.level for mon in state.party), state.progress.pokedex_owned,
+    )  # fmt: skip
 
 
 def fit(state: GameState) -> bool:
@@ -94,6 +103,7 @@ class PilotSnapshot(Frozen):
     training_exp: dict[str, int] = Field(default_factory=dict)
     floors: dict[str, int] = Field(default_factory=dict)
     catch_up: int = 0
+    since_progress: int = 0
     recruiting: RecruitingSnapshot = RecruitingSnapshot()
 
 
@@ -132,12 +142,20 @@ class Pilot:
         # The level the strongest member reaches before a boss that won is tried again.
         self.floors: dict[str, int] = {}
         self.catch_up = 0  # the level a defeat by a trainer no step trains for asks of the strongest member
+        self.since_progress = 0  # legs since the play last moved on (progress_mark)
+        self._mark: tuple[int, ...] = ()
         self._wants: tuple[object, Step | None] | None = None  # boss_ahead for the team it was asked for
         self.healed: set[tuple[str, int]] = set()  # (objective, step index): heals done while it was in hand
 
     # -- choosing ----------------------------------------------------------------------------------
     def leg(self, state: GameState, objective_name: str) -> Leg | None:
-        """The next leg for the objective; None leaves the choice to the explorer."""
+        """The next leg for the objective; None leaves the choice to the explorer; a leg with `stop` when
+        the play has not moved on for MAX_IDLE legs (the run stops and says why)."""
+        if self.since_progress >= MAX_IDLE:
+            doing = self._step.words() if self._step is not None else "none"
+            why = (f"{objective_name}: nothing moved on in {self.since_progress} legs (no event, town, "
+                   f"badge, level or member), the step in hand: {doing}")  # fmt: skip
+            return Leg(goal=HereGoal(), stop=why, reason=why)
         if objective_name != self.objective:
             self.objective, self.idle_legs, self.detour = objective_name, 0, None
             self.healed = set()
@@ -570,6 +588,11 @@ class Pilot:
         steps the leg's plan still had to go when it ended (a trainer's battle ends a long walk early);
         nearer than ever before to the step's target counts as progress too."""
         puzzled = self.puzzles.travelled(before, after)
+        # Against the last leg's end, not this leg's start: a battle between two legs (a level, a trainer's
+        # flag) is progress too.
+        mark = progress_mark(after)
+        self.since_progress = 0 if mark != self._mark else self.since_progress + 1
+        self._mark = mark
         if self.objective is None or self._step is None:
             return None
         if self.last_leg is not None and (self.last_leg.use == "BICYCLE" or self._changing_team):
@@ -640,7 +663,7 @@ class Pilot:
             objective=self.objective, idle_legs=self.idle_legs, detour=self.detour,
             puzzles=self.puzzles.snapshot(), bars=dict(self.bars), training_from=dict(self.training_from),
             training_exp=dict(self.training_exp),
-            floors=dict(self.floors), catch_up=self.catch_up,
+            floors=dict(self.floors), catch_up=self.catch_up, since_progress=self.since_progress,
             recruiting=self.recruiting.snapshot() if self.recruiting is not None else RecruitingSnapshot(),
         )  # fmt: skip
 
@@ -651,6 +674,7 @@ class Pilot:
         self.training_exp = dict(snapshot.training_exp)
         self.floors = dict(snapshot.floors)
         self.catch_up = snapshot.catch_up
+        self.since_progress = snapshot.since_progress
         if self.recruiting is not None:
             self.recruiting.restore(snapshot.recruiting)
         self.puzzles.restore(snapshot.puzzles)

@@ -163,3 +163,4 @@ class Leg(Frozen):
     pc: PcOrder | None = None  # a deposit or withdrawal at the PC the goal faces
     fly: str | None = None  # a town (pret name) FLY takes the player to where the leg arrives (outdoors)
     order: tuple[int, int] | None = None  # two party members (0-based) put in each other's places
+    stop: str | None = None  # no leg at all: the plan cannot go on, and this says why (the run stops)

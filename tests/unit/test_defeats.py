@@ -157,3 +157,19 @@ def test_a_boss_is_fought_only_by_a_fit_team() -> None:
     )
     leg = flown.leg(asleep, "beat_brock")
     assert leg is not None and "not fit" in leg.reason  # no AWAKENING in the bag: the nurse
+
+
+def test_a_plan_that_moves_nothing_on_for_so_long_stops_with_its_reason(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import engine.tactician.pilot as pilot_module
+
+    monkeypatch.setattr(pilot_module, "MAX_IDLE", 5)
+    flown = pilot()
+    state = charmander(6)
+    for _ in range(6):
+        leg = flown.leg(state, "beat_brock")
+        assert leg is not None and leg.stop is None
+        flown.travelled(state, state)
+    stop = flown.leg(state, "beat_brock")
+    assert stop is not None and stop.stop is not None and "nothing moved on in 5 legs" in stop.stop
+    flown.travelled(state, charmander(7))  # a level gained: the play moves on again
+    assert (flown.leg(charmander(7), "beat_brock") or stop).stop is None
