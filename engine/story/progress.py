@@ -40,6 +40,12 @@ def met_wild(before: GameState, after: GameState) -> str | None:
     return "a wild battle" if after.battle is not None and after.battle.kind == "wild" else None
 
 
+def repel_wearing_off(before: GameState, after: GameState) -> str | None:
+    """A REPEL bought for a walk still keeps the wild Pokémon away: the steps it has left are spent."""
+    spent = before.overworld.repel_steps - after.overworld.repel_steps
+    return f"{spent} steps of a REPEL spent" if spent > 0 else None
+
+
 def healed(before: GameState, after: GameState) -> str | None:
     return "the team healed" if party_hp(after) > party_hp(before) + 0.01 else None
 
@@ -73,8 +79,8 @@ def closer(before_steps: int | None, after_steps: int | None) -> str | None:
 _BY_ACTION: dict[str, tuple[ProgressTest, ...]] = {
     "heal": (healed, cured),
     "buy": (stocked,),
-    "catch": (new_member, stronger, met_wild),
-    "train": (stronger, new_member, met_wild),
+    "catch": (new_member, stronger, met_wild, repel_wearing_off),
+    "train": (stronger, new_member, met_wild, repel_wearing_off),
 }
 
 

@@ -14,9 +14,10 @@ from engine.world.goals import Leg
 from engine.world.tables import GHOST_MAPS, GHOST_SEER, SAFARI_MAPS
 from engine.world.world import World
 
-HOPS = 3  # map edges and warps from the player's map that a recruit may be looked for within
+HOPS = 4  # map edges and warps from the player's map that a recruit may be looked for within (a building's
+# door is one of them)
 MAX_LEGS = 40  # legs of looking before a recruit is given up
-CANDIDATES = 4  # the best recruits on paper whose way there is planned
+CANDIDATES = 6  # the best recruits on paper whose way there is planned
 MAX_STEPS = 200  # the longest walk to a recruit's grass
 SEARCH_NODES = 20_000
 
@@ -74,15 +75,21 @@ class Recruiting:
             for m in self.world.maps_near(state.overworld.map_id, HOPS)
             if self.world.maps[m].name not in shut
         }
+        # Of the recruits that reach the bar, the nearest; failing that, the one that lifts the forecast most.
+        best: tuple[bool, int, Recruit] | None = None
         for found in recruits_for(state, self.world, maps, boss.forecast, bar)[:CANDIDATES]:
             if f"{boss.bar_key} {found.species}" in self.tried:
                 continue
             steps = self.explorer.grass_steps(state, {found.map_id}, max_nodes=SEARCH_NODES)
             if steps is None or steps > MAX_STEPS:
                 continue
-            self.tried.add(f"{boss.bar_key} {found.species}")
-            return found
-        return None
+            rank = (found.after < bar, steps if found.after >= bar else -round(100 * found.after), found)
+            if best is None or rank[:2] < best[:2]:
+                best = rank
+        if best is None:
+            return None
+        self.tried.add(f"{boss.bar_key} {best[2].species}")
+        return best[2]
 
     def snapshot(self) -> RecruitingSnapshot:
         return RecruitingSnapshot(recruit=self.recruit, legs=self.legs, tried=tuple(sorted(self.tried)))
