@@ -17,6 +17,7 @@ from engine.game.models import GameState
 from engine.game.selling import to_take
 from engine.story.graph import Step, StoryGraph
 from engine.tactician.collecting import Collector, Nearest
+from engine.tactician.potions import potions_leg
 from engine.tactician.repels import buying_leg, repel_leg
 from engine.tactician.sales import selling_leg
 from engine.team.boosts import CLERK as BOOST_CLERK
@@ -76,6 +77,7 @@ class Asides:
         helpers: Helpers,
         boss: Step | None = None,
         wants_experience: bool = True,
+        upcoming: Step | None = None,
     ) -> Leg | None:
         """Money first: what the engine never uses, sold while a Mart is at hand. Then the team's change;
         then, while `boss` (the next boss the story trains for) is not yet
@@ -91,6 +93,9 @@ class Asides:
         lead = self._lead(state, boss) if boss is not None else None
         if lead is not None:
             return lead.model_copy(update={"reason": f"the team: {lead.reason}"})
+        potions = self._potions(state, upcoming, helpers.counter) if upcoming is not None else None
+        if potions is not None:
+            return potions.model_copy(update={"reason": f"the bag: {potions.reason}"})
         boosts = self._boosts(state) if step.gauntlet else None
         if boosts is not None:
             return boosts.model_copy(update={"reason": f"the bag: {boosts.reason}"})
@@ -103,6 +108,13 @@ class Asides:
             return found.model_copy(update={"reason": f"the bag: {found.reason}"})
         store = self._store(state, helpers.at_pc) or self._take(state, helpers.at_pc)
         return store.model_copy(update={"reason": f"the bag: {store.reason}"}) if store is not None else None
+
+    def _potions(self, state: GameState, upcoming: Step, counter: Counter) -> Leg | None:
+        """Potions for the boss about to be fought (`upcoming`: its training done), from a Mart in town."""
+        found = potions_leg(state, self.world, counter, upcoming.forecast)
+        if found is None or not self._may_try(f"potions {upcoming.bar_key} {state.overworld.map_id}"):
+            return None
+        return found
 
     def _boosts(self, state: GameState) -> Leg | None:
         """X items the gauntlet's chain wants, from the Celadon store (a walk the pilot may turn into a

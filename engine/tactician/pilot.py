@@ -72,6 +72,13 @@ MAX_TRAINING = 12  # levels the strongest member trains for one boss before the 
 STAGES = ("plan", "re-plan through story gates", "explore", "try another objective", "start over")
 
 
+def _fought_next(objective: Objective, step: Step) -> Step | None:
+    """The objective's boss step (a gym leader's, not the gauntlet's) once its training is behind: the
+    boss is fought next."""
+    trained = next((s for s in objective.steps if s.boss is not None and not s.gauntlet), None)
+    return trained if trained is not None and step is not trained and step.do != "train" else None
+
+
 def progress_mark(state: GameState) -> tuple[int, ...]:
     """What only grows while the play gets somewhere for good: event flags (a trainer beaten, an item
     taken, a scene played), towns visited, badges, levels, species owned."""
@@ -179,7 +186,8 @@ class Pilot:
         if self.asides is not None and stage == "plan" and not self.puzzles.inside(state):
             helpers = Helpers(counter=self._counter, at_pc=self._at_pc, nearest=self.explorer.nearest_talk)
             wants = self.wants_experience(state)
-            aside = self.asides.leg(state, step, done, helpers, self.boss_ahead(state), wants)
+            upcoming = _fought_next(objective, step)
+            aside = self.asides.leg(state, step, done, helpers, self.boss_ahead(state), wants, upcoming)
         if (
             aside is None
             and self.recruiting is not None
