@@ -111,6 +111,7 @@ class PilotSnapshot(Frozen):
     floors: dict[str, int] = Field(default_factory=dict)
     catch_up: int = 0
     since_progress: int = 0
+    progress_mark: tuple[int, ...] = ()
     recruiting: RecruitingSnapshot = RecruitingSnapshot()
 
 
@@ -672,6 +673,7 @@ class Pilot:
             puzzles=self.puzzles.snapshot(), bars=dict(self.bars), training_from=dict(self.training_from),
             training_exp=dict(self.training_exp),
             floors=dict(self.floors), catch_up=self.catch_up, since_progress=self.since_progress,
+            progress_mark=self._mark,
             recruiting=self.recruiting.snapshot() if self.recruiting is not None else RecruitingSnapshot(),
         )  # fmt: skip
 
@@ -683,6 +685,7 @@ class Pilot:
         self.floors = dict(snapshot.floors)
         self.catch_up = snapshot.catch_up
         self.since_progress = snapshot.since_progress
+        self._mark = snapshot.progress_mark
         if self.recruiting is not None:
             self.recruiting.restore(snapshot.recruiting)
         self.puzzles.restore(snapshot.puzzles)
