@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from engine.combat.collector import collector_paused
-from engine.combat.fighter import NEUTRAL, Duel, Fighter, Side, Switch, fresh
+from engine.combat.fighter import VOLATILE, Duel, Fighter, Side, Switch, fresh
 from engine.combat.memo import keep
 from engine.combat.race import DuelOdds, duel_odds, race_key
 from engine.combat.turn import enemy_answers, resolve_turn
@@ -188,11 +188,7 @@ def _down(fighter: Fighter) -> Fighter:
 
 
 def _knocked_out(fighter: Fighter) -> Fighter:
-    return fighter._replace(
-        hp=0, status="OK", sleep_turns=0, toxic=0, stages=NEUTRAL, confused=0, seeded=False, reflect=False,
-        light_screen=False, focus_energy=False, mist=False, bide=0, bide_damage=0, trapping=0,
-        trap_damage=0, recharging=False, charging=-1, flinched=False, pp=(0,) * len(fighter.pp),
-    )  # fmt: skip
+    return fighter._replace(**VOLATILE, hp=0, status="OK", sleep_turns=0, pp=(0,) * len(fighter.pp))
 
 
 def _their_next(duel: Duel) -> Duel:
