@@ -2,6 +2,7 @@
 
     .venv/bin/python -m benchmarks.tournament --rom ROM [--draws 4]
         [--policies search,one_turn,max_damage,first_move] [--category C ...] [--only NAME ...]
+        [--from-run DATA_DIR ... [--wild]]
         [--workers 2] [--out results.jsonl] [--reuse results.jsonl] [--markdown]
     .venv/bin/python -m benchmarks.tournament --report results.jsonl [--markdown]
 
@@ -11,7 +12,8 @@ a different number of frames before the set-up, so the game's random numbers dif
 and every policy plays exactly the same draw from the same state. The policies (benchmarks/policies.py):
 `search` (the engine's default rule-based policy, with the battle search), `one_turn` (the same without
 the search), `max_damage` (the strongest move, never a switch) and `first_move` (the first move, every
-turn).
+turn). `--from-run DATA_DIR` plays the battle starts a user's own `engine run` kept instead
+(benchmarks/tournament_states.py): every trainer battle of the runs under DATA_DIR, by stage and kind.
 
 Each (scenario, draw) cell is one task; `--workers N` plays the cells in N processes, each with its own
 emulator, and prints a line on stderr as each cell is done. Every battle becomes one JSON line in `--out`
@@ -34,7 +36,7 @@ import multiprocessing
 import sys
 import time
 import traceback
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,6 +44,7 @@ from typing import IO
 
 from benchmarks.policies import MAKERS
 from benchmarks.tournament_report import Key, Result, read_results, report, reusable
+from benchmarks.tournament_states import RunBattle, category_of, run_battles
 from engine.battles.policy import Decision, Policy
 from engine.combat.judge import win_probability
 from engine.combat.position import duel_of
@@ -90,6 +93,19 @@ class Cell:
     scenario: str
     draw: int
     policies: tuple[str, ...]  # the ones to play: the others were reused
+    battle: RunBattle | None = None  # a run's kept battle start (--from-run); None: the catalogue's
+
+
+Scenario = CatalogueScenario | RunBattle
+
+
+@dataclass(frozen=True)
+class Started:
+    """What a cell's battle is, read once it is set up."""
+
+    category: str
+    stage: str
+    party_size: int
 
 
 def rom_id(rom: Path) -> str:
@@ -125,34 +141,46 @@ class Player:
         self.session.close()
 
     def play_cell(self, cell: Cell) -> list[Result]:
-        scenario = next(s for s in CATALOGUE if s.name == cell.scenario)
+        scenario = cell.battle or next(s for s in CATALOGUE if s.name == cell.scenario)
         return [self.play(scenario, cell.draw, policy) for policy in cell.policies]
 
-    def play(self, scenario: CatalogueScenario, draw: int, policy: str) -> Result:
+    def _start(self, scenario: Scenario, draw: int) -> Started:
+        if isinstance(scenario, RunBattle):
+            scenario.start(self.session, draw, FRAMES_PER_DRAW)
+            state = state_of(self.session)
+            category = category_of(state)
+            return Started(category, category.split("_")[0], len(state.party))
+        self.session.load_state(self.base)
+        self.session.tick(1 + draw * FRAMES_PER_DRAW)
+        scenario.setup(self.session)
+        return Started(scenario.category, scenario.stage, len(scenario.party))
+
+    def play(self, scenario: Scenario, draw: int, policy: str) -> Result:
         timed = Timed(MAKERS[policy](), forecasting=policy == "search")
         start = time.perf_counter()
+        started = Started("unknown", "unknown", 0)
         try:
-            self.session.load_state(self.base)
-            self.session.tick(1 + draw * FRAMES_PER_DRAW)
-            scenario.setup(self.session)
+            started = self._start(scenario, draw)
             options = DriveOptions(battle_id=f"{scenario.name}-{draw}-{policy}", run_id="tournament",
                                    max_decisions=MAX_DECISIONS)  # fmt: skip
             driven = drive_battle(EmulatorRole.on_session(self.session), by_policy(timed), options)
         except Exception as error:  # a crash is a result too: the search engineer wants to see it
-            played = self._row(scenario, draw, policy, timed, time.perf_counter() - start)
+            played = self._row(scenario, started, draw, policy, timed, time.perf_counter() - start)
             return {**played, **_failed(error, len(timed.milliseconds))}
-        played = self._row(scenario, draw, policy, timed, time.perf_counter() - start)
+        played = self._row(scenario, started, draw, policy, timed, time.perf_counter() - start)
         return {**played, **self._outcome(driven)}
 
-    def _row(self, scenario: CatalogueScenario, draw: int, policy: str, timed: Timed, wall: float) -> Result:
+    def _row(
+        self, scenario: Scenario, started: Started, draw: int, policy: str, timed: Timed, wall: float
+    ) -> Result:
         return {
             "rom": self.rom,
             "game": self.game,
             "scenario": scenario.name,
             "digest": scenario.digest(),
-            "category": scenario.category,
-            "stage": scenario.stage,
-            "party_size": len(scenario.party),
+            "category": started.category,
+            "stage": started.stage,
+            "party_size": started.party_size,
             "draw": draw,
             "policy": policy,
             "predicted": _predicted(timed.first) if policy == "search" else None,
@@ -221,7 +249,7 @@ def chosen_scenarios(categories: list[str] | None, only: list[str] | None) -> li
 
 
 def plan(
-    scenarios: list[CatalogueScenario],
+    scenarios: Sequence[Scenario],
     draws: int,
     policies: tuple[str, ...],
     reused: dict[Key, Result],
@@ -236,7 +264,8 @@ def plan(
             kept += [reused[keys[p]] for p in policies if keys[p] in reused]
             to_play = tuple(p for p in policies if keys[p] not in reused)
             if to_play:
-                cells.append(Cell(scenario.name, draw, to_play))
+                battle = scenario if isinstance(scenario, RunBattle) else None
+                cells.append(Cell(scenario.name, draw, to_play, battle))
     return cells, kept
 
 
@@ -259,7 +288,13 @@ def run(args: argparse.Namespace) -> list[Result]:
     unknown = [p for p in policies if p not in MAKERS]
     if unknown:
         raise SystemExit(f"unknown policies {unknown}; known: {', '.join(MAKERS)}")
-    scenarios = chosen_scenarios(args.category, args.only)
+    scenarios: Sequence[Scenario]
+    if args.from_run:
+        scenarios = [b for b in run_battles(args.from_run, args.wild) if not args.only or b.name in args.only]
+        if not scenarios:
+            raise SystemExit("no kept battle start under --from-run (checkpoint.keep_battle_states)")
+    else:
+        scenarios = chosen_scenarios(args.category, args.only)
     if not scenarios:
         raise SystemExit("no scenario matches --category/--only")
     rom = rom_id(args.rom)
@@ -286,7 +321,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--draws", type=int, default=4)
     parser.add_argument("--policies", default=",".join(POLICIES), help="comma-separated")
     parser.add_argument("--category", nargs="*", choices=CATEGORIES, help="only these categories")
-    parser.add_argument("--only", nargs="*", help="only these scenarios")
+    parser.add_argument("--only", nargs="*", help="only these scenarios (battle ids with --from-run)")
+    parser.add_argument(
+        "--from-run",
+        nargs="+",
+        type=Path,
+        metavar="DATA_DIR",
+        help="play the battle starts these runs kept instead of the catalogue",
+    )
+    parser.add_argument("--wild", action="store_true", help="with --from-run: the wild battles too")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--out", type=Path, help="the results, one JSON line per battle")
     parser.add_argument("--reuse", type=Path, help="take the baselines' results from this earlier file")
