@@ -113,6 +113,14 @@ class Judge:
             standing=p * won.standing + (1 - p) * lost.standing,
         )
 
+    def next_position(self, duel: Duel) -> Duel:
+        """After a knock-out: a trainer's next member out, and ours as the judge would send it."""
+        if duel.them.fighter.fainted and not duel.wild:
+            duel = _their_next(duel)
+        if duel.us.fighter.fainted and not duel.us.defeated:
+            duel = _send(duel, True, self._ranked(duel)[0])
+        return duel
+
     def _ranked(self, duel: Duel) -> list[int]:
         """Our members who could come out after a knock-out, the best duel against the enemy in front
         first (its chance of winning, then the share of HP it keeps)."""

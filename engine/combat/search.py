@@ -17,7 +17,7 @@ from engine.combat.collector import collector_paused
 from engine.combat.fighter import Action, Attack, Duel, Fighter, Switch, UseItem, move_of
 from engine.combat.futility import futile
 from engine.combat.hits import deals_damage
-from engine.combat.judge import Judge
+from engine.combat.judge import Judge, Outlook
 from engine.combat.race import DuelOdds
 from engine.combat.turn import enemy_answers, member_after_item, resolve_turn
 
@@ -66,6 +66,7 @@ DEEP_CANDIDATES = 2
 DEEP_MARGIN = 0.02
 DEEP_DETAIL = 1
 DEEP_WORK = 480
+PLAYED_ON_DETAIL = 1  # the turn played by the member sent after ours went down
 WIN_SHOWN = 0.01  # smaller differences in winning chance are not worth naming in a reason
 KO_SHOWN = 0.5  # a knock-out less likely than this is not timed in a reason
 ITEM_COST = 0.03
@@ -207,18 +208,46 @@ def _preference(duel: Duel, scored: Scored) -> float:
 
 
 def _score(
-    duel: Duel, action: Action, answers: list[tuple[float, Action]], judge: Judge, detail: int
+    duel: Duel,
+    action: Action,
+    answers: list[tuple[float, Action]],
+    judge: Judge,
+    detail: int,
+    play_on: bool = True,
 ) -> Scored:
     win = kept = standing = 0.0
     pace = KnockOut()
+    play_on = play_on and isinstance(action, Switch)
     for q, answer in answers:
         for p, after in resolve_turn(duel, action, answer, detail):
-            outlook = judge.outlook(after)
+            outlook = _played_on(after, judge) if play_on and _lost_a_member(after) else judge.outlook(after)
             win += q * p * outlook.win
             kept += q * p * outlook.kept
             standing += q * p * outlook.standing
             pace.add(q * p, judge.duel(after))
     return Scored(action, win, kept, standing, pace.turns, ko=pace.chance)
+
+
+def _lost_a_member(after: Duel) -> bool:
+    return after.us.fighter.fainted and not after.over and not (after.wild and after.them.fighter.fainted)
+
+
+def _played_on(after: Duel, judge: Judge) -> Outlook:
+    """A switch whose member went down before it could act: the member the judge sends next plays its
+    first turn too (its best attack, searched), then the judge. The switch is then judged as deep as an
+    attack: the judge alone is kinder than a turn played, and switching a PIDGEY in to be knocked out (the
+    WARTORTLE then judged fresh) looked better than attacking with the WARTORTLE (a lost rival battle of
+    a real run). Only for switches: an attack that costs its member is weighed against attacks alike,
+    and playing on after every knock-out doubled a full party's search."""
+    sent = judge.next_position(after)
+    if sent.over or sent.us.fighter.fainted:
+        return judge.outlook(sent)
+    replies = enemy.choices(sent)
+    scored = (
+        _score(sent, attack, replies, judge, PLAYED_ON_DETAIL, play_on=False) for attack in attacks(sent)
+    )
+    best = max(scored, key=lambda s: s.value)
+    return Outlook(best.win, best.kept, best.standing)
 
 
 class KnockOut:

@@ -10,12 +10,23 @@ import pytest
 
 from engine.combat import enemy
 from engine.combat.effects import locked_slot, stat_item, transform
-from engine.combat.fighter import ACCURACY, ATTACK, SPEED, Attack, Duel, Fighter, Side, UseItem, fighter_of
+from engine.combat.fighter import (
+    ACCURACY,
+    ATTACK,
+    SPEED,
+    Attack,
+    Duel,
+    Fighter,
+    Side,
+    Switch,
+    UseItem,
+    fighter_of,
+)
 from engine.combat.futility import futile
 from engine.combat.hits import crit_chance, hit_chance
 from engine.combat.judge import win_probability
 from engine.combat.pace import move_pace
-from engine.combat.position import duel_of
+from engine.combat.position import duel_of, trainer_side
 from engine.combat.race import duel_odds
 from engine.combat.rollout import sampled_win_rate
 from engine.combat.search import KnockOut, Scored, attacks, search
@@ -349,3 +360,17 @@ def test_the_search_restores_the_pp_of_a_member_run_dry_against_a_ghost() -> Non
     assert verdict.best.action == ether
     state = duel_of(_with_bag(fixture_state("red_brock_move_menu_0pp"), ("ETHER", 1)), Fairness.FULL_RAM)
     assert state is not None and state.us.fighter.max_pp == (35, 30, 30)
+
+
+# -- a switch fed to the enemy -----------------------------------------------------------------------------
+def test_a_member_switched_in_to_be_knocked_out_is_judged_as_deep_as_an_attack() -> None:
+    """A real run's rival battle: a PIDGEY L5 switched in before the WARTORTLE goes down to PIDGEOTTO's
+    first hit; the judge alone then rated the WARTORTLE sent after it above the WARTORTLE attacking now."""
+    rival = trainer_side("RIVAL1", 8)
+    assert rival is not None
+    wartortle = mon("WARTORTLE", 22, "TACKLE", "TAIL_WHIP", "BUBBLE", "WATER_GUN")
+    duel = Duel(us=Side(members=(wartortle, mon("PIDGEY", 5, "GUST"))), them=rival._replace(turns_out=2))
+    verdict = search(duel, [*attacks(duel), Switch(1)])
+    assert verdict.best.action == Attack(3)
+    water_gun, fed = verdict.scored[3], verdict.scored[4]
+    assert fed.win < water_gun.win + 0.01
