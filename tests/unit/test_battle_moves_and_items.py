@@ -374,3 +374,33 @@ def test_a_member_switched_in_to_be_knocked_out_is_judged_as_deep_as_an_attack()
     assert verdict.best.action == Attack(3)
     water_gun, fed = verdict.scored[3], verdict.scored[4]
     assert fed.win < water_gun.win + 0.01
+
+
+def test_a_transformed_enemy_on_screen_is_our_member_with_its_own_hp_bar() -> None:
+    """Under visible_only the enemy shows our species once it has transformed; a player knows what it
+    copied (our member's types, stats and moves) and that its HP is still the DITTO's."""
+    state = fixture_state("red_wild_main_menu")
+    battle = state.battle
+    assert battle is not None and battle.enemy is not None and battle.player is not None
+    ditto = game_data().species_by_name["DITTO"]
+    copied = battle.enemy.model_copy(
+        update={
+            "species_id": battle.player.species_id,
+            "species_name": battle.player.species_name,
+            "level": 20,
+            "hp": 25,
+            "max_hp": 50,
+        }
+    )
+    side = battle.enemy_side.model_copy(update={"status3": 1 << 3})  # TRANSFORMED
+    shown = battle.model_copy(update={"enemy": copied, "enemy_side": side, "cur_opponent": ditto.index})
+    duel = duel_of(state.model_copy(update={"battle": shown}), Fairness.VISIBLE_ONLY)
+    assert duel is not None
+    foe, ours = duel.them.fighter, duel.us.fighter
+    assert (foe.species, foe.types, foe.moves, foe.battle) == (
+        ours.species,
+        ours.types,
+        ours.moves,
+        ours.battle,
+    )
+    assert foe.transformed and foe.max_hp == fighter_of("DITTO", 20).max_hp and foe.hp == foe.max_hp // 2
