@@ -119,6 +119,7 @@ class Agreement:
     within_one: int
     mean_error: float  # predicted - actual, over the settled ones: the bias
     mean_absolute_error: float
+    median_absolute_error: float  # the long stalls (a 1% ABSORB for 50 turns) weigh on the mean alone
     not_settled: int  # finite forecasts that did not come to a knock-out by this member
     never: int  # "KO never" forecasts
     never_wrong: int  # of those, knocked out all the same
@@ -141,6 +142,7 @@ def agreement(found: list[Forecast]) -> Agreement:
         within_one=sum(abs(e) <= 1 for e in errors),
         mean_error=statistics.fmean(errors) if errors else 0.0,
         mean_absolute_error=statistics.fmean(abs(e) for e in errors) if errors else 0.0,
+        median_absolute_error=statistics.median(abs(e) for e in errors) if errors else 0.0,
         not_settled=len(finite) - len(settled),
         never=len(never),
         never_wrong=sum(f.actual is not None for f in never),
@@ -161,6 +163,7 @@ def report(result: Agreement, markdown: bool = False) -> str:
         ("within one turn", f"{result.within_one} ({result.within_one / settled:.0%})"),
         ("mean error, predicted - actual", f"{result.mean_error:+.2f} turns"),
         ("mean absolute error", f"{result.mean_absolute_error:.2f} turns"),
+        ("median absolute error", f"{result.median_absolute_error:.1f} turns"),
         ("finite, not settled (ours fainted, a switch, the end)", f"{result.not_settled}"),
         ("'KO never', then knocked out all the same", f"{result.never_wrong} of {result.never}"),
     ]

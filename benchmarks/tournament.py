@@ -2,14 +2,15 @@
 
     .venv/bin/python -m benchmarks.tournament --rom ROM [--draws 4]
         [--policies search,one_turn,max_damage,first_move] [--category C ...] [--only NAME ...]
-        [--from-run DATA_DIR ... [--wild]]
+        [--from-run DATA_DIR ... [--wild]] [--logs DIR]
         [--workers 2] [--out results.jsonl] [--reuse results.jsonl] [--markdown]
     .venv/bin/python -m benchmarks.tournament --report results.jsonl [--markdown]
 
 The catalogue is tests/support/catalogue.py (about 200 battles from Route 1 to the Champion, none from the
 ROM tests). The game boots once to the overworld with fast options and that state is saved; a draw waits
 a different number of frames before the set-up, so the game's random numbers differ from draw to draw,
-and every policy plays exactly the same draw from the same state. The policies (benchmarks/policies.py):
+and every policy plays exactly the same draw from the same state. `--logs DIR` keeps the search's battle
+logs, for `benchmarks.ko_turns DIR`. The policies (benchmarks/policies.py):
 `search` (the engine's default rule-based policy, with the battle search), `one_turn` (the same without
 the search), `max_damage` (the strongest move, never a switch) and `first_move` (the first move, every
 turn). `--from-run DATA_DIR` plays the battle starts a user's own `engine run` kept instead
@@ -49,6 +50,7 @@ from engine.battles.policy import Decision, Policy
 from engine.combat.judge import win_probability
 from engine.combat.position import duel_of
 from engine.emulator.session import EmulatorSession
+from engine.files import write_bytes_atomic
 from engine.game.actions import BattleAction
 from engine.game.assessment import Fairness
 from engine.game.models import DecisionPoint, GameState
@@ -127,9 +129,11 @@ def _failed(error: Exception, decisions: int) -> Result:
 
 
 class Player:
-    """One emulator, booted once, playing cells from its base state."""
+    """One emulator, booted once, playing cells from its base state. With `logs`, the search's battle logs
+    go to logs/runs/tournament/battles/ (where benchmarks.ko_turns reads them)."""
 
-    def __init__(self, rom: Path) -> None:
+    def __init__(self, rom: Path, logs: Path | None = None) -> None:
+        self.logs = logs
         self.rom = rom_id(rom)
         self.session = EmulatorSession(rom)
         boot_to_overworld(self.session)
@@ -168,6 +172,10 @@ class Player:
             played = self._row(scenario, started, draw, policy, timed, time.perf_counter() - start)
             return {**played, **_failed(error, len(timed.milliseconds))}
         played = self._row(scenario, started, draw, policy, timed, time.perf_counter() - start)
+        if self.logs is not None and policy == "search" and driven.log is not None:
+            folder = self.logs / "runs" / "tournament" / "battles"
+            folder.mkdir(parents=True, exist_ok=True)
+            write_bytes_atomic(folder / f"{options.battle_id}.json", driven.log.model_dump_json().encode())
         return {**played, **self._outcome(driven)}
 
     def _row(
@@ -212,9 +220,9 @@ class Player:
 _PLAYER: Player | None = None
 
 
-def _start_worker(rom: Path) -> None:
+def _start_worker(rom: Path, logs: Path | None) -> None:
     global _PLAYER
-    _PLAYER = Player(rom)
+    _PLAYER = Player(rom, logs)
     # Closed before the interpreter tears down, or the emulator's threads complain as the worker exits.
     atexit.register(_PLAYER.close)
 
@@ -224,11 +232,13 @@ def _play_in_worker(cell: Cell) -> list[Result]:
     return _PLAYER.play_cell(cell)
 
 
-def play_cells(rom: Path, cells: list[Cell], workers: int) -> Iterator[tuple[Cell, list[Result]]]:
+def play_cells(
+    rom: Path, cells: list[Cell], workers: int, logs: Path | None = None
+) -> Iterator[tuple[Cell, list[Result]]]:
     """Each cell's results as it is done: in this process with one worker, else in a pool of processes
     (spawned, so that no emulator state is forked)."""
     if workers <= 1:
-        player = Player(rom)
+        player = Player(rom, logs)
         try:
             for cell in cells:
                 yield cell, player.play_cell(cell)
@@ -236,7 +246,10 @@ def play_cells(rom: Path, cells: list[Cell], workers: int) -> Iterator[tuple[Cel
             player.close()
         return
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker, initargs=(rom,)) as pool:
+    pool_of = ProcessPoolExecutor(
+        workers, mp_context=context, initializer=_start_worker, initargs=(rom, logs)
+    )
+    with pool_of as pool:
         futures = {pool.submit(_play_in_worker, cell): cell for cell in cells}
         for future in as_completed(futures):
             yield futures[future], future.result()
@@ -305,7 +318,7 @@ def run(args: argparse.Namespace) -> list[Result]:
     out = args.out.open("w", encoding="utf-8") if args.out else None
     try:
         _write(out, results)
-        for done, (cell, played) in enumerate(play_cells(args.rom, cells, args.workers), start=1):
+        for done, (cell, played) in enumerate(play_cells(args.rom, cells, args.workers, args.logs), start=1):
             results += played
             _write(out, played)
             print(_progress(done, len(cells), cell, played), file=sys.stderr, flush=True)
@@ -330,6 +343,7 @@ def main(argv: list[str] | None = None) -> int:
         help="play the battle starts these runs kept instead of the catalogue",
     )
     parser.add_argument("--wild", action="store_true", help="with --from-run: the wild battles too")
+    parser.add_argument("--logs", type=Path, help="write the search's battle logs here (benchmarks.ko_turns)")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--out", type=Path, help="the results, one JSON line per battle")
     parser.add_argument("--reuse", type=Path, help="take the baselines' results from this earlier file")
