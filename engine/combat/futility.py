@@ -30,15 +30,24 @@ def immune(move: Move, target: Fighter) -> bool:
     return type_effectiveness(move.type, *target.types) == 0
 
 
+def _asleep_when_hit(user: Fighter, target: Fighter) -> bool:
+    """Still asleep when our move comes: a sleeper on its last turn that moves first wakes up before it
+    (its sleep counter runs out at the start of its own turn)."""
+    if target.status != "SLP":
+        return False
+    return target.sleep_turns > 1 or user.battle[SPEED] > target.battle[SPEED]
+
+
 def futile(move: Move, user: Fighter, target: Fighter) -> bool:
     """Whether using `move` now cannot change anything: a damaging move the target is immune to, an OHKO
-    move against a faster target, DREAM EATER on a target that is awake, a status move that cannot land
+    move against a faster target, DREAM EATER on a target that is awake or wakes first, a status move that
+    cannot land
     or has nothing left to do, SPLASH, and the moves that end only wild battles."""
     if move.effect in NOTHING_EFFECTS:
         return True
     if not deals_damage(move):
         return pointless(move, user, target)
-    if move.effect == "DREAM_EATER_EFFECT" and target.status != "SLP":
+    if move.effect == "DREAM_EATER_EFFECT" and not _asleep_when_hit(user, target):
         return True
     if move.effect == OHKO and user.battle[SPEED] < target.battle[SPEED]:
         return True

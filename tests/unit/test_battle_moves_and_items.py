@@ -120,6 +120,7 @@ def test_an_immune_move_is_still_used_when_nothing_else_is_left() -> None:
      ("LEECH_SEED", mon("BULBASAUR", 30), mon("PIDGEY", 30), False),
      ("DREAM_EATER", mon("HYPNO", 30), mon("PIDGEY", 30), True),
      ("DREAM_EATER", mon("HYPNO", 30), mon("PIDGEY", 30, status="SLP", sleep_turns=2), False),
+     ("DREAM_EATER", mon("HYPNO", 30), mon("PIDGEOT", 40, status="SLP", sleep_turns=1), True),  # wakes first
      ("HORN_DRILL", mon("NIDOKING", 30), mon("JOLTEON", 40), True),  # the target is faster
      ("HORN_DRILL", mon("NIDOKING", 40), mon("SLOWBRO", 30), False),
      ("SPLASH", mon("MAGIKARP", 30), mon("PIDGEY", 30), True)],
