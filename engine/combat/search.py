@@ -18,6 +18,7 @@ from engine.combat.fighter import Action, Attack, Duel, Fighter, Switch, UseItem
 from engine.combat.futility import futile
 from engine.combat.hits import deals_damage
 from engine.combat.judge import Judge, Outlook
+from engine.combat.pace import move_pace
 from engine.combat.race import DuelOdds
 from engine.combat.turn import enemy_answers, member_after_item, resolve_turn
 
@@ -57,9 +58,14 @@ PRICES = {
 }  # fmt: skip
 # Between lines alike in all else, the faster knock-out: fewer turns for the enemy's status moves, Bide,
 # a critical hit. Worth at most half a TIE_MARGIN (a turn is worth less than any real difference), and
-# only as much as the knock-out is likely: a line that never gets there earns nothing for its pace.
+# only as much as the knock-out is likely: a line that never gets there earns nothing for its pace. Past
+# MOST_TURNS a turn still counts, less and less (TURN_WEIGHT × MOST_TURNS / turns): a stall of thirty
+# turns against a VENUSAUR that only uses POISONPOWDER had every move alike, and VINE WHIP (1 HP a use)
+# was chosen over CUT (4) by its place, turn after turn, so the knock-out took twice the turns forecast.
 TURN_WEIGHT = 0.00025
 MOST_TURNS = 10
+# Lines whose values differ by less than this are alike: the harder hit now goes first between them.
+ALIKE = 1e-9
 # Two plies against a boss (when asked for): the best DEEP_CANDIDATES actions within DEEP_MARGIN of the
 # best, at DEEP_DETAIL, when the first ply judged at most DEEP_WORK positions.
 DEEP_CANDIDATES = 2
@@ -86,7 +92,7 @@ class Scored:
 
     @property
     def value(self) -> float:
-        quicker = TURN_WEIGHT * self.ko * (MOST_TURNS - min(self.turns_to_ko, MOST_TURNS))
+        quicker = TURN_WEIGHT * self.ko * _pace_worth(self.turns_to_ko)
         return (
             self.win
             + KEEP_WEIGHT * self.kept
@@ -94,6 +100,13 @@ class Scored:
             + quicker
             - item_cost(self.action)
         )
+
+
+def _pace_worth(turns: float) -> float:
+    """In turns of TURN_WEIGHT: the linear part over the first MOST_TURNS, then a tail that keeps falling."""
+    if math.isinf(turns):
+        return 0.0
+    return MOST_TURNS - min(turns, MOST_TURNS) + MOST_TURNS / max(turns, MOST_TURNS)
 
 
 def item_cost(action: Action) -> float:
@@ -170,7 +183,7 @@ def _verdict(
     worth: list[int],
     boss_plies: int,
 ) -> Verdict:
-    index = max(worth, key=lambda i: _preference(duel, scored[i]))
+    index = max(worth, key=lambda i: _ranking(duel, scored[i], actions[i]))
     if boss_plies > 1 and duel.them.trainer_class in enemy.BOSS_CLASSES:
         index, scored = _deeper(duel, actions, answers, judge, scored, worth, index)
     best = scored[index]
@@ -327,6 +340,18 @@ def _pointless(duel: Duel, action: Action) -> bool:
     if not isinstance(action, Attack) or action.slot < 0:
         return False
     return futile(move_of(duel.us.fighter, action.slot), duel.us.fighter, duel.them.fighter)
+
+
+def _ranking(duel: Duel, scored: Scored, action: Action) -> tuple[int, float]:
+    return round(_preference(duel, scored) / ALIKE), _hit_now(duel, action)
+
+
+def _hit_now(duel: Duel, action: Action) -> float:
+    """The damage an attack is expected to deal this turn (0 for anything else): the tie-break between
+    lines alike."""
+    if not isinstance(action, Attack):
+        return 0.0
+    return move_pace(duel.us.fighter, duel.them.fighter, action.slot)[0]
 
 
 def _is_attack(duel: Duel, action: Action) -> bool:

@@ -405,3 +405,16 @@ def test_a_transformed_enemy_on_screen_is_our_member_with_its_own_hp_bar() -> No
         ours.battle,
     )
     assert foe.transformed and foe.max_hp == fighter_of("DITTO", 20).max_hp and foe.hp == foe.max_hp // 2
+
+
+def test_in_a_long_sure_win_the_harder_hit_goes_first() -> None:
+    """A real run's stall: the rival's VENUSAUR only uses POISONPOWDER on a BELLSPROUT it cannot poison.
+    Every move wins; VINE WHIP (not very effective, 1 HP a use) came first by its place, turn after turn,
+    and the knock-out took seventy turns where thirty-three were forecast with CUT."""
+    bellsprout = mon("BELLSPROUT", 16, "VINE_WHIP", "GROWTH", "WRAP", "CUT")
+    venusaur = mon("VENUSAUR", 40, "GROWL", "LEECH_SEED", "POISONPOWDER", "RAZOR_LEAF")
+    duel = versus("RIVAL2", (bellsprout,), (venusaur,))
+    assert enemy.choices(duel) == [(1.0, Attack(2))]  # POISONPOWDER, every turn
+    verdict = search(duel, attacks(duel))
+    assert all(s.win == 1.0 for s in verdict.scored)
+    assert chosen(duel) == "CUT"
