@@ -73,6 +73,7 @@ DEEP_MARGIN = 0.02
 DEEP_DETAIL = 1
 DEEP_WORK = 480
 PLAYED_ON_DETAIL = 1  # the turn played by the member sent after ours went down
+PLAYED_ON_MASS = 0.1  # ways a switch ends less likely than this are left to the judge alone
 WIN_SHOWN = 0.01  # smaller differences in winning chance are not worth naming in a reason
 KO_SHOWN = 0.5  # a knock-out less likely than this is not timed in a reason
 ITEM_COST = 0.03
@@ -233,7 +234,8 @@ def _score(
     play_on = play_on and isinstance(action, Switch)
     for q, answer in answers:
         for p, after in resolve_turn(duel, action, answer, detail):
-            outlook = _played_on(after, judge) if play_on and _lost_a_member(after) else judge.outlook(after)
+            played = play_on and q * p >= PLAYED_ON_MASS and _lost_a_member(after)
+            outlook = _played_on(after, judge) if played else judge.outlook(after)
             win += q * p * outlook.win
             kept += q * p * outlook.kept
             standing += q * p * outlook.standing
