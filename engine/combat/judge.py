@@ -150,12 +150,13 @@ def _kept(side: Side) -> float:
 
 
 def _leave(duel: Duel, ours_lost: bool, winner_hp: int, heals_used: int = 0) -> Duel:
-    """After a duel: the loser is down; the winner keeps `winner_hp` and its state; the healing items the
+    """After a duel: the loser is down; the winner keeps `winner_hp` and its state but for what the duel's
+    race spent (a charged move's hit, a THRASH, Bide, a trapping move, a recharge); the healing items the
     duel counted on are spent."""
     us = duel.us._replace(heals=duel.us.heals[heals_used:]) if heals_used else duel.us
     loser, winner = (us, duel.them) if ours_lost else (duel.them, us)
     loser = loser.with_fighter(_down(loser.fighter))
-    winner_fighter = winner.fighter
+    winner_fighter = _spent(winner.fighter)
     kept = _bucketed(min(winner_fighter.hp, winner_hp), winner_fighter.max_hp)
     # The PP the duel used are not followed; what the winner has left is kept coarsely (the race rations a
     # move only where its PP runs out within the duel), so positions after it share the rest of the battle.
@@ -166,6 +167,15 @@ def _leave(duel: Duel, ours_lost: bool, winner_hp: int, heals_used: int = 0) -> 
         if ours_lost
         else Duel(us=winner, them=loser, wild=duel.wild)
     )
+
+
+def _spent(fighter: Fighter) -> Fighter:
+    """A duel's winner without the turns its race already counted: a charge kept would land its hit again
+    in every duel after (a BLASTOISE charging SKULL BASH judged every later enemy a turn behind)."""
+    locked = fighter.thrashing or fighter.bide or fighter.trapping or fighter.recharging
+    if fighter.charging < 0 and not locked:
+        return fighter
+    return fighter._replace(charging=-1, thrashing=0, bide=0, bide_damage=0, trapping=0, recharging=False)
 
 
 HP_STEPS = 16

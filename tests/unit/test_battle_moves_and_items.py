@@ -418,3 +418,21 @@ def test_in_a_long_sure_win_the_harder_hit_goes_first() -> None:
     verdict = search(duel, attacks(duel))
     assert all(s.win == 1.0 for s in verdict.scored)
     assert chosen(duel) == "CUT"
+
+
+def test_a_charge_is_spent_by_the_duel_it_was_charged_in() -> None:
+    """A duel's winner kept its charge, so SKULL BASH's hit landed again in every duel after: charging it
+    against a real run's RHYHORN (water hits it four times over) was judged 99.98% against 88% for SURF."""
+    rival = trainer_side("RIVAL2", 11)
+    assert rival is not None
+    members = tuple(m._replace(hp=0) if m.species == "PIDGEOT" else m for m in rival.members)
+    stats = (128, 151, 132, 124)
+    blastoise = mon("BLASTOISE", 56, "SURF", "HYDRO_PUMP", "SKULL_BASH", "STRENGTH", pp=(15, 4, 15, 15),
+                    hp=185, max_hp=185, stats=stats, battle=(144, 169, 148, 139))  # fmt: skip
+    team = (blastoise, mon("PIDGEY", 3, "GUST", "FLY"), mon("GLOOM", 22, "ABSORB", "CUT", "STUN_SPORE"))
+    badges = frozenset({"BOULDER", "CASCADE", "THUNDER", "RAINBOW", "SOUL", "MARSH", "VOLCANO", "EARTH"})
+    us = Side(members=team, badges=badges)
+    duel = Duel(us=us, them=rival._replace(members=members, active=1, turns_out=2))
+    verdict = search(duel, attacks(duel))
+    assert chosen(duel) in ("SURF", "HYDRO_PUMP")
+    assert verdict.scored[2].win < verdict.scored[0].win
