@@ -1,11 +1,13 @@
-"""What a move does besides damage: stat stages, status, confusion, Leech Seed, screens, Bide, healing.
+"""What a move does besides damage: stat stages, status, confusion, Leech Seed, screens, Bide, healing,
+TRANSFORM, MIMIC, the moves that lock a member in, and the battle items that act like moves.
 
 Each effect takes the user and the target and returns the possible results with their chances. Sources
 (pret/pokered): engine/battle/effects.asm (StatModifierUpEffect, StatModifierDownEffect with the 25%
 miss of the computer's stat-lowering moves and the 33% side effects, SleepEffect, PoisonEffect,
-FreezeBurnParalyzeEffect, ConfusionEffect, FlinchSideEffect, BideEffect, TrappingEffect),
-engine/battle/move_effects/*.asm
-(leech_seed, reflect_light_screen, heal, paralyze, focus_energy, mist, haze), macros/data.asm (percent).
+FreezeBurnParalyzeEffect, ConfusionEffect, FlinchSideEffect, BideEffect, TrappingEffect, ChargeEffect,
+ThrashPetalDanceEffect, RageEffect, MimicEffect), engine/battle/move_effects/*.asm (leech_seed,
+reflect_light_screen, heal, paralyze, focus_energy, mist, haze, transform), engine/items/item_effects.asm
+(the X items, GUARD SPEC., DIRE HIT, X ACCURACY), macros/data.asm (percent).
 """
 
 from __future__ import annotations
