@@ -2,16 +2,19 @@
 
     .venv/bin/python -m benchmarks.tournament --rom ROM [--draws 4]
         [--policies search,one_turn,max_damage,first_move] [--category C ...] [--only NAME ...]
+        [--from-run DATA_DIR ... [--wild]] [--logs DIR]
         [--workers 2] [--out results.jsonl] [--reuse results.jsonl] [--markdown]
     .venv/bin/python -m benchmarks.tournament --report results.jsonl [--markdown]
 
 The catalogue is tests/support/catalogue.py (about 200 battles from Route 1 to the Champion, none from the
 ROM tests). The game boots once to the overworld with fast options and that state is saved; a draw waits
 a different number of frames before the set-up, so the game's random numbers differ from draw to draw,
-and every policy plays exactly the same draw from the same state. The policies (benchmarks/policies.py):
+and every policy plays exactly the same draw from the same state. `--logs DIR` keeps the search's battle
+logs, for `benchmarks.ko_turns DIR`. The policies (benchmarks/policies.py):
 `search` (the engine's default rule-based policy, with the battle search), `one_turn` (the same without
 the search), `max_damage` (the strongest move, never a switch) and `first_move` (the first move, every
-turn).
+turn). `--from-run DATA_DIR` plays the battle starts a user's own `engine run` kept instead
+(benchmarks/tournament_states.py): every trainer battle of the runs under DATA_DIR, by stage and kind.
 
 Each (scenario, draw) cell is one task; `--workers N` plays the cells in N processes, each with its own
 emulator, and prints a line on stderr as each cell is done. Every battle becomes one JSON line in `--out`
@@ -34,7 +37,7 @@ import multiprocessing
 import sys
 import time
 import traceback
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,10 +45,12 @@ from typing import IO
 
 from benchmarks.policies import MAKERS
 from benchmarks.tournament_report import Key, Result, read_results, report, reusable
+from benchmarks.tournament_states import RunBattle, category_of, run_battles
 from engine.battles.policy import Decision, Policy
 from engine.combat.judge import win_probability
 from engine.combat.position import duel_of
 from engine.emulator.session import EmulatorSession
+from engine.files import write_bytes_atomic
 from engine.game.actions import BattleAction
 from engine.game.assessment import Fairness
 from engine.game.models import DecisionPoint, GameState
@@ -90,6 +95,19 @@ class Cell:
     scenario: str
     draw: int
     policies: tuple[str, ...]  # the ones to play: the others were reused
+    battle: RunBattle | None = None  # a run's kept battle start (--from-run); None: the catalogue's
+
+
+Scenario = CatalogueScenario | RunBattle
+
+
+@dataclass(frozen=True)
+class Started:
+    """What a cell's battle is, read once it is set up."""
+
+    category: str
+    stage: str
+    party_size: int
 
 
 def rom_id(rom: Path) -> str:
@@ -111,9 +129,11 @@ def _failed(error: Exception, decisions: int) -> Result:
 
 
 class Player:
-    """One emulator, booted once, playing cells from its base state."""
+    """One emulator, booted once, playing cells from its base state. With `logs`, the search's battle logs
+    go to logs/runs/tournament/battles/ (where benchmarks.ko_turns reads them)."""
 
-    def __init__(self, rom: Path) -> None:
+    def __init__(self, rom: Path, logs: Path | None = None) -> None:
+        self.logs = logs
         self.rom = rom_id(rom)
         self.session = EmulatorSession(rom)
         boot_to_overworld(self.session)
@@ -125,34 +145,50 @@ class Player:
         self.session.close()
 
     def play_cell(self, cell: Cell) -> list[Result]:
-        scenario = next(s for s in CATALOGUE if s.name == cell.scenario)
+        scenario = cell.battle or next(s for s in CATALOGUE if s.name == cell.scenario)
         return [self.play(scenario, cell.draw, policy) for policy in cell.policies]
 
-    def play(self, scenario: CatalogueScenario, draw: int, policy: str) -> Result:
+    def _start(self, scenario: Scenario, draw: int) -> Started:
+        if isinstance(scenario, RunBattle):
+            scenario.start(self.session, draw, FRAMES_PER_DRAW)
+            state = state_of(self.session)
+            category = category_of(state)
+            return Started(category, category.split("_")[0], len(state.party))
+        self.session.load_state(self.base)
+        self.session.tick(1 + draw * FRAMES_PER_DRAW)
+        scenario.setup(self.session)
+        return Started(scenario.category, scenario.stage, len(scenario.party))
+
+    def play(self, scenario: Scenario, draw: int, policy: str) -> Result:
         timed = Timed(MAKERS[policy](), forecasting=policy == "search")
         start = time.perf_counter()
+        started = Started("unknown", "unknown", 0)
         try:
-            self.session.load_state(self.base)
-            self.session.tick(1 + draw * FRAMES_PER_DRAW)
-            scenario.setup(self.session)
+            started = self._start(scenario, draw)
             options = DriveOptions(battle_id=f"{scenario.name}-{draw}-{policy}", run_id="tournament",
                                    max_decisions=MAX_DECISIONS)  # fmt: skip
             driven = drive_battle(EmulatorRole.on_session(self.session), by_policy(timed), options)
         except Exception as error:  # a crash is a result too: the search engineer wants to see it
-            played = self._row(scenario, draw, policy, timed, time.perf_counter() - start)
+            played = self._row(scenario, started, draw, policy, timed, time.perf_counter() - start)
             return {**played, **_failed(error, len(timed.milliseconds))}
-        played = self._row(scenario, draw, policy, timed, time.perf_counter() - start)
+        played = self._row(scenario, started, draw, policy, timed, time.perf_counter() - start)
+        if self.logs is not None and policy == "search" and driven.log is not None:
+            folder = self.logs / "runs" / "tournament" / "battles"
+            folder.mkdir(parents=True, exist_ok=True)
+            write_bytes_atomic(folder / f"{options.battle_id}.json", driven.log.model_dump_json().encode())
         return {**played, **self._outcome(driven)}
 
-    def _row(self, scenario: CatalogueScenario, draw: int, policy: str, timed: Timed, wall: float) -> Result:
+    def _row(
+        self, scenario: Scenario, started: Started, draw: int, policy: str, timed: Timed, wall: float
+    ) -> Result:
         return {
             "rom": self.rom,
             "game": self.game,
             "scenario": scenario.name,
             "digest": scenario.digest(),
-            "category": scenario.category,
-            "stage": scenario.stage,
-            "party_size": len(scenario.party),
+            "category": started.category,
+            "stage": started.stage,
+            "party_size": started.party_size,
             "draw": draw,
             "policy": policy,
             "predicted": _predicted(timed.first) if policy == "search" else None,
@@ -184,9 +220,9 @@ class Player:
 _PLAYER: Player | None = None
 
 
-def _start_worker(rom: Path) -> None:
+def _start_worker(rom: Path, logs: Path | None) -> None:
     global _PLAYER
-    _PLAYER = Player(rom)
+    _PLAYER = Player(rom, logs)
     # Closed before the interpreter tears down, or the emulator's threads complain as the worker exits.
     atexit.register(_PLAYER.close)
 
@@ -196,11 +232,13 @@ def _play_in_worker(cell: Cell) -> list[Result]:
     return _PLAYER.play_cell(cell)
 
 
-def play_cells(rom: Path, cells: list[Cell], workers: int) -> Iterator[tuple[Cell, list[Result]]]:
+def play_cells(
+    rom: Path, cells: list[Cell], workers: int, logs: Path | None = None
+) -> Iterator[tuple[Cell, list[Result]]]:
     """Each cell's results as it is done: in this process with one worker, else in a pool of processes
     (spawned, so that no emulator state is forked)."""
     if workers <= 1:
-        player = Player(rom)
+        player = Player(rom, logs)
         try:
             for cell in cells:
                 yield cell, player.play_cell(cell)
@@ -208,7 +246,10 @@ def play_cells(rom: Path, cells: list[Cell], workers: int) -> Iterator[tuple[Cel
             player.close()
         return
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker, initargs=(rom,)) as pool:
+    pool_of = ProcessPoolExecutor(
+        workers, mp_context=context, initializer=_start_worker, initargs=(rom, logs)
+    )
+    with pool_of as pool:
         futures = {pool.submit(_play_in_worker, cell): cell for cell in cells}
         for future in as_completed(futures):
             yield futures[future], future.result()
@@ -221,7 +262,7 @@ def chosen_scenarios(categories: list[str] | None, only: list[str] | None) -> li
 
 
 def plan(
-    scenarios: list[CatalogueScenario],
+    scenarios: Sequence[Scenario],
     draws: int,
     policies: tuple[str, ...],
     reused: dict[Key, Result],
@@ -236,7 +277,8 @@ def plan(
             kept += [reused[keys[p]] for p in policies if keys[p] in reused]
             to_play = tuple(p for p in policies if keys[p] not in reused)
             if to_play:
-                cells.append(Cell(scenario.name, draw, to_play))
+                battle = scenario if isinstance(scenario, RunBattle) else None
+                cells.append(Cell(scenario.name, draw, to_play, battle))
     return cells, kept
 
 
@@ -259,7 +301,13 @@ def run(args: argparse.Namespace) -> list[Result]:
     unknown = [p for p in policies if p not in MAKERS]
     if unknown:
         raise SystemExit(f"unknown policies {unknown}; known: {', '.join(MAKERS)}")
-    scenarios = chosen_scenarios(args.category, args.only)
+    scenarios: Sequence[Scenario]
+    if args.from_run:
+        scenarios = [b for b in run_battles(args.from_run, args.wild) if not args.only or b.name in args.only]
+        if not scenarios:
+            raise SystemExit("no kept battle start under --from-run (checkpoint.keep_battle_states)")
+    else:
+        scenarios = chosen_scenarios(args.category, args.only)
     if not scenarios:
         raise SystemExit("no scenario matches --category/--only")
     rom = rom_id(args.rom)
@@ -270,7 +318,7 @@ def run(args: argparse.Namespace) -> list[Result]:
     out = args.out.open("w", encoding="utf-8") if args.out else None
     try:
         _write(out, results)
-        for done, (cell, played) in enumerate(play_cells(args.rom, cells, args.workers), start=1):
+        for done, (cell, played) in enumerate(play_cells(args.rom, cells, args.workers, args.logs), start=1):
             results += played
             _write(out, played)
             print(_progress(done, len(cells), cell, played), file=sys.stderr, flush=True)
@@ -286,7 +334,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--draws", type=int, default=4)
     parser.add_argument("--policies", default=",".join(POLICIES), help="comma-separated")
     parser.add_argument("--category", nargs="*", choices=CATEGORIES, help="only these categories")
-    parser.add_argument("--only", nargs="*", help="only these scenarios")
+    parser.add_argument("--only", nargs="*", help="only these scenarios (battle ids with --from-run)")
+    parser.add_argument(
+        "--from-run",
+        nargs="+",
+        type=Path,
+        metavar="DATA_DIR",
+        help="play the battle starts these runs kept instead of the catalogue",
+    )
+    parser.add_argument("--wild", action="store_true", help="with --from-run: the wild battles too")
+    parser.add_argument("--logs", type=Path, help="write the search's battle logs here (benchmarks.ko_turns)")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--out", type=Path, help="the results, one JSON line per battle")
     parser.add_argument("--reuse", type=Path, help="take the baselines' results from this earlier file")

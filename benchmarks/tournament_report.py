@@ -29,6 +29,11 @@ SURE = 0.995  # a prediction this high claims the battle cannot be lost
 # from the bin's mean prediction: a bin of four battles can be off by 0.4 by chance alone.
 CALIBRATION_TOLERANCE = 0.05
 
+# A run's own battles (benchmarks/tournament_states.py): stage by badges held, then kind.
+RUN_STAGES = ("early", "mid", "late")
+RUN_KINDS = ("boss", "trainer", "wild")
+RUN_CATEGORIES = tuple(f"{stage}_{kind}" for stage in RUN_STAGES for kind in RUN_KINDS)
+
 Result = dict[str, Any]
 # scenario, scenario digest, draw, policy, ROM: a reused result must match on all of them
 Key = tuple[str, str, int, str, str]
@@ -238,8 +243,17 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[str]], markdown: bool)
 
 
 def _groups(results: Sequence[Result]) -> list[tuple[str, list[Result]]]:
-    categories = list(dict.fromkeys(r["category"] for r in results))
+    """Each category (a run's battles by stage and kind in that order), then, for a run's battles, each
+    stage and each kind on its own, then all."""
+    found = list(dict.fromkeys(r["category"] for r in results))
+    staged = [c for c in RUN_CATEGORIES if c in found]
+    categories = staged + [c for c in found if c not in staged]
     groups = [(c, [r for r in results if r["category"] == c]) for c in categories]
+    if staged:
+        for part, names in ((0, RUN_STAGES), (1, RUN_KINDS)):
+            groups += [(name, [r for r in results if r["category"] in staged
+                               and r["category"].split("_")[part] == name]) for name in names]  # fmt: skip
+        groups = [(name, group) for name, group in groups if group]
     return [*groups, ("overall", list(results))]
 
 

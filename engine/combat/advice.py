@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from engine.combat.chance import percent
 from engine.combat.judge import win_probability
 from engine.combat.position import duel_of, model_action
-from engine.combat.search import search
+from engine.combat.search import KO_SHOWN, search
 from engine.game.actions import BattleAction
 from engine.game.assessment import Fairness
 from engine.game.models import GameState
@@ -35,6 +35,7 @@ def option_notes(state: GameState, legal: Sequence[BattleAction]) -> dict[int, s
         if not scored.searched:
             notes[i] = f"search: not weighed (a weaker match; {percent(scored.win)} to win the duel in front)"
             continue
-        ko = "" if math.isinf(scored.turns_to_ko) else f", its KO in ~{scored.turns_to_ko:.0f} turns"
+        shown = scored.ko >= KO_SHOWN and not math.isinf(scored.turns_to_ko)
+        ko = f", its KO in ~{scored.turns_to_ko:.0f} turns" if shown else ""
         notes[i] = f"search: {percent(scored.win)} to win the battle{ko}"
     return notes

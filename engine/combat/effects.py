@@ -1,14 +1,18 @@
-"""What a move does besides damage: stat stages, status, confusion, Leech Seed, screens, Bide, healing.
+"""What a move does besides damage: stat stages, status, confusion, Leech Seed, screens, Bide, healing,
+TRANSFORM, MIMIC, the moves that lock a member in, and the battle items that act like moves.
 
 Each effect takes the user and the target and returns the possible results with their chances. Sources
 (pret/pokered): engine/battle/effects.asm (StatModifierUpEffect, StatModifierDownEffect with the 25%
 miss of the computer's stat-lowering moves and the 33% side effects, SleepEffect, PoisonEffect,
-FreezeBurnParalyzeEffect, ConfusionEffect, FlinchSideEffect, BideEffect, TrappingEffect),
-engine/battle/move_effects/*.asm
-(leech_seed, reflect_light_screen, heal, paralyze, focus_energy, mist, haze), macros/data.asm (percent).
+FreezeBurnParalyzeEffect, ConfusionEffect, FlinchSideEffect, BideEffect, TrappingEffect, ChargeEffect,
+ThrashPetalDanceEffect, RageEffect, MimicEffect), engine/battle/move_effects/*.asm (leech_seed,
+reflect_light_screen, heal, paralyze, focus_energy, mist, haze, transform), engine/items/item_effects.asm
+(the X items, GUARD SPEC., DIRE HIT, X ACCURACY), macros/data.asm (percent).
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from engine.combat.fighter import (
     ACCURACY,
@@ -23,7 +27,7 @@ from engine.combat.fighter import (
     boosted,
 )
 from engine.game.damage import apply_stage
-from engine.game.tables import Move
+from engine.game.tables import Move, game_data
 
 Pair = tuple[Fighter, Fighter]  # (user, target)
 Results = list[tuple[float, Pair]]
@@ -86,7 +90,9 @@ CONFUSION_SIDE_CHANCE = chance(10, plus_one=False)
 SLEEP_TURNS = range(1, 8)  # a random byte & 7, rerolled while 0
 CONFUSION_TURNS = range(2, 6)  # a random byte & 3, plus 2
 BIDE_TURNS = (2, 3)
+THRASH_USES = (2, 3)  # uses after the first (ThrashPetalDanceEffect: a random bit, plus 2)
 TRAP_TURNS = ((2, 3 / 8), (3, 3 / 8), (4, 1 / 8), (5, 1 / 8))  # attacks in all, as for multi-hit moves
+TRAP_ATTACKS = sum(turns * p for turns, p in TRAP_TURNS)
 
 
 def spread(values: range | tuple[int, ...], detail: int) -> list[tuple[float, int]]:
@@ -170,7 +176,10 @@ def confuse(target: Fighter, detail: int) -> list[tuple[float, Fighter]]:
 
 def can_take_status(target: Fighter, status: str, move: Move) -> bool:
     """Status moves fail on a target with a status; poison never takes on Poison types, paralysis from an
-    Electric move never on Ground types, and a side effect never hits a target of the move's own type."""
+    Electric move never on Ground types, and a side effect never hits a target of the move's own type.
+    SleepEffect puts a recharging target to sleep whatever its status (it skips every test then)."""
+    if status == "SLP" and move.power == 0 and target.recharging:
+        return True
     if target.status != "OK":
         return False
     if status in ("PSN", "TOX") and "POISON" in target.types:
@@ -191,21 +200,80 @@ def status_of_move(move: Move) -> str | None:
     return None
 
 
+def invulnerable(fighter: Fighter) -> bool:
+    """Charging FLY or DIG: ChargeEffect sets INVULNERABLE, and MoveHitTest misses every move but SWIFT."""
+    if fighter.charging < 0:
+        return False
+    move = game_data().moves_by_id[fighter.moves[fighter.charging]]
+    return move.effect == "FLY_EFFECT" or move.name == "DIG"
+
+
+def locked_slot(fighter: Fighter) -> int | None:
+    """The move a member goes on with whatever is chosen: a charged move, THRASH or PETAL DANCE until
+    their uses are over, RAGE once used; None when it chooses freely."""
+    if fighter.charging >= 0:
+        return fighter.charging
+    if fighter.thrashing or fighter.raging:
+        wanted = "THRASH_PETAL_DANCE_EFFECT" if fighter.thrashing else "RAGE_EFFECT"
+        for slot, move_id in enumerate(fighter.moves):
+            if game_data().moves_by_id[move_id].effect == wanted:
+                return slot
+    return None
+
+
 def reset_stages(fighter: Fighter) -> Fighter:
     return fighter._replace(stages=NEUTRAL, battle=fighter.stats)
 
 
-# Stat items: the stage an X item raises; GUARD_SPEC puts up Mist (pret engine/items/item_effects.asm).
+# Battle items (pret engine/items/item_effects.asm): ItemUseXStat runs StatModifierUpEffect for the user
+# (so a player's badge boosts apply again, and the other side's paralysis and burn penalties);
+# ItemUseGuardSpec sets PROTECTED_BY_MIST, ItemUseDireHit GETTING_PUMPED (which, as FOCUS ENERGY does,
+# quarters the critical hit rate: engine/game/damage.py critical_hit_chance), ItemUseXAccuracy
+# USING_X_ACCURACY (MoveHitTest then skips the accuracy roll).
 X_ITEMS = {"X_ATTACK": ATTACK, "X_DEFEND": DEFENSE, "X_SPEED": SPEED, "X_SPECIAL": SPECIAL}
+FLAG_ITEMS = {"GUARD_SPEC": "mist", "DIRE_HIT": "focus_energy", "X_ACCURACY": "x_accuracy"}
+STAT_ITEMS = frozenset(X_ITEMS) | frozenset(FLAG_ITEMS)
 
 
-def stat_item(fighter: Fighter, item: str) -> Fighter:
-    if item == "GUARD_SPEC":
-        return fighter._replace(mist=True)
+def stat_item(user: Fighter, foe: Fighter, item: str, badges: frozenset[str]) -> Pair:
+    """The member in front and its foe after `item`; nothing changes for an item that cannot help."""
+    if item in FLAG_ITEMS:
+        flag: dict[str, Any] = {FLAG_ITEMS[item]: True}
+        return user._replace(**flag), foe
     stat = X_ITEMS.get(item)
-    if stat is None or fighter.stages[stat] >= 6:
-        return fighter
-    return with_stage(fighter, stat, fighter.stages[stat] + 1)
+    if stat is None:
+        return user, foe
+    return raise_stat(user, foe, stat, 1, badges)
+
+
+def transform_copy(target: Fighter) -> dict[str, Any]:
+    """What TRANSFORM takes from its target (pret engine/battle/move_effects/transform.asm): species,
+    types, moves (5 PP each), the stats as they stand and unmodified, the stages and the species' critical
+    hit rate; level, HP and status stay the user's own."""
+    five = (5,) * len(target.moves)
+    return {
+        "species": target.species, "types": target.types, "moves": target.moves, "pp": five, "max_pp": five,
+        "stats": target.stats, "battle": target.battle, "stages": target.stages,
+        "base_speed": target.base_speed, "transformed": True, "scales": (),
+    }  # fmt: skip
+
+
+def mimicked(user: Fighter, target: Fighter, mimic: Move, ours: bool) -> list[tuple[float, Fighter]]:
+    """MimicEffect: the MIMIC slot takes one of the target's moves, keeping MIMIC's PP. The enemy's is
+    a random one of ours; ours is the move the game's menu offers first, which is what the executor
+    answers (its A on the menu takes the first entry)."""
+    slot = user.moves.index(mimic.id) if mimic.id in user.moves else -1
+    if slot < 0 or not target.moves:
+        return [(1.0, user)]
+    chosen = target.moves[:1] if ours else target.moves
+    return [
+        (1 / len(chosen), user._replace(moves=(*user.moves[:slot], move_id, *user.moves[slot + 1 :])))
+        for move_id in chosen
+    ]
+
+
+def transform(user: Fighter, target: Fighter) -> Fighter:
+    return user._replace(**transform_copy(target))
 
 
 def pointless(move: Move, user: Fighter, target: Fighter) -> bool:

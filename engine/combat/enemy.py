@@ -12,6 +12,7 @@ import json
 from functools import cache
 from importlib import resources
 
+from engine.combat.effects import locked_slot
 from engine.combat.fighter import (
     STRUGGLE_SLOT,
     Action,
@@ -113,8 +114,9 @@ def choices(duel: Duel) -> list[tuple[float, Action]]:
     """The enemy's actions this turn with their chances."""
     side = duel.them
     fighter = side.fighter
-    if fighter.charging >= 0:
-        return [(1.0, Attack(fighter.charging))]
+    locked = locked_slot(fighter)
+    if locked is not None:
+        return [(1.0, Attack(locked))]
     usable = [i for i, pp in enumerate(fighter.pp) if pp > 0]
     if not usable:
         return [(1.0, Attack(STRUGGLE_SLOT))]

@@ -10,7 +10,7 @@ the battle struct holds after stages, badge boosts and the burn and paralysis pe
 
 from __future__ import annotations
 
-from typing import NamedTuple, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from engine.combat.memo import keep
 from engine.game.assessment import likely_moves
@@ -53,10 +53,21 @@ class Fighter(NamedTuple):
     recharging: bool = False
     charging: int = -1  # slot of a two-turn move charged last turn
     flinched: bool = False
+    x_accuracy: bool = False  # X ACCURACY used: its moves skip the accuracy roll
+    thrashing: int = 0  # uses of THRASH or PETAL DANCE still to come, confusion after the last
+    raging: bool = False  # RAGE used: RAGE every turn until the battle ends for it
+    transformed: bool = False  # TRANSFORM used: the other's species, types, stats, stages and moves
+    max_pp: tuple[int, ...] = ()  # per move, with its PP Ups (empty: the moves' own PP)
     known: bool = True  # False: the moves are a guess (visible_only); the search weighs them as one
     # Per move slot: what lesson memory saw a move do against this enemy over what the calculator expects
     # (empty: no lessons). It scales the move's damage everywhere the model uses it.
     scales: tuple[float, ...] = ()
+
+    def top_pp(self, slot: int) -> int:
+        """The most PP the move in `slot` can have."""
+        if slot < len(self.max_pp):
+            return self.max_pp[slot]
+        return game_data().moves_by_id[self.moves[slot]].pp
 
     def scale(self, slot: int) -> float:
         return self.scales[slot] if 0 <= slot < len(self.scales) else 1.0
@@ -166,6 +177,7 @@ class UseItem(NamedTuple):
     heal: int | None  # HP restored; None restores all
     cures: frozenset[str]
     member: int
+    move: int = -1  # the move slot an ETHER or MAX ETHER restores
 
 
 Action = Attack | Switch | UseItem
@@ -218,24 +230,17 @@ _FRESH: dict[tuple[Fighter, frozenset[str]], Fighter] = {}
 FRESH_KEPT = 1 << 12  # ~1.5 KB an entry
 
 
+# What a member loses when it leaves the field or goes down: the battle-only state, at its start value.
+VOLATILE: dict[str, Any] = {
+    "stages": NEUTRAL, "confused": 0, "seeded": False, "reflect": False, "light_screen": False,
+    "focus_energy": False, "mist": False, "bide": 0, "bide_damage": 0, "trapping": 0, "trap_damage": 0,
+    "recharging": False, "charging": -1, "flinched": False, "toxic": 0, "x_accuracy": False,
+    "thrashing": 0, "raging": False,
+}  # fmt: skip
+
+
 def _fresh(fighter: Fighter, badges: frozenset[str]) -> Fighter:
-    out = fighter._replace(
-        stages=NEUTRAL,
-        confused=0,
-        seeded=False,
-        reflect=False,
-        light_screen=False,
-        focus_energy=False,
-        mist=False,
-        bide=0,
-        bide_damage=0,
-        trapping=0,
-        trap_damage=0,
-        recharging=False,
-        charging=-1,
-        flinched=False,
-        toxic=0,
-    )
+    out = fighter._replace(**VOLATILE)
     return out._replace(battle=battle_stats(out, badges))
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from engine.combat.fighter import ACCURACY, ATTACK, DEFENSE, EVASION, SPECIAL, SPEED, Fighter
+from engine.combat.memo import keep
 from engine.game.damage import (
     PHYSICAL_TYPES,
     SET_DAMAGE_EFFECTS,
@@ -20,7 +21,7 @@ from engine.game.damage import (
     type_adjusted,
     type_effectiveness,
 )
-from engine.game.tables import Move
+from engine.game.tables import Move, game_data
 
 # StatModifierRatios (data/battle/stat_modifiers.asm), indexed by stage + 6.
 _RATIOS = (
@@ -39,10 +40,16 @@ def deals_damage(move: Move) -> bool:
     return move.power > 0 or move.effect in DAMAGE_WITHOUT_POWER
 
 
+def may_deal_damage(move: Move) -> bool:
+    """A move with damage among its outcomes: the damaging ones, and METRONOME (most moves it calls)."""
+    return deals_damage(move) or move.effect == METRONOME
+
+
 def hit_chance(move: Move, user: Fighter, target: Fighter) -> float:
     """CalcHitChance: the accuracy byte scaled by the user's accuracy stage, then by the target's evasion
-    stage reversed, kept in 1..255; a random byte below it hits (so even 100% moves miss 1 in 256)."""
-    if move.effect == "SWIFT_EFFECT":
+    stage reversed, kept in 1..255; a random byte below it hits (so even 100% moves miss 1 in 256).
+    SWIFT and a user under X ACCURACY skip the roll (MoveHitTest); METRONOME's outcomes hold their misses."""
+    if move.effect in ("SWIFT_EFFECT", METRONOME) or user.x_accuracy:
         return 1.0
     key = (move.accuracy_byte, user.stages[ACCURACY], target.stages[EVASION])
     found = _HIT_CHANCES.get(key)
@@ -132,6 +139,8 @@ def strike_outcomes(
 ) -> list[tuple[float, int]]:
     """(chance, total damage before the HP cap) of a use that connects: critical or not, the roll, the
     number of strikes, times a lesson's `scale`. Immunity shows as damage 0."""
+    if move.effect == METRONOME:
+        return _metronome(user, target, buckets, scale)
     crit = crit_chance(move, user)
     out: list[tuple[float, int]] = []
     for critical, chance in ((False, 1 - crit), (True, crit)):
@@ -141,3 +150,64 @@ def strike_outcomes(
         for count, count_chance in hits(move):
             out += [(chance * count_chance * p, round(damage * count * scale)) for p, damage in values]
     return out
+
+
+# -- METRONOME ---------------------------------------------------------------------------------------------
+# MetronomePickMove (engine/battle/core.asm): a random move id from the first to the last, rerolled on
+# METRONOME and STRUGGLE, then used as if chosen. Its damage is the mixture over every move it may call,
+# misses and moves that deal none at 0; a two-turn move counts half (one hit every two turns).
+METRONOME = "METRONOME_EFFECT"
+_NOT_CALLED = frozenset({"METRONOME", "STRUGGLE"})
+_TWO_TURNS = frozenset({"CHARGE_EFFECT", "FLY_EFFECT", "HYPER_BEAM_EFFECT"})
+_METRONOME_DETAIL = 4
+_MIXTURES: dict[tuple[object, ...], tuple[tuple[float, int], ...]] = {}
+_MIXTURES_KEPT = 1 << 10
+
+
+@lru_cache(maxsize=1)
+def _callable() -> tuple[Move, ...]:
+    return tuple(m for m in game_data().moves_by_id.values() if m.name not in _NOT_CALLED)
+
+
+def _metronome(user: Fighter, target: Fighter, buckets: int, scale: float) -> list[tuple[float, int]]:
+    key = (user.level, user.battle, user.stats, user.types, user.base_speed, user.focus_energy, user.stages,
+           user.x_accuracy, target.hp, target.battle, target.stats, target.types, target.stages,
+           target.reflect, target.light_screen, scale)  # fmt: skip
+    mixture = _MIXTURES.get(key)
+    if mixture is None:
+        mixture = keep(_MIXTURES, key, _mixture(user, target, scale), _MIXTURES_KEPT)
+    return weighted_groups(mixture, buckets)
+
+
+def _mixture(user: Fighter, target: Fighter, scale: float) -> tuple[tuple[float, int], ...]:
+    pool = _callable()
+    share = 1 / len(pool)
+    merged: dict[int, float] = {}
+    for move in pool:
+        if not deals_damage(move):
+            merged[0] = merged.get(0, 0.0) + share
+            continue
+        hit = hit_chance(move, user, target) * (0.5 if move.effect in _TWO_TURNS else 1.0)
+        merged[0] = merged.get(0, 0.0) + share * (1 - hit)
+        for p, damage in strike_outcomes(move, user, target, _METRONOME_DETAIL, scale):
+            merged[damage] = merged.get(damage, 0.0) + share * hit * p
+    return tuple(sorted((p, damage) for damage, p in merged.items()))
+
+
+def weighted_groups(values: tuple[tuple[float, int], ...], buckets: int) -> list[tuple[float, int]]:
+    """(chance, value) pairs grouped into at most `buckets` runs of nearly equal chance, in value order,
+    each stood for by its chance-weighted mean: bucketed() for values that are not equally likely."""
+    ordered = sorted(values, key=lambda pair: pair[1])
+    if buckets >= len(ordered):
+        return list(ordered)
+    total = sum(p for p, _ in ordered)
+    groups: list[tuple[float, int]] = []
+    mass = weighted = 0.0
+    for p, value in ordered:
+        mass, weighted = mass + p, weighted + p * value
+        if mass >= total / buckets * (1 - 1e-9) and len(groups) < buckets - 1:
+            groups.append((mass, round(weighted / mass)))
+            mass = weighted = 0.0
+    if mass > 0:
+        groups.append((mass, round(weighted / mass)))
+    return groups

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from engine.combat.collector import collector_paused
-from engine.combat.fighter import NEUTRAL, Duel, Fighter, Side, Switch, fresh
+from engine.combat.fighter import VOLATILE, Duel, Fighter, Side, Switch, fresh
 from engine.combat.memo import keep
 from engine.combat.race import DuelOdds, duel_odds, race_key
 from engine.combat.turn import enemy_answers, resolve_turn
@@ -113,6 +113,14 @@ class Judge:
             standing=p * won.standing + (1 - p) * lost.standing,
         )
 
+    def next_position(self, duel: Duel) -> Duel:
+        """After a knock-out: a trainer's next member out, and ours as the judge would send it."""
+        if duel.them.fighter.fainted and not duel.wild:
+            duel = _their_next(duel)
+        if duel.us.fighter.fainted and not duel.us.defeated:
+            duel = _send(duel, True, self._ranked(duel)[0])
+        return duel
+
     def _ranked(self, duel: Duel) -> list[int]:
         """Our members who could come out after a knock-out, the best duel against the enemy in front
         first (its chance of winning, then the share of HP it keeps)."""
@@ -142,12 +150,13 @@ def _kept(side: Side) -> float:
 
 
 def _leave(duel: Duel, ours_lost: bool, winner_hp: int, heals_used: int = 0) -> Duel:
-    """After a duel: the loser is down; the winner keeps `winner_hp` and its state; the healing items the
+    """After a duel: the loser is down; the winner keeps `winner_hp` and its state but for what the duel's
+    race spent (a charged move's hit, a THRASH, Bide, a trapping move, a recharge); the healing items the
     duel counted on are spent."""
     us = duel.us._replace(heals=duel.us.heals[heals_used:]) if heals_used else duel.us
     loser, winner = (us, duel.them) if ours_lost else (duel.them, us)
     loser = loser.with_fighter(_down(loser.fighter))
-    winner_fighter = winner.fighter
+    winner_fighter = _spent(winner.fighter)
     kept = _bucketed(min(winner_fighter.hp, winner_hp), winner_fighter.max_hp)
     # The PP the duel used are not followed; what the winner has left is kept coarsely (the race rations a
     # move only where its PP runs out within the duel), so positions after it share the rest of the battle.
@@ -158,6 +167,15 @@ def _leave(duel: Duel, ours_lost: bool, winner_hp: int, heals_used: int = 0) -> 
         if ours_lost
         else Duel(us=winner, them=loser, wild=duel.wild)
     )
+
+
+def _spent(fighter: Fighter) -> Fighter:
+    """A duel's winner without the turns its race already counted: a charge kept would land its hit again
+    in every duel after (a BLASTOISE charging SKULL BASH judged every later enemy a turn behind)."""
+    locked = fighter.thrashing or fighter.bide or fighter.trapping or fighter.recharging
+    if fighter.charging < 0 and not locked:
+        return fighter
+    return fighter._replace(charging=-1, thrashing=0, bide=0, bide_damage=0, trapping=0, recharging=False)
 
 
 HP_STEPS = 16
@@ -188,11 +206,7 @@ def _down(fighter: Fighter) -> Fighter:
 
 
 def _knocked_out(fighter: Fighter) -> Fighter:
-    return fighter._replace(
-        hp=0, status="OK", sleep_turns=0, toxic=0, stages=NEUTRAL, confused=0, seeded=False, reflect=False,
-        light_screen=False, focus_energy=False, mist=False, bide=0, bide_damage=0, trapping=0,
-        trap_damage=0, recharging=False, charging=-1, flinched=False, pp=(0,) * len(fighter.pp),
-    )  # fmt: skip
+    return fighter._replace(**VOLATILE, hp=0, status="OK", sleep_turns=0, pp=(0,) * len(fighter.pp))
 
 
 def _their_next(duel: Duel) -> Duel:

@@ -14,15 +14,16 @@ from functools import lru_cache
 from typing import NamedTuple, TypeVar
 
 from engine.combat import enemy
-from engine.combat.effects import CONFUSION_SELF_HIT, FULL_PARALYSIS
+from engine.combat.effects import CONFUSION_SELF_HIT, FULL_PARALYSIS, locked_slot
 from engine.combat.fighter import STRUGGLE_SLOT, Action, Attack, Duel, Fighter, move_of
-from engine.combat.hits import deals_damage, hit_chance, strike_outcomes
+from engine.combat.hits import hit_chance, may_deal_damage, strike_outcomes
 from engine.combat.memo import keep
 from engine.game.tables import Move, game_data
 
 HORIZON = 60  # turns a race looks at (a side that cannot finish by then stalls)
 TRAPPED_TURNS = 2.1  # turns a trapping move hits on after it is chosen
 HP_MOVES = frozenset({"SUPER_FANG_EFFECT", "OHKO_EFFECT"})  # damage set by the target's HP or level
+TWO_TURN_EFFECTS = frozenset({"CHARGE_EFFECT", "FLY_EFFECT", "HYPER_BEAM_EFFECT"})  # a hit every two turns
 _DETAIL = 4  # damage groups per roll when sizing up a move
 _ROLLS_EXACT = 39  # every damage roll (217..255 of 255) on its own: whether one hit knocks out
 
@@ -50,13 +51,21 @@ Paces = list[tuple[tuple[float, float], int]]  # (mean, variance) of each usable
 def move_pace(user: Fighter, target: Fighter, slot: int) -> tuple[float, float]:
     """(mean, variance) of one use's damage; not capped at the target's HP (the race does that)."""
     move = move_of(user, slot)
-    if not deals_damage(move):
+    if not may_deal_damage(move):
         return 0.0, 0.0
     key = _strike_key(move, user, target, slot)
     found = _PACES.get(key)
     if found is None:
         found = _remember(_PACES, key, _pace_of(move, user, target, user.scale(slot)))
     return found
+
+
+def one_hit(user: Fighter, target: Fighter, slot: int) -> float:
+    """The mean damage of one use of a move, a two-turn move's hit counted whole (move_pace spreads it
+    over its two turns)."""
+    move = move_of(user, slot)
+    mean, _variance = move_pace(user, target, slot)
+    return 2 * mean if move.effect in TWO_TURN_EFFECTS else mean
 
 
 def _remember(memo: dict[tuple[object, ...], _Kept], key: tuple[object, ...], value: _Kept) -> _Kept:
@@ -106,7 +115,7 @@ def _pace_of(move: Move, user: Fighter, target: Fighter, scale: float) -> tuple[
     outcomes = [(hit * p, d) for p, d in strike_outcomes(move, user, target, _DETAIL, scale)]
     mean = sum(p * d for p, d in outcomes)
     second = sum(p * d * d for p, d in outcomes)
-    if move.effect in ("CHARGE_EFFECT", "FLY_EFFECT", "HYPER_BEAM_EFFECT"):
+    if move.effect in TWO_TURN_EFFECTS:
         mean, second = mean / 2, second / 2  # one hit every two turns
     return mean, max(0.0, second - mean * mean)
 
@@ -132,7 +141,8 @@ def strongest(user: Fighter, target: Fighter) -> tuple[Pace, Paces]:
     """Our best move's pace before its PP is counted, and the paces of every usable move (what `ration`
     needs): all but the target's HP, so a race at another HP reuses them."""
     acts, lost = _stopped(user, target)
-    slots = [i for i, pp in enumerate(user.pp) if pp > 0] or [-1]
+    locked = locked_slot(user) if user.raging else None  # RAGE once used is all it does
+    slots = [locked] if locked is not None else [i for i, pp in enumerate(user.pp) if pp > 0] or [-1]
     paces = [(move_pace(user, target, s), s) for s in slots]
     (mean, variance), slot = max(paces, key=lambda item: item[0][0])
     return Pace(mean=mean, variance=variance, acts=acts, lost=lost, slot=slot), paces

@@ -9,6 +9,7 @@ Our own side is always read whole. Status bits: pret constants/battle_constants.
 
 from __future__ import annotations
 
+from engine.combat.effects import transform_copy
 from engine.combat.enemy import special_move, trainer_ai
 from engine.combat.fighter import (
     ACTIVE_MEMBER,
@@ -29,16 +30,16 @@ from engine.combat.judge import win_probability
 from engine.game.actions import BattleAction, Struggle, SwitchTo, UseMove
 from engine.game.actions import UseItem as UseItemAction
 from engine.game.assessment import Fairness, hp_bar_fraction, likely_moves
-from engine.game.items import BATTLE_ITEMS, ItemKind
+from engine.game.items import BATTLE_ITEMS, ItemKind, max_pp
 from engine.game.models import BattleMon, BattleSide, BattleState, GameState, Mon
 from engine.game.tables import Move, game_data
 
 SLEEP_COUNTER_MASK = 0x07  # the low three bits of the status byte count sleep turns
 UNKNOWN_SLEEP = 3  # the enemy's sleep counter is hidden from a player: about the middle of 1-7
 # wPlayerBattleStatus1..3 bits
-STORING_ENERGY, USING_TRAPPING_MOVE, CONFUSED = 0, 5, 7
-PROTECTED_BY_MIST, GETTING_PUMPED, NEEDS_TO_RECHARGE, SEEDED = 1, 2, 5, 7
-BADLY_POISONED, HAS_LIGHT_SCREEN_UP, HAS_REFLECT_UP = 0, 1, 2
+STORING_ENERGY, THRASHING_ABOUT, CHARGING_UP, USING_TRAPPING_MOVE, CONFUSED = 0, 1, 4, 5, 7
+USING_X_ACCURACY, PROTECTED_BY_MIST, GETTING_PUMPED, NEEDS_TO_RECHARGE, USING_RAGE, SEEDED = 0, 1, 2, 5, 6, 7
+BADLY_POISONED, HAS_LIGHT_SCREEN_UP, HAS_REFLECT_UP, TRANSFORMED = 0, 1, 2, 3
 SETTLED_TURNS = 2  # the AI's second-turn encouragement is assumed past
 
 
@@ -56,7 +57,8 @@ def _from_mon(mon: Mon, hidden_sleep: bool = False) -> Fighter:
     species = game_data().species_by_index.get(mon.species_id)
     stats = (mon.stats.attack, mon.stats.defense, mon.stats.speed, mon.stats.special)
     stats = (max(1, stats[0]), max(1, stats[1]), max(1, stats[2]), max(1, stats[3]))
-    moves = [(slot.move_id, slot.pp) for slot in mon.moves if slot.move_id in game_data().moves_by_id]
+    known = [slot for slot in mon.moves if slot.move_id in game_data().moves_by_id]
+    moves = [(slot.move_id, slot.pp) for slot in known]
     return Fighter(
         species=mon.species_name or "?",
         level=max(1, mon.level),
@@ -70,6 +72,7 @@ def _from_mon(mon: Mon, hidden_sleep: bool = False) -> Fighter:
         pp=tuple(pp for _, pp in moves),
         status=mon.status,
         sleep_turns=_sleep(mon, hidden_sleep),
+        max_pp=tuple(max_pp(slot) for slot in known),
     )
 
 
@@ -86,21 +89,29 @@ def full_pp(mon: Mon) -> tuple[int, ...]:
                  for slot in mon.moves if slot.move_id in moves)  # fmt: skip
 
 
-def _volatile(fighter: Fighter, side: BattleSide) -> Fighter:
+def _volatile(fighter: Fighter, side: BattleSide, move_id: int = 0) -> Fighter:
+    """The battle-only state of a side's member in front; `move_id` is the move it used last (what a
+    charging member will use)."""
     s1, s2, s3 = side.status1, side.status2, side.status3
+    charging = fighter.moves.index(move_id) if _bit(s1, CHARGING_UP) and move_id in fighter.moves else -1
     return fighter._replace(
         stages=side.stages,
         confused=side.confused_turns if _bit(s1, CONFUSED) else 0,
         bide=side.attacks_left if _bit(s1, STORING_ENERGY) else 0,
         bide_damage=side.bide_damage if _bit(s1, STORING_ENERGY) else 0,
         trapping=side.attacks_left if _bit(s1, USING_TRAPPING_MOVE) else 0,
+        thrashing=side.attacks_left if _bit(s1, THRASHING_ABOUT) else 0,
+        charging=charging,
+        x_accuracy=_bit(s2, USING_X_ACCURACY),
         mist=_bit(s2, PROTECTED_BY_MIST),
         focus_energy=_bit(s2, GETTING_PUMPED),
         recharging=_bit(s2, NEEDS_TO_RECHARGE),
+        raging=_bit(s2, USING_RAGE),
         seeded=_bit(s2, SEEDED),
         toxic=max(1, side.toxic_counter) if _bit(s3, BADLY_POISONED) else 0,
         light_screen=_bit(s3, HAS_LIGHT_SCREEN_UP),
         reflect=_bit(s3, HAS_REFLECT_UP),
+        transformed=_bit(s3, TRANSFORMED),
     )
 
 
@@ -150,7 +161,9 @@ def _guessed_moves(
     return moves
 
 
-def _enemy_active(battle: BattleState, enemy: BattleMon, fairness: Fairness, seen: set[int]) -> Fighter:
+def _enemy_active(
+    battle: BattleState, enemy: BattleMon, fairness: Fairness, seen: set[int], ours: Fighter | None
+) -> Fighter:
     side = battle.enemy_side
     if fairness is Fairness.FULL_RAM or enemy.species_name is None:
         fighter = _from_mon(enemy)
@@ -159,15 +172,33 @@ def _enemy_active(battle: BattleState, enemy: BattleMon, fairness: Fairness, see
             fighter = fighter._replace(
                 stats=(unmodified.attack, unmodified.defense, unmodified.speed, unmodified.special)
             )
-        return _volatile(fighter, side)
+        return _volatile(fighter, side, battle.enemy_move_id)
     member = battle.enemy_party_pos or 0
-    moves = _guessed_moves(enemy.species_name, enemy.level, battle.trainer_class_name, member, seen)
-    guess = fighter_of(enemy.species_name, max(1, enemy.level), moves)
+    transformed = _bit(side.status3, TRANSFORMED) and ours is not None
+    # A transformed enemy shows our species: its own (a DITTO, seen before it transformed) sets its HP.
+    species = _original_species(battle) if transformed else enemy.species_name
+    moves = _guessed_moves(species, enemy.level, battle.trainer_class_name, member, seen)
+    guess = fighter_of(species, max(1, enemy.level), moves)
     shown = hp_bar_fraction(enemy.hp, enemy.max_hp)
     hp = max(1 if enemy.hp > 0 else 0, round(shown * guess.max_hp))
     guess = guess._replace(hp=hp, status=enemy.status, sleep_turns=_sleep(enemy, hidden=True), known=False)
-    guess = _volatile(guess, side)
+    if transformed:
+        assert ours is not None
+        # A player knows what TRANSFORM copies: our member's types, stats, stages and moves.
+        return _volatile(guess, side, battle.enemy_move_id)._replace(**transform_copy(ours), known=True)
+    guess = _volatile(guess, side, battle.enemy_move_id)
     return guess._replace(battle=battle_stats(guess))
+
+
+def _original_species(battle: BattleState) -> str:
+    """The enemy in front before it transformed: its trainer's roster says, or the wild one met."""
+    position = battle.enemy_party_pos or 0
+    if battle.kind == "trainer":
+        roster = _roster(battle)
+        if position < len(roster):
+            return roster[position][0]
+    found = game_data().species_by_index.get(battle.cur_opponent)
+    return found.name if found is not None else "DITTO"
 
 
 def _roster(battle: BattleState) -> list[tuple[str, int]]:
@@ -179,9 +210,10 @@ def _roster(battle: BattleState) -> list[tuple[str, int]]:
     return [(name or "RATTATA", level) for name in battle.enemy_party_species_names]
 
 
-def their_side(battle: BattleState, fairness: Fairness, seen: set[int]) -> Side:
+def their_side(battle: BattleState, fairness: Fairness, seen: set[int], ours: Fighter | None = None) -> Side:
+    """The enemy's side; `ours`: our member in front (what a transformed enemy copied)."""
     assert battle.enemy is not None
-    active = _enemy_active(battle, battle.enemy, fairness, seen)
+    active = _enemy_active(battle, battle.enemy, fairness, seen, ours)
     if battle.kind == "wild":
         return Side(members=(active,))
     position = battle.enemy_party_pos or 0
@@ -253,7 +285,7 @@ def duel_of(state: GameState, fairness: Fairness, seen: set[int] | None = None) 
     if battle is None or battle.player is None or battle.enemy is None or not state.party:
         return None
     us = our_side(state, battle)
-    them = their_side(battle, fairness, seen or set())
+    them = their_side(battle, fairness, seen or set(), us.fighter)
     return Duel(us=us, them=them, wild=battle.kind == "wild")
 
 
@@ -272,7 +304,12 @@ def model_action(action: BattleAction) -> Action | None:
         return None
     if item.kind is ItemKind.STAT_BOOST:
         return UseItem(item=item.name, heal=0, cures=frozenset(), member=ACTIVE_MEMBER)
-    if action.target is None or item.kind not in (ItemKind.HEAL_HP, ItemKind.CURE_STATUS, ItemKind.REVIVE):
+    if action.target is None:
+        return None
+    if item.kind is ItemKind.RESTORE_PP:
+        slot = -1 if action.move is None else action.move
+        return UseItem(item=item.name, heal=0, cures=frozenset(), member=action.target, move=slot)
+    if item.kind not in (ItemKind.HEAL_HP, ItemKind.CURE_STATUS, ItemKind.REVIVE):
         return None
     heal = item.heal if item.kind is ItemKind.HEAL_HP else 0
     return UseItem(item=item.name, heal=heal, cures=frozenset(item.cures), member=action.target)

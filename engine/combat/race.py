@@ -22,11 +22,14 @@ from engine.combat.effects import (
     FULL_PARALYSIS,
     STAT_DOWN,
     STAT_UP,
+    TRAP_ATTACKS,
     can_take_status,
     inflict,
+    invulnerable,
     lower_stat,
     raise_stat,
     status_of_move,
+    transform,
 )
 from engine.combat.fighter import (
     ACCURACY,
@@ -42,7 +45,7 @@ from engine.combat.fighter import (
     move_of,
     moves_of,
 )
-from engine.combat.hits import deals_damage, hit_chance
+from engine.combat.hits import hit_chance, may_deal_damage
 from engine.combat.memo import keep
 from engine.combat.pace import (
     HORIZON,
@@ -53,12 +56,14 @@ from engine.combat.pace import (
     chance_at_least,
     enemy_pace,
     hp_moves,
+    one_hit,
     ration,
     strongest,
     tail,
 )
+from engine.combat.turn import resolve_turn
 from engine.combat.wear import worn
-from engine.game.tables import Move
+from engine.game.tables import Move, game_data
 
 _SURE = 1 - 1e-6
 _NO_SPREAD = 1e-9  # a variance this small is a certainty
@@ -70,12 +75,13 @@ _ASLEEP_TURNS = 4.0
 _CONFUSED_TURNS = 2.5
 _MOST_LOST = 0.9
 _NOT_THIS_TURN = frozenset({"CHARGE_EFFECT", "FLY_EFFECT"})  # the first turn only winds up
+_TRANSFORM_DETAIL = 1  # damage groups of the turn an enemy transforms in (a race's own detail is coarse)
 _KEPT = 1 << 13  # enemy choices and race settings remembered (~0.7 and ~1 KB an entry)
 
 
 class DuelOdds(NamedTuple):
     win: float
-    turns_to_ko: float  # our expected turns to knock the enemy out (inf when we cannot)
+    turns_to_ko: float  # our expected turns to knock the enemy out when we win the duel (inf: we cannot)
     our_hp_left: int  # expected, when we win
     their_hp_left: int  # expected, when they win
     plan: str = ""  # what we do in the race, e.g. "TAIL_WHIP ×2, then TACKLE"
@@ -100,7 +106,7 @@ def _strikes(me: Fighter, foe: Fighter, answers: list[tuple[float, Action]]) -> 
         if not isinstance(action, Attack) or action.slot < 0:
             continue
         move = move_of(foe, action.slot)
-        if not deals_damage(move) or move.effect in _NOT_THIS_TURN:
+        if not may_deal_damage(move) or move.effect in _NOT_THIS_TURN:
             continue
         strikes.append((p, tail(foe, me, action.slot)))
     return tuple(strikes)
@@ -162,10 +168,15 @@ def duel_odds(duel: Duel, status_plans: bool = False, plans: bool = True) -> Due
         return DuelOdds(win=1.0, turns_to_ko=0.0, our_hp_left=me.hp, their_hp_left=0)
     if me.fainted:
         return DuelOdds(win=0.0, turns_to_ko=math.inf, our_hp_left=0, their_hp_left=foe.hp)
+    if _transforms(foe):
+        return _their_transform(duel, status_plans, plans)
     best = _race(duel, 0.0, "")
     if best.win > _CLEAR_WIN or not plans:
         return best
     starts: list[Start] = [(duel, 0.0, "", (1.0, 1.0))]
+    if _transforms(me):
+        copy = transform(me, duel.them.fighter)
+        starts.append((duel._replace(us=duel.us.with_fighter(copy)), 1.0, "TRANSFORM", (1.0, 1.0)))
     if status_plans:
         starts += [start for move in _status_moves(me) if (start := _status_start(duel, move)) is not None]
     for number, start in enumerate(starts):
@@ -176,6 +187,45 @@ def duel_odds(duel: Duel, status_plans: bool = False, plans: bool = True) -> Due
             if odds.win > best.win + _PLAN_MARGIN:
                 best = odds
     return best
+
+
+@lru_cache(maxsize=1)
+def _transform_id() -> int:
+    return game_data().moves_by_name["TRANSFORM"].id
+
+
+def _transforms(fighter: Fighter) -> bool:
+    return not fighter.transformed and _transform_id() in fighter.moves
+
+
+def _their_transform(duel: Duel, status_plans: bool, plans: bool) -> DuelOdds:
+    """An enemy that knows TRANSFORM (a wild DITTO knows nothing else) spends its first turn on it and
+    races on as the copy of our member it becomes: that turn is played (our best hit meets the DITTO it
+    still is if we move first), then the race. Its own moves would call it harmless, and a BLASTOISE
+    lost to the BLASTOISE a DITTO made of it."""
+    me, foe = duel.us.fighter, duel.them.fighter
+    ours = Attack(strongest(me, foe)[0].slot)
+    theirs = Attack(foe.moves.index(_transform_id()))
+    win = turns = ours_left = theirs_left = knocked = 0.0
+    for p, after in resolve_turn(duel, ours, theirs, _TRANSFORM_DETAIL):
+        if not after.them.fighter.transformed and not after.them.fighter.fainted:
+            # Flinched or asleep: it transforms later; raced as a copy a turn behind.
+            copy = transform(after.them.fighter, after.us.fighter)._replace(recharging=True)
+            after = after._replace(them=after.them.with_fighter(copy))
+        odds = duel_odds(after, status_plans, plans)
+        win += p * odds.win
+        ours_left += p * odds.our_hp_left
+        theirs_left += p * odds.their_hp_left
+        if odds.win > 0 and not math.isinf(odds.turns_to_ko):
+            knocked += p * odds.win
+            turns += p * odds.win * (1 + odds.turns_to_ko)
+    return DuelOdds(
+        win=win,
+        turns_to_ko=turns / knocked if knocked > 0 else math.inf,
+        our_hp_left=max(1, round(ours_left)),
+        their_hp_left=max(1, round(theirs_left)),
+        plan=move_of(me, ours.slot).name if ours.slot >= 0 else "",
+    )
 
 
 Start = tuple[Duel, float, str, "Shares"]  # a position, the turns spent reaching it, its plan, turn shares
@@ -309,11 +359,11 @@ _CHOICES: dict[tuple[object, ...], list[tuple[float, Action]]] = {}
 
 def _choices(duel: Duel) -> list[tuple[float, Action]]:
     """The enemy's choices over the duel: as enemy.choices, but past a move it is locked into (Bide's
-    storing turns, a trapping move's, a recharge), which the race counts as turns lost. Remembered by
+    storing turns, a trapping move's, a recharge, a charged move), which the race counts apart. Remembered by
     everything they depend on: the race asks for the same ones many times."""
     foe = duel.them.fighter
-    if foe.bide or foe.trapping or foe.recharging:
-        free = foe._replace(bide=0, trapping=0, recharging=False)
+    if foe.bide or foe.trapping or foe.recharging or foe.charging >= 0:
+        free = foe._replace(bide=0, trapping=0, recharging=False, charging=-1)
         duel = duel._replace(them=duel.them.with_fighter(free))
     me, foe = duel.us.fighter, duel.them.fighter
     them = duel.them
@@ -378,7 +428,8 @@ def _worn(duel: Duel, turns: float, wear: Wear) -> Duel:
 def _pressure(duel: Duel, answers: list[tuple[float, Action]]) -> float:
     """The share of our turns the enemy's status moves are expected to take away: sleep (about four turns
     a time), a trapping move (about two more turns each), confusion (half of about two and a half turns),
-    paralysis (a quarter of the turns once it lands, which it does about halfway)."""
+    paralysis (a quarter of the turns once it lands, which it does about halfway), and the enemy's FLY
+    and DIG (a turn out of reach each)."""
     me, foe = duel.us.fighter, duel.them.fighter
     lost = 0.0
     for p, action in answers:
@@ -394,6 +445,8 @@ def _pressure(duel: Duel, answers: list[tuple[float, Action]]) -> float:
             lost += FULL_PARALYSIS / 2
         elif not me.confused and move.effect == "CONFUSION_EFFECT":
             lost += _share(landing, _CONFUSED_TURNS * CONFUSION_SELF_HIT)
+        elif move.effect == "FLY_EFFECT" or move.name == "DIG":
+            lost += _share(p, 1.0)  # the turn it spends out of reach
     return min(lost, _MOST_LOST)
 
 
@@ -427,50 +480,95 @@ def _race_once(
     acts = ours.acts * (1 - setting.pressure) * shares[0]
     mended = setting.mending / acts if acts > 0 else 0.0
     ours = Pace(max(0.0, ours.mean - mended), ours.variance, acts, ours.lost + delay, ours.slot)
-    theirs = Pace(theirs.mean, theirs.variance, theirs.acts * shares[1], theirs.lost, theirs.slot)
+    held = theirs.acts * shares[1] * _held_off(me, foe, ours)
+    theirs = Pace(theirs.mean, theirs.variance, held, theirs.lost, theirs.slot)
+    ours, theirs, ahead, (charged, charged_at) = _charged(me, foe, ours, theirs)
     # A biding enemy hands back twice what it took, its stored damage already owed, when its storing
     # turns are over (Bide's counter: the turns left, the last one the release); knocked out before then,
     # it hands back nothing. We either attack on (what we deal while it stores is owed too) or, with a
     # move that deals no damage, wait its storing turns out: whichever wins more often.
-    owed = 2.0 * foe.bide_damage
+    owed = 2.0 * foe.bide_damage + charged
     if _heal_share(duel):
         theirs = theirs._replace(now=_struck_down_now(me.hp, setting.strikes, theirs))
     if foe.bide <= 1:
-        return _race_with(duel, plan, ours, theirs, owed, max(1, foe.bide))
-    fed = _race_with(duel, plan, ours, theirs, owed + 2 * ours.mean * (foe.bide - 1), foe.bide)
+        return _race_with(duel, plan, ours, theirs, owed, charged_at if charged else max(1, foe.bide), ahead)
+    fed = _race_with(duel, plan, ours, theirs, owed + 2 * ours.mean * (foe.bide - 1), foe.bide, ahead)
     if not _status_moves(me):
         return fed
     waiting = Pace(ours.mean, ours.variance, ours.acts, ours.lost + foe.bide - 1, ours.slot)
-    waited = _race_with(duel, plan, waiting, theirs, owed, foe.bide)
+    waited = _race_with(duel, plan, waiting, theirs, owed, foe.bide, ahead)
     return max((fed, waited), key=lambda odds: (odds.win, odds.our_hp_left))
+
+
+def _held_off(me: Fighter, foe: Fighter, ours: Pace) -> float:
+    """The share of its turns the enemy acts at all against our best move: a trapping move holds it for
+    the turns it goes on (every turn of it if we move first: Gen 1's wrap lock), FLY and DIG keep us out
+    of reach one turn in two (pret engine/battle/core.asm CheckPlayerStatusConditions, MoveHitTest)."""
+    if ours.slot < 0 or ours.mean <= 0:
+        return 1.0
+    move = move_of(me, ours.slot)
+    if move.effect == "FLY_EFFECT" or move.name == "DIG":
+        return 0.5
+    if move.effect != "TRAPPING_EFFECT":
+        return 1.0
+    hit = hit_chance(move, me, foe)
+    cycle = (1 - hit) + hit * TRAP_ATTACKS
+    first = _first_chance(me, foe)
+    return first * (1 - hit) / cycle + (1 - first) / cycle
+
+
+Landing = tuple[float, int]  # a charged hit's mean damage, and the turn it lands in
+
+
+def _charged(me: Fighter, foe: Fighter, ours: Pace, theirs: Pace) -> tuple[Pace, Pace, Landing, Landing]:
+    """A member that charged a two-turn move last turn spends its first turn able to act landing it
+    (SKULL BASH, SOLARBEAM, SKY ATTACK, RAZOR WIND, FLY, DIG): sleep or a freeze comes first, the charge
+    waits (CheckPlayerStatusConditions keeps CHARGING_UP). In the air or underground it is missed by
+    whoever moves before it. Returns both paces and each charged hit (ours, theirs)."""
+    ahead: Landing = (0.0, 1)
+    owed: Landing = (0.0, 1)
+    first = _first_chance(me, foe)
+    if me.charging >= 0:
+        ahead = (ours.acts * one_hit(me, foe, me.charging), 1 + math.ceil(ours.lost))
+        ours = ours._replace(lost=ours.lost + 1)
+        if invulnerable(me):
+            theirs = theirs._replace(lost=theirs.lost + 1 - first)
+    if foe.charging >= 0:
+        owed = (theirs.acts * one_hit(foe, me, foe.charging), 1 + math.ceil(theirs.lost))
+        theirs = theirs._replace(lost=theirs.lost + 1)
+        if invulnerable(foe):
+            ours = ours._replace(lost=ours.lost + first)
+    return ours, theirs, ahead, owed
 
 
 _RACES_WITH: dict[tuple[object, ...], DuelOdds] = {}  # as many as the paces, ~0.5 KB an entry
 
 
-def _race_with(duel: Duel, plan: str, ours: Pace, theirs: Pace, owed: float, release: int) -> DuelOdds:
+def _race_with(
+    duel: Duel, plan: str, ours: Pace, theirs: Pace, owed: float, release: int, ahead: Landing = (0.0, 1)
+) -> DuelOdds:
     """The race itself: who knocks the other out first, turn by turn, with `owed` damage landing on us in
-    turn `release` unless the enemy is down before then. Remembered by the few numbers it reads: the
-    setup plans and the search's branches race the same paces at the same HP again and again (three
-    races in five)."""
+    turn `release` unless the enemy is down before then, and `ahead` landing on theirs (a charged move).
+    Remembered by the few numbers it reads: the setup plans and the search's branches race the same paces
+    at the same HP again and again (three races in five)."""
     me, foe = duel.us.fighter, duel.them.fighter
     share = _heal_share(duel)
     healing, drain = _healing(share, me, theirs), _drain(me) - _seeded_gain(foe)
     attack = move_of(me, ours.slot).name if ours.mean > 0 else ""
     key = (me.hp, foe.hp, _drain(foe), healing, drain, len(share), _first_chance(me, foe),
-           ours, theirs, owed, release, plan, attack)  # fmt: skip
+           ours, theirs, owed, release, plan, attack, ahead)  # fmt: skip
     found = _RACES_WITH.get(key)
     if found is None:
         found = keep(_RACES_WITH, key, _raced(me, foe, plan, ours, theirs, owed, release, healing, drain,
-                                               share, attack), _KEPT)  # fmt: skip
+                                               share, attack, ahead), _KEPT)  # fmt: skip
     return found
 
 
 def _raced(
     me: Fighter, foe: Fighter, plan: str, ours: Pace, theirs: Pace, owed: float, release: int, healing: int,
-    drain: float, share: tuple[int, ...], attack: str,
+    drain: float, share: tuple[int, ...], attack: str, ahead: Landing = (0.0, 1),
 ) -> DuelOdds:  # fmt: skip
-    we_ko = _ko_by(ours, foe.hp, _drain(foe), 0.0)
+    we_ko = _ko_by(ours, foe.hp, _drain(foe), *ahead)
     they_ko = _ko_by(theirs, me.hp + healing, drain, owed, release)
     if healing:
         # The bag is reached only by a member that lives through the hit coming now: a heal is a turn's
@@ -493,9 +591,13 @@ def _raced(
         if prev_us > _SURE or prev_them > _SURE:
             break
     undecided = (1 - prev_us) * (1 - prev_them)
+    # The turn of our knock-out when it comes before theirs (a duel decided only past the horizon ends
+    # there): our own knock-out curve alone would call a duel we lose first "KO in 5 turns".
+    turns = when / win if win > 0 else (float(HORIZON) if undecided > 0 else math.inf)
     win = min(1.0, win + _beyond_horizon(ours, theirs, foe, me.hp + healing, drain) * undecided)
-    turns = _median_turn(we_ko)
-    lasts = min(when / win if win > 0 else turns, HORIZON)
+    if win <= 0:
+        turns = math.inf
+    lasts = min(when / win if win > 0 else _median_turn(we_ko), HORIZON)
     released = 1.0 - (we_ko[release - 2] if release >= 2 else 0.0)  # the chance it lives to release
     taken = theirs.acts * theirs.mean * max(0.0, lasts - theirs.lost) + owed * released
     # What we deal before they win: over the turns their knock-out takes (we act in its last one only if we

@@ -14,10 +14,11 @@ from dataclasses import dataclass, replace
 from engine.combat import enemy
 from engine.combat.chance import percent
 from engine.combat.collector import collector_paused
-from engine.combat.effects import pointless
 from engine.combat.fighter import Action, Attack, Duel, Fighter, Switch, UseItem, move_of
+from engine.combat.futility import futile
 from engine.combat.hits import deals_damage
-from engine.combat.judge import Judge
+from engine.combat.judge import Judge, Outlook
+from engine.combat.pace import move_pace
 from engine.combat.race import DuelOdds
 from engine.combat.turn import enemy_answers, member_after_item, resolve_turn
 
@@ -51,18 +52,30 @@ PRICES = {
     "FRESH_WATER": 200, "SODA_POP": 300, "LEMONADE": 350, "ANTIDOTE": 100, "BURN_HEAL": 250,
     "ICE_HEAL": 250, "AWAKENING": 200, "PARLYZ_HEAL": 200, "FULL_HEAL": 600, "REVIVE": 1500,
     "MAX_REVIVE": 4000, "X_ATTACK": 500, "X_DEFEND": 550, "X_SPEED": 350, "X_SPECIAL": 350,
+    "X_ACCURACY": 950, "GUARD_SPEC": 700, "DIRE_HIT": 650,
+    # Not sold anywhere (price 0 in pret): worth what the dear items they stand in for cost.
+    "ETHER": 1500, "MAX_ETHER": 2500, "ELIXER": 3000, "MAX_ELIXER": 4500,
 }  # fmt: skip
 # Between lines alike in all else, the faster knock-out: fewer turns for the enemy's status moves, Bide,
-# a critical hit. Worth at most half a TIE_MARGIN (a turn is worth less than any real difference).
+# a critical hit. Worth at most half a TIE_MARGIN (a turn is worth less than any real difference), and
+# only as much as the knock-out is likely: a line that never gets there earns nothing for its pace. Past
+# MOST_TURNS a turn still counts, less and less (TURN_WEIGHT × MOST_TURNS / turns): a stall of thirty
+# turns against a VENUSAUR that only uses POISONPOWDER had every move alike, and VINE WHIP (1 HP a use)
+# was chosen over CUT (4) by its place, turn after turn, so the knock-out took twice the turns forecast.
 TURN_WEIGHT = 0.00025
 MOST_TURNS = 10
+# Lines whose values differ by less than this are alike: the harder hit now goes first between them.
+ALIKE = 1e-9
 # Two plies against a boss (when asked for): the best DEEP_CANDIDATES actions within DEEP_MARGIN of the
 # best, at DEEP_DETAIL, when the first ply judged at most DEEP_WORK positions.
 DEEP_CANDIDATES = 2
 DEEP_MARGIN = 0.02
 DEEP_DETAIL = 1
 DEEP_WORK = 480
+PLAYED_ON_DETAIL = 1  # the turn played by the member sent after ours went down
+PLAYED_ON_MASS = 0.1  # ways a switch ends less likely than this are left to the judge alone
 WIN_SHOWN = 0.01  # smaller differences in winning chance are not worth naming in a reason
+KO_SHOWN = 0.5  # a knock-out less likely than this is not timed in a reason
 ITEM_COST = 0.03
 
 
@@ -72,14 +85,15 @@ class Scored:
     win: float  # chance of winning the battle after taking it
     kept: float  # expected share of our party's HP left at the end
     standing: float  # expected share of our members still standing at the end
-    turns_to_ko: float  # then, our expected turns to knock the enemy out
+    turns_to_ko: float  # our expected turns to knock the enemy in front out, when the member in front does
     # False: a switch left out of a full party's search (see SWITCHES_SEARCHED); `win` is then only the
     # chance of the member's duel with the enemy in front, and the action is never chosen.
     searched: bool = True
+    ko: float = 1.0  # the chance that the member in front knocks the enemy in front out
 
     @property
     def value(self) -> float:
-        quicker = TURN_WEIGHT * (MOST_TURNS - min(self.turns_to_ko, MOST_TURNS))
+        quicker = TURN_WEIGHT * self.ko * _pace_worth(self.turns_to_ko)
         return (
             self.win
             + KEEP_WEIGHT * self.kept
@@ -87,6 +101,13 @@ class Scored:
             + quicker
             - item_cost(self.action)
         )
+
+
+def _pace_worth(turns: float) -> float:
+    """In turns of TURN_WEIGHT: the linear part over the first MOST_TURNS, then a tail that keeps falling."""
+    if math.isinf(turns):
+        return 0.0
+    return MOST_TURNS - min(turns, MOST_TURNS) + MOST_TURNS / max(turns, MOST_TURNS)
 
 
 def item_cost(action: Action) -> float:
@@ -105,10 +126,10 @@ class Verdict:
 
 @collector_paused
 def search(duel: Duel, actions: list[Action], detail: int | None = None, boss_plies: int = 1) -> Verdict:
-    """Scores every action; one that cannot do anything now (GROWL at -6, a second LEECH SEED) is scored
-    but never chosen while anything else is on offer. With `boss_plies` 2, close calls against a boss are
-    settled two plies deep (see _deeper). `detail`: the turn's (SEARCH_DETAIL, or FULL_PARTY_DETAIL for a
-    party of FULL_PARTY or more)."""
+    """Scores every action; one that cannot do anything now (GROWL at -6, a second LEECH SEED, a Normal
+    move into a Ghost: engine/combat/futility.py) is scored but never chosen while anything else is on
+    offer. With `boss_plies` 2, close calls against a boss are settled two plies deep (see _deeper).
+    `detail`: the turn's (SEARCH_DETAIL, or FULL_PARTY_DETAIL for a party of FULL_PARTY or more)."""
     if detail is None:
         detail = FULL_PARTY_DETAIL if len(duel.us.members) >= FULL_PARTY else SEARCH_DETAIL
     judge = Judge()
@@ -143,7 +164,7 @@ def _weak_switches(duel: Duel, actions: list[Action], judge: Judge) -> dict[int,
         duels[i] = judge.duel(duel, coming=action.member)
     ranked = sorted(switches, key=lambda i: _prospect(duel, actions[i], duels[i]), reverse=True)
     return {
-        i: Scored(actions[i], duels[i].win, 0.0, 0.0, duels[i].turns_to_ko, searched=False)
+        i: Scored(actions[i], duels[i].win, 0.0, 0.0, duels[i].turns_to_ko, searched=False, ko=duels[i].win)
         for i in ranked[SWITCHES_SEARCHED:]
     }
 
@@ -163,7 +184,7 @@ def _verdict(
     worth: list[int],
     boss_plies: int,
 ) -> Verdict:
-    index = max(worth, key=lambda i: _preference(duel, scored[i]))
+    index = max(worth, key=lambda i: _ranking(duel, scored[i], actions[i]))
     if boss_plies > 1 and duel.them.trainer_class in enemy.BOSS_CLASSES:
         index, scored = _deeper(duel, actions, answers, judge, scored, worth, index)
     best = scored[index]
@@ -201,21 +222,68 @@ def _preference(duel: Duel, scored: Scored) -> float:
 
 
 def _score(
-    duel: Duel, action: Action, answers: list[tuple[float, Action]], judge: Judge, detail: int
+    duel: Duel,
+    action: Action,
+    answers: list[tuple[float, Action]],
+    judge: Judge,
+    detail: int,
+    play_on: bool = True,
 ) -> Scored:
     win = kept = standing = 0.0
-    likely: tuple[float, Duel] = (-1.0, duel)
+    pace = KnockOut()
+    play_on = play_on and isinstance(action, Switch)
     for q, answer in answers:
         for p, after in resolve_turn(duel, action, answer, detail):
-            outlook = judge.outlook(after)
+            played = play_on and q * p >= PLAYED_ON_MASS and _lost_a_member(after)
+            outlook = _played_on(after, judge) if played else judge.outlook(after)
             win += q * p * outlook.win
             kept += q * p * outlook.kept
             standing += q * p * outlook.standing
-            if q * p > likely[0]:
-                likely = (q * p, after)
-    # This turn counts: a knock-out now shows as "in 1 turn".
-    turns = 1 + judge.duel(likely[1]).turns_to_ko
-    return Scored(action=action, win=win, kept=kept, standing=standing, turns_to_ko=turns)
+            pace.add(q * p, judge.duel(after))
+    return Scored(action, win, kept, standing, pace.turns, ko=pace.chance)
+
+
+def _lost_a_member(after: Duel) -> bool:
+    return after.us.fighter.fainted and not after.over and not (after.wild and after.them.fighter.fainted)
+
+
+def _played_on(after: Duel, judge: Judge) -> Outlook:
+    """A switch whose member went down before it could act: the member the judge sends next plays its
+    first turn too (its best attack, searched), then the judge. The switch is then judged as deep as an
+    attack: the judge alone is kinder than a turn played, and switching a PIDGEY in to be knocked out (the
+    WARTORTLE then judged fresh) looked better than attacking with the WARTORTLE (a lost rival battle of
+    a real run). Only for switches: an attack that costs its member is weighed against attacks alike,
+    and playing on after every knock-out doubled a full party's search."""
+    sent = judge.next_position(after)
+    if sent.over or sent.us.fighter.fainted:
+        return judge.outlook(sent)
+    replies = enemy.choices(sent)
+    scored = (
+        _score(sent, attack, replies, judge, PLAYED_ON_DETAIL, play_on=False) for attack in attacks(sent)
+    )
+    best = max(scored, key=lambda s: s.value)
+    return Outlook(best.win, best.kept, best.standing)
+
+
+class KnockOut:
+    """When the enemy in front goes down, over the ways a turn can end: each way weighs by its chance
+    times its duel's (the knock-out happens only in duels we win), so "KO in N turns" is the turn the
+    knock-out comes in when it comes. One likeliest way stood for all before, and a move that splits no
+    way (a Normal move into a Ghost) looked quicker than a hit whose damage rolls split the same ways."""
+
+    def __init__(self) -> None:
+        self.chance = 0.0
+        self._turns = 0.0
+
+    def add(self, p: float, odds: DuelOdds) -> None:
+        if odds.win > 0 and not math.isinf(odds.turns_to_ko):
+            self.chance += p * odds.win
+            self._turns += p * odds.win * odds.turns_to_ko
+
+    @property
+    def turns(self) -> float:
+        """This turn counts: a knock-out now shows as "in 1 turn"."""
+        return 1 + self._turns / self.chance if self.chance > 0 else math.inf
 
 
 def _deeper(
@@ -244,25 +312,25 @@ def _deeper(
 
 
 def _score_two_plies(duel: Duel, action: Action, answers: list[tuple[float, Action]], judge: Judge) -> Scored:
-    win = kept = standing = turns = 0.0
+    win = kept = standing = 0.0
+    pace = KnockOut()
     for q, answer in answers:
         for p, after in resolve_turn(duel, action, answer, DEEP_DETAIL):
             if after.over or after.us.fighter.fainted or after.them.fighter.fainted:
                 outlook = judge.outlook(after)
-                then = Scored(
-                    action, outlook.win, outlook.kept, outlook.standing, judge.duel(after).turns_to_ko
-                )
+                then = Scored(action, outlook.win, outlook.kept, outlook.standing, 0.0)
+                pace.add(q * p, judge.duel(after))
             else:
                 replies = enemy.choices(after)
                 then = max(
                     (_score(after, attack, replies, judge, DEEP_DETAIL) for attack in attacks(after)),
                     key=lambda s: s.value,
                 )
+                pace.add(q * p, DuelOdds(then.ko, then.turns_to_ko, our_hp_left=0, their_hp_left=0))
             win += q * p * then.win
             kept += q * p * then.kept
             standing += q * p * then.standing
-            turns += q * p * min(then.turns_to_ko, MOST_TURNS)
-    return Scored(action=action, win=win, kept=kept, standing=standing, turns_to_ko=1 + turns)
+    return Scored(action, win, kept, standing, pace.turns, ko=pace.chance)
 
 
 def attacks(duel: Duel) -> list[Action]:
@@ -273,8 +341,19 @@ def attacks(duel: Duel) -> list[Action]:
 def _pointless(duel: Duel, action: Action) -> bool:
     if not isinstance(action, Attack) or action.slot < 0:
         return False
-    move = move_of(duel.us.fighter, action.slot)
-    return not deals_damage(move) and pointless(move, duel.us.fighter, duel.them.fighter)
+    return futile(move_of(duel.us.fighter, action.slot), duel.us.fighter, duel.them.fighter)
+
+
+def _ranking(duel: Duel, scored: Scored, action: Action) -> tuple[int, float]:
+    return round(_preference(duel, scored) / ALIKE), _hit_now(duel, action)
+
+
+def _hit_now(duel: Duel, action: Action) -> float:
+    """The damage an attack is expected to deal this turn (0 for anything else): the tie-break between
+    lines alike."""
+    if not isinstance(action, Attack):
+        return 0.0
+    return move_pace(duel.us.fighter, duel.them.fighter, action.slot)[0]
 
 
 def _is_attack(duel: Duel, action: Action) -> bool:
@@ -290,8 +369,15 @@ def label(duel: Duel, action: Action) -> str:
     return action.item
 
 
-def _turns(value: float) -> str:
-    return "never" if math.isinf(value) else f"in {value:.0f} turn{'s' if value != 1 else ''}"
+def knock_out(scored: Scored) -> str:
+    """ "KO in N turns" when the member in front more likely than not knocks the enemy out, at the turn it
+    comes in then; "KO never" when it cannot, "KO unlikely" below an even chance."""
+    if math.isinf(scored.turns_to_ko) or scored.ko <= 0:
+        return "KO never"
+    if scored.ko < KO_SHOWN:
+        return "KO unlikely"
+    turns = round(scored.turns_to_ko)
+    return f"KO in {turns} turn{'s' if turns != 1 else ''}"
 
 
 def _reason(duel: Duel, best: Scored, scored: tuple[Scored, ...]) -> str:
@@ -299,14 +385,13 @@ def _reason(duel: Duel, best: Scored, scored: tuple[Scored, ...]) -> str:
     attacks = [s for s in scored if _is_attack(duel, s.action)]
     plain = max(attacks, key=lambda s: s.value, default=None)
     if plain is None or plain is best:
-        return f"{name}: {percent(best.win)} to win, KO {_turns(best.turns_to_ko)}"
+        return f"{name}: {percent(best.win)} to win, {knock_out(best)}"
     other = label(duel, plain.action)
     if abs(best.win - plain.win) >= WIN_SHOWN:
         gain = f"{percent(best.win)} to win against {percent(plain.win)} with {other}"
     else:
         gain = f"keeps {best.kept:.0%} of the party's HP against {plain.kept:.0%} with {other}"
     if isinstance(best.action, Attack):
-        return (
-            f"{name} first: then KO {_turns(best.turns_to_ko)} instead of {_turns(plain.turns_to_ko)}; {gain}"
-        )
+        then, instead = knock_out(best), knock_out(plain).removeprefix("KO ")
+        return f"{name} first: then {then} instead of {instead}; {gain}"
     return f"{name}: {gain}"

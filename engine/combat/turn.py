@@ -34,7 +34,7 @@ from engine.combat.fighter import (
     fresh,
     move_of,
 )
-from engine.combat.hits import deals_damage, hit_chance, strike_outcomes
+from engine.combat.hits import hit_chance, may_deal_damage, strike_outcomes
 from engine.game.damage import base_damage
 from engine.game.tables import Move
 
@@ -84,21 +84,22 @@ def _non_moves(duel: Duel, ours: bool, action: Action) -> Duel:
         duel = duel.with_side(ours, side._replace(members=members, active=action.member, turns_out=0))
         foe = duel.side(not ours)
         return duel.with_side(not ours, foe.with_fighter(foe.fighter._replace(trapping=0)))
+    if isinstance(action, UseItem) and action.item in effects.STAT_ITEMS:
+        foe_side = duel.side(not ours)
+        user, target = effects.stat_item(side.fighter, foe_side.fighter, action.item, side.badges)
+        duel = duel.with_side(ours, side.with_fighter(user)._replace(ai_uses=max(0, side.ai_uses - 1)))
+        return duel.with_side(not ours, foe_side.with_fighter(target))
     if isinstance(action, UseItem):
-        return duel.with_side(ours, _use_item(duel.side(ours), action))
+        return duel.with_side(ours, _use_item(side, action))
     return duel
 
 
 def member_after_item(side: Side, item: UseItem) -> Fighter:
-    """The member an item is used on, as the item leaves it (the active one for X items)."""
-    after = _use_item(side, item)
-    return after.fighter if item.member < 0 else after.members[item.member]
+    """The member a healing or PP item is used on, as the item leaves it."""
+    return _use_item(side, item).members[item.member]
 
 
 def _use_item(side: Side, item: UseItem) -> Side:
-    if item.item in effects.X_ITEMS or item.item == "GUARD_SPEC":
-        raised = side.with_fighter(effects.stat_item(side.fighter, item.item))
-        return raised._replace(ai_uses=max(0, side.ai_uses - 1))
     member = side.members[item.member]
     if item.item in REVIVES:
         if not member.fainted:
@@ -106,6 +107,11 @@ def _use_item(side: Side, item: UseItem) -> Side:
         revived = member._replace(hp=max(1, member.max_hp // REVIVES[item.item]), status="OK", sleep_turns=0)
         members = (*side.members[: item.member], revived, *side.members[item.member + 1 :])
         return side._replace(members=members)
+    if item.item in PP_ITEMS:
+        restored = member._replace(pp=_restored_pp(member, item))
+        return side._replace(
+            members=(*side.members[: item.member], restored, *side.members[item.member + 1 :])
+        )
     healed = member.max_hp if item.heal is None else min(member.max_hp, member.hp + item.heal)
     cured = member.status in item.cures
     member = member._replace(
@@ -115,6 +121,25 @@ def _use_item(side: Side, item: UseItem) -> Side:
     )
     members = (*side.members[: item.member], member, *side.members[item.member + 1 :])
     return side._replace(members=members, ai_uses=max(0, side.ai_uses - 1), heals=_spent(side.heals, item))
+
+
+# ItemUsePPRestore: (PP added, None for all of them; whether every move gets them).
+PP_ITEMS = {
+    "ETHER": (10, False),
+    "MAX_ETHER": (None, False),
+    "ELIXER": (10, True),
+    "MAX_ELIXER": (None, True),
+}
+
+
+def _restored_pp(member: Fighter, item: UseItem) -> tuple[int, ...]:
+    amount, every = PP_ITEMS[item.item]
+    return tuple(
+        (member.top_pp(slot) if amount is None else min(member.top_pp(slot), pp + amount))
+        if every or slot == item.move
+        else pp
+        for slot, pp in enumerate(member.pp)
+    )
 
 
 def _spent(heals: tuple[int, ...], item: UseItem) -> tuple[int, ...]:
@@ -160,7 +185,9 @@ def _act(duel: Duel, ours: bool, action: Action, detail: int) -> Branches:
     me, foe = duel.side(ours).fighter, duel.side(not ours).fighter
     if me.fainted or foe.fainted or not isinstance(action, Attack):
         return [(1.0, duel)]
-    acted = [(p, _pair_to_duel(duel, ours, pair)) for p, pair in _conditions(duel, ours, action.slot, detail)]
+    slot = effects.locked_slot(me)
+    slot = action.slot if slot is None else slot
+    acted = [(p, _pair_to_duel(duel, ours, pair)) for p, pair in _conditions(duel, ours, slot, detail)]
     return [(p * q, d) for p, after in acted for q, d in _residual(after, ours)]
 
 
@@ -186,7 +213,7 @@ def _conditions(duel: Duel, ours: bool, slot: int, detail: int) -> list[tuple[fl
         if left == 0:
             return _paralysis(duel, ours, me._replace(confused=0), foe, slot, detail)
         me = me._replace(confused=left)
-        hurt = (me.hurt(_self_hit(me)), foe)
+        hurt = (_halted(me).hurt(_self_hit(me)), foe)
         rest = _paralysis(duel, ours, me, foe, slot, detail)
         hit = effects.CONFUSION_SELF_HIT
         return [(hit, hurt)] + [(p * (1 - hit), pair) for p, pair in rest]
@@ -207,7 +234,15 @@ def _paralysis(
         return _special_turns(duel, ours, me, foe, slot, detail)
     stopped = effects.FULL_PARALYSIS
     rest = _special_turns(duel, ours, me, foe, slot, detail)
-    return [(stopped, (me, foe))] + [(p * (1 - stopped), pair) for p, pair in rest]
+    return [(stopped, (_halted(me), foe))] + [(p * (1 - stopped), pair) for p, pair in rest]
+
+
+def _halted(me: Fighter) -> Fighter:
+    """Hurt in its confusion or fully paralysed: a charge, Bide, THRASH and its own trapping move end
+    there (CheckPlayerStatusConditions clears their bits)."""
+    if me.charging < 0 and not me.bide and not me.thrashing and not me.trapping:
+        return me
+    return me._replace(charging=-1, bide=0, bide_damage=0, thrashing=0, trapping=0)
 
 
 def _special_turns(
@@ -228,18 +263,50 @@ def _use_move(
     duel: Duel, ours: bool, me: Fighter, foe: Fighter, slot: int, detail: int
 ) -> list[tuple[float, Pair]]:
     move = move_of(me, slot)
-    if slot != STRUGGLE_SLOT and me.charging != slot:
+    if slot != STRUGGLE_SLOT and me.charging != slot and not me.thrashing and not me.raging:
         if ours:  # only the player's PP go down: the game never calls DecrementPP for the enemy
             me = me._replace(pp=(*me.pp[:slot], max(0, me.pp[slot] - 1), *me.pp[slot + 1 :]))
         if move.effect in CHARGE_EFFECTS:
             return [(1.0, (me._replace(charging=slot), foe))]  # the charging turn
-    me = me._replace(charging=-1)
-    if deals_damage(move):
-        return _damaging(me, foe, move, detail, me.scale(slot))
-    return _status_move(duel, ours, me, foe, move, detail)
+    if me.charging >= 0:
+        me = me._replace(charging=-1)
+    if effects.invulnerable(foe) and move.effect != "SWIFT_EFFECT" and not _aimed_at_self(move):
+        return [(1.0, _missed(me, foe, move))]  # in the air or underground: MoveHitTest misses
+    starts = _lock_in(me, move, detail)
+    foe_badges = duel.side(not ours).badges
+    if may_deal_damage(move):
+        return [
+            (p * q, pair)
+            for p, user in starts
+            for q, pair in _damaging(user, foe, move, detail, me.scale(slot), foe_badges)
+        ]
+    return [
+        (p * q, pair) for p, user in starts for q, pair in _status_move(duel, ours, user, foe, move, detail)
+    ]
 
 
-def _damaging(me: Fighter, foe: Fighter, move: Move, detail: int, scale: float) -> list[tuple[float, Pair]]:
+def _aimed_at_self(move: Move) -> bool:
+    return move.effect in effects.STAT_UP or move.effect in _SELF or move.effect in _SELF_MOVES
+
+
+def _lock_in(me: Fighter, move: Move, detail: int) -> list[tuple[float, Fighter]]:
+    """THRASH and PETAL DANCE go on for 2 or 3 more uses, confusion after the last (pret ThrashPetalDance-
+    Effect, CheckPlayerStatusConditions); RAGE for the rest of the member's battle."""
+    if me.thrashing:
+        left = me.thrashing - 1
+        if left:
+            return [(1.0, me._replace(thrashing=left))]
+        return [(p, dizzy._replace(thrashing=0)) for p, dizzy in effects.confuse(me, detail)]
+    if move.effect == "THRASH_PETAL_DANCE_EFFECT":
+        return [(p, me._replace(thrashing=uses)) for p, uses in effects.spread(effects.THRASH_USES, detail)]
+    if move.effect == "RAGE_EFFECT" and not me.raging:
+        return [(1.0, me._replace(raging=True))]
+    return [(1.0, me)]
+
+
+def _damaging(
+    me: Fighter, foe: Fighter, move: Move, detail: int, scale: float, foe_badges: frozenset[str]
+) -> list[tuple[float, Pair]]:
     if move.effect == "DREAM_EATER_EFFECT" and foe.status != "SLP":
         return [(1.0, (me, foe))]
     hit = hit_chance(move, me, foe)
@@ -250,7 +317,18 @@ def _damaging(me: Fighter, foe: Fighter, move: Move, detail: int, scale: float) 
             out.append((hit * p, missed))
             continue
         out += [(hit * p * q, pair) for q, pair in _after_hit(me, foe, move, damage, detail)]
+    if foe.raging:
+        out = [(p, _rage_builds(pair, foe, foe_badges)) for p, pair in out]
     return out
+
+
+def _rage_builds(pair: Pair, before: Fighter, badges: frozenset[str]) -> Pair:
+    """HandleBuildingRage: a raging target that was hit and stands raises its Attack a stage."""
+    me, foe = pair
+    if foe.fainted or foe.hp >= before.hp:
+        return pair
+    raised, me = effects.raise_stat(foe, me, ATTACK, 1, badges)
+    return me, raised
 
 
 def _missed(me: Fighter, foe: Fighter, move: Move) -> Pair:
@@ -319,7 +397,11 @@ def _status_move(
     hit = hit_chance(move, me, foe)
     if effect in effects.STAT_DOWN and not ours:
         hit *= 1 - effects.COMPUTER_STAT_DOWN_MISS
+    if effect == "SLEEP_EFFECT" and foe.recharging:
+        hit = 1.0  # SleepEffect skips every test on a target that must recharge
     landed = _landed(me, foe, move, effect, foe_badges, detail)
+    if effect == "MIMIC_EFFECT":
+        landed = [(p, (copy, foe)) for p, copy in effects.mimicked(me, foe, move, ours)]
     if landed is None:
         return [(1.0, _self_effect(me, foe, move))]
     return [(1 - hit, (me, foe))] + [(hit * p, pair) for p, pair in landed] if hit < 1 else landed
@@ -336,6 +418,8 @@ def _landed(
     if status is not None:
         if not effects.can_take_status(foe, status, move):
             return [(1.0, (me, foe))]
+        if status == "SLP" and foe.recharging:
+            foe = foe._replace(recharging=False, status="OK", sleep_turns=0, toxic=0)
         return [(p, (me, f)) for p, f in effects.inflict(foe, status, detail)]
     if effect == "CONFUSION_EFFECT":
         return [(p, (me, f)) for p, f in effects.confuse(foe, detail)]
@@ -353,10 +437,15 @@ _SELF: dict[str, Callable[[Fighter], Fighter]] = {
 }
 
 
+_SELF_MOVES = frozenset({"BIDE_EFFECT", "HEAL_EFFECT", "HAZE_EFFECT", "TRANSFORM_EFFECT", "SPLASH_EFFECT"})
+
+
 def _self_effect(me: Fighter, foe: Fighter, move: Move) -> Pair:
     effect = move.effect
     if effect in _SELF:
         return _SELF[effect](me), foe
+    if effect == "TRANSFORM_EFFECT":
+        return effects.transform(me, foe), foe
     if effect == "BIDE_EFFECT":
         # Two or three turns (a coin flip in the game); the search takes the mean as 2.
         return me._replace(bide=2, bide_damage=0), foe
@@ -366,7 +455,7 @@ def _self_effect(me: Fighter, foe: Fighter, move: Move) -> Pair:
         return me.healed(me.max_hp // 2), foe
     if effect == "HAZE_EFFECT":
         return effects.reset_stages(me), effects.reset_stages(foe)
-    return me, foe  # SPLASH, and moves the model does not follow (DISABLE, MIMIC, METRONOME, …)
+    return me, foe  # SPLASH, and moves the model does not follow (DISABLE, SUBSTITUTE, CONVERSION, …)
 
 
 # -- after a move --------------------------------------------------------------------------------------

@@ -12,7 +12,16 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, field_validator
 
 from engine.frozen import Frozen
-from engine.game.items import BATTLE_ITEMS, MAX_STAGE, X_ITEM_STAGE, ItemKind, has_effect
+from engine.game.items import (
+    BATTLE_ITEMS,
+    FLAG_ITEM_BITS,
+    MAX_STAGE,
+    X_ITEM_STAGE,
+    BattleItem,
+    ItemKind,
+    dry_moves,
+    has_effect,
+)
 from engine.game.models import BattleState, DecisionPoint, GameState, Mon, PartyMon
 from engine.game.tables import game_data
 
@@ -60,12 +69,14 @@ class Evolve(Frozen):
 
 
 class UseItem(Frozen):
-    """Use a bag item from the battle menu: on party member `target` (healing items), or with no target
-    (balls). `item` is the item's constant name (e.g. "POTION"); an item id is accepted and converted."""
+    """Use a bag item from the battle menu: on party member `target` (healing and PP items), or with no
+    target (balls, X items); `move` is the move slot an ETHER or MAX ETHER restores. `item` is the item's
+    constant name (e.g. "POTION"); an item id is accepted and converted."""
 
     kind: Literal["use_item"] = "use_item"
     item: str
     target: int | None = Field(default=None, ge=0, le=5)
+    move: int | None = Field(default=None, ge=0, le=3)
 
     @field_validator("item", mode="before")
     @classmethod
@@ -102,7 +113,10 @@ def describe(action: BattleAction, state: GameState) -> str:
     if isinstance(action, UseItem):
         if action.target is None:
             return f"throw {action.item}" if action.item in _BALLS else f"use {action.item}"
-        target = party[action.target].nickname if action.target in party else f"member {action.target + 1}"
+        mon = party.get(action.target)
+        target = mon.nickname if mon is not None else f"member {action.target + 1}"
+        if action.move is not None and mon is not None and action.move < len(mon.moves):
+            return f"use {action.item} on {target}'s {mon.moves[action.move].name}"
         return f"use {action.item} on {target}"
     return action.kind.replace("_", " ")
 
@@ -151,13 +165,33 @@ def as_battle_sees_it(state: GameState, mon: PartyMon) -> Mon:
 
 
 def _can_raise(battle: BattleState, item: str) -> bool:
+    """Whether a stat item would change anything: a stage below +6, a flag not yet set."""
+    if item in FLAG_ITEM_BITS:
+        return not battle.player_side.status2 >> FLAG_ITEM_BITS[item] & 1
     stages = battle.player_side.stages
     return stages[X_ITEM_STAGE[item]] < MAX_STAGE if len(stages) > X_ITEM_STAGE[item] else True
 
 
+def _pp_item_actions(state: GameState, item: BattleItem) -> list[UseItem]:
+    """A PP item on each member that can fight and has run a move dry: the ETHERs on each dry move, the
+    ELIXERs once per such member."""
+    actions: list[UseItem] = []
+    for mon in state.party:
+        seen = as_battle_sees_it(state, mon)
+        dry = dry_moves(seen) if seen.hp > 0 else []
+        if not dry:
+            continue
+        if item.every_move:
+            actions.append(UseItem(item=item.name, target=mon.slot))
+        else:
+            actions += [UseItem(item=item.name, target=mon.slot, move=slot) for slot in dry]
+    return actions
+
+
 def item_actions(state: GameState) -> list[UseItem]:
     """Items from the bag that would do something now: healers on members they would help, balls in
-    wild battles. One entry per item and target, in bag order."""
+    wild battles, stat items while they can still raise something, PP items on a member's moves run dry.
+    One entry per item and target (and move), in bag order."""
     battle = state.battle
     if battle is None or battle.battle_type != BATTLE_TYPE_NORMAL:
         return []
@@ -175,6 +209,9 @@ def item_actions(state: GameState) -> list[UseItem]:
         if item.kind is ItemKind.STAT_BOOST:
             if battle.player is not None and battle.player.hp > 0 and _can_raise(battle, item.name):
                 actions.append(UseItem(item=item.name))
+            continue
+        if item.kind is ItemKind.RESTORE_PP:
+            actions += _pp_item_actions(state, item)
             continue
         actions += [
             UseItem(item=item.name, target=mon.slot)

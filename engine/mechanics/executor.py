@@ -29,13 +29,14 @@ from engine.game.memory import MemoryImage
 from engine.game.models import DecisionPoint as D
 from engine.game.models import GameState
 from engine.game.navigation import (
+    MOVE_MENU_FIRST_ITEM,
     MainMenuItem,
     next_list_press,
     next_main_menu_press,
     next_move_menu_press,
     next_scrolling_list_press,
 )
-from engine.game.screen import CONTINUE_ARROW, SCREEN_COLUMNS, row_text
+from engine.game.screen import CONTINUE_ARROW, CURSOR, SCREEN_COLUMNS, row_text
 from engine.game.state import Look
 from engine.game.tables import game_data
 from engine.mechanics.errors import ExecutionError
@@ -72,6 +73,7 @@ MESSAGE_POINTS = frozenset(
 )
 MAX_BATTLE_TEXT = 12  # messages kept between two takes: the first ones, where a turn's events are
 MAX_BAG_ENTRIES = 20  # a full bag; the list also has CANCEL after the last item
+TECHNIQUE_PROMPT = "which technique?"  # an ETHER's question over the move list (pret data/text/text_6.asm)
 
 
 class BattleText:
@@ -409,10 +411,36 @@ class BattleExecutor:
         self._list_to(D.BATTLE_BAG_MENU, index, scrolling=True)
         if action.target is not None:
             self._list_to(D.BATTLE_ITEM_TARGET_MENU, action.target)
+        if action.move is not None:
+            self._restore_which_move(action.move)
         state = self.wait_for(CHOICE_POINTS | {D.BATTLE_BAG_MENU}, stop_at_choices=True)
         if state.decision_point is D.BATTLE_BAG_MENU:
             self._press(Button.B)
         return self.advance()
+
+    def _restore_which_move(self, slot: int) -> None:
+        """An ETHER or MAX ETHER asks "Restore PP of which technique?" over the member's moves (pret
+        engine/items/item_effects.asm ItemUsePPRestore, then MoveSelectionMenu): the cursor is taken to
+        `slot` by wCurrentMenuItem, which counts the moves from MOVE_MENU_FIRST_ITEM, and A chooses it."""
+        self._await_technique_menu()
+        ram = self.session.ram_map
+        for _ in range(MAX_CURSOR_PRESSES):
+            current = self.session.read_u8(ram.wCurrentMenuItem) - MOVE_MENU_FIRST_ITEM
+            press = next_list_press(current, slot)
+            self._press(press or Button.A)
+            if press is None:
+                return
+            self._await_input()
+        raise self._fail(f"the PP item's cursor never reached move {slot + 1}")
+
+    def _await_technique_menu(self) -> None:
+        spent = 0
+        while spent <= self.max_wait_frames:
+            text = " ".join(self._look().screen.text)
+            if TECHNIQUE_PROMPT in text and CURSOR in text and self.input_wanted():
+                return
+            spent += self._wait_for_change(STILL_TEXT_FRAMES)
+        raise self._fail("the PP item's move menu never came up")
 
     def _run(self) -> None:
         state = self.state()

@@ -29,7 +29,15 @@ from tests.support.battle_scenarios import (
     ScenarioRun,
     run_scenario,
 )
-from tests.support.scenarios import enemy_party_hp, set_bag, set_party, set_party_hp, start_battle, state_of
+from tests.support.scenarios import (
+    enemy_party_hp,
+    set_bag,
+    set_move_pp,
+    set_party,
+    set_party_hp,
+    start_battle,
+    state_of,
+)
 
 pytestmark = pytest.mark.rom
 
@@ -148,16 +156,56 @@ def test_an_item_the_game_refuses_brings_back_the_battle_menu(game: EmulatorSess
     assert bag_count(game, "POTION") == 2
 
 
-def test_an_x_item_raises_the_stage_of_the_member_in_front(game: EmulatorSession) -> None:
+@pytest.mark.parametrize("item", ["X_ATTACK", "X_DEFEND", "X_SPEED", "X_SPECIAL"])
+def test_an_x_item_raises_the_stage_of_the_member_in_front(game: EmulatorSession, item: str) -> None:
     set_party(game, [("ALAKAZAM", 30)])
-    set_bag(game, [("X_SPECIAL", 2)])
+    set_bag(game, [(item, 2)])
     start_battle(game, "RATTATA", 3)
     executor = BattleExecutor(game)
     state = executor.advance()
-    assert UseItem(item="X_SPECIAL") in legal_actions(state)
-    after = executor.execute(UseItem(item="X_SPECIAL"))
-    assert after.battle is not None and after.battle.player_side.stages[3] == 1  # special +1
-    assert bag_count(game, "X_SPECIAL") == 1
+    assert UseItem(item=item) in legal_actions(state)
+    after = executor.execute(UseItem(item=item))
+    stage = ("X_ATTACK", "X_DEFEND", "X_SPEED", "X_SPECIAL").index(item)
+    assert after.battle is not None and after.battle.player_side.stages[stage] == 1
+    assert bag_count(game, item) == 1
+
+
+# wPlayerBattleStatus2's bits (pret constants/battle_constants.asm): USING_X_ACCURACY, PROTECTED_BY_MIST,
+# GETTING_PUMPED.
+@pytest.mark.parametrize(("item", "bit"), [("X_ACCURACY", 0), ("GUARD_SPEC", 1), ("DIRE_HIT", 2)])
+def test_a_flag_item_sets_its_bit_and_is_offered_once(game: EmulatorSession, item: str, bit: int) -> None:
+    set_party(game, [("NIDOKING", 40)])
+    set_bag(game, [(item, 2)])
+    start_battle(game, "RATTATA", 3)
+    executor = BattleExecutor(game)
+    assert UseItem(item=item) in legal_actions(executor.advance())
+    after = executor.execute(UseItem(item=item))
+    assert after.battle is not None and after.battle.player_side.status2 >> bit & 1
+    assert bag_count(game, item) == 1
+    assert UseItem(item=item) not in legal_actions(after)  # set already: a second would change nothing
+
+
+@pytest.mark.parametrize(
+    ("item", "move", "expected"),
+    [("ETHER", 2, (35, 3, 10)), ("MAX_ETHER", 2, (35, 3, 25)), ("ELIXER", None, (35, 13, 10)),
+     ("MAX_ELIXER", None, (35, 30, 25))],
+)  # fmt: skip
+def test_a_pp_item_restores_the_moves_it_names(
+    game: EmulatorSession, item: str, move: int | None, expected: tuple[int, int, int]
+) -> None:
+    """ETHER and MAX ETHER ask which move on the member's move list (the executor takes the cursor there);
+    ELIXER and MAX ELIXER restore all of them. RAM's PP say what the game did."""
+    set_party(game, [("SQUIRTLE", 20, ["TACKLE", "BUBBLE", "WATER_GUN"])])
+    set_move_pp(game, 0, 1, 3)
+    set_move_pp(game, 0, 2, 0)
+    set_bag(game, [(item, 1)])
+    start_battle(game, "RATTATA", 3)
+    executor = BattleExecutor(game)
+    action = UseItem(item=item, target=0, move=move)
+    assert action in legal_actions(executor.advance())
+    executor.execute(action)
+    assert tuple(m.pp for m in state_of(game).party[0].moves) == expected
+    assert bag_count(game, item) == 0
 
 
 def test_a_revive_brings_a_fainted_member_back_at_half_its_hp(game: EmulatorSession) -> None:

@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 
+from benchmarks.ko_turns import agreement, forecasts
+from benchmarks.ko_turns import report as ko_report
 from benchmarks.tournament import Cell, plan
 from benchmarks.tournament_report import (
     brier,
@@ -25,6 +27,9 @@ from benchmarks.tournament_report import (
     reusable,
     wilson,
 )
+from benchmarks.tournament_states import run_battles, stage_of
+from engine.battles.models import BattleLog, BattleSummary, DecisionRecord, SideView, TurnOutcome
+from engine.game.models import DecisionPoint
 from tests.support.catalogue import CATALOGUE
 
 
@@ -191,3 +196,91 @@ def test_a_variant_of_the_search_is_compared_with_the_search() -> None:
     assert "search_deep − search" in text and "search − max_damage" in text
     overall = next(line for line in text.splitlines() if line.startswith("overall") and "(" in line)
     assert "(2 vs 0 of 4)" in overall and "(2 vs 0 of 4)" in overall.split(")", 1)[1]
+
+
+# -- battles from a run's kept starts (benchmarks/tournament_states.py) -------------------------------------
+def _log(battle_id: str, kind: str, state: str | None) -> str:
+    summary = {"battle_id": battle_id, "outcome": "victory", "battle_type": kind, "opponent": "BROCK #1",
+               "turns": 3, "decisions": 3, "frames": 100, "wall_seconds": 0.1}  # fmt: skip
+    return json.dumps({"summary": summary, "run_id": "r1", "start_frame": 0, "decisions": [],
+                       "start_state": state})  # fmt: skip
+
+
+def test_a_runs_kept_trainer_starts_are_its_battles(tmp_path: Path) -> None:
+    battles = tmp_path / "runs" / "r1" / "battles"
+    battles.mkdir(parents=True)
+    for name, kind, kept in (("r1-b001", "wild", True), ("r1-b002", "trainer", True),
+                             ("r1-b003", "trainer", False)):  # fmt: skip
+        (battles / f"{name}.json").write_text(_log(name, kind, f"{name}.state" if kept else None))
+        if kept:
+            (battles / f"{name}.state").write_bytes(name.encode())
+    assert [b.name for b in run_battles([tmp_path])] == ["r1-b002"]
+    everything = run_battles([tmp_path], wild=True)
+    assert [b.name for b in everything] == ["r1-b001", "r1-b002"]
+    cells, _ = plan(everything, 2, ("search", "max_damage"), {}, "abc")
+    assert [(c.scenario, c.draw, c.battle is not None) for c in cells] == [
+        ("r1-b001", 0, True), ("r1-b002", 0, True), ("r1-b001", 1, True), ("r1-b002", 1, True)]  # fmt: skip
+    assert everything[0].digest() != everything[1].digest()
+
+
+@pytest.mark.parametrize(
+    ("badges", "stage"), [(0, "early"), (2, "early"), (3, "mid"), (5, "mid"), (6, "late")]
+)
+def test_a_run_battles_stage_is_told_by_the_badges_held(badges: int, stage: str) -> None:
+    assert stage_of(badges) == stage
+
+
+def test_a_runs_battles_are_reported_by_category_stage_and_kind() -> None:
+    rows = [
+        result("b1", 0, p, won, category="early_boss") for p, won in (("search", True), ("max_damage", False))
+    ]
+    rows += [result("b2", 0, p, True, category="late_trainer") for p in ("search", "max_damage")]
+    text = report(rows)
+    names = [line.split()[0] for line in text.splitlines()[4:12]]
+    assert names == ["category", "early_boss", "late_trainer", "early", "late", "boss", "trainer", "overall"]
+
+
+# -- "KO in N turns" against the battles that followed (benchmarks/ko_turns.py) ------------------------------
+def _decision(action: str, reason: str, ours: str = "SQUIRTLE", enemy: str = "ONIX") -> DecisionRecord:
+    side: dict[str, Any] = {"level": 20, "hp_percent": 100.0, "status": "OK"}
+    return DecisionRecord(
+        point=DecisionPoint.BATTLE_MAIN_MENU, action=action, reason=reason,
+        ours=SideView(species=ours, hp=50, max_hp=50, **side), enemy=SideView(species=enemy, **side),
+        move=action.removeprefix("use "),
+    )  # fmt: skip
+
+
+def _battle(*steps: tuple[DecisionRecord, tuple[str, ...]]) -> BattleLog:
+    summary = BattleSummary(battle_id="b1", outcome="victory", battle_type="trainer", opponent="BROCK #1",
+                            turns=len(steps), decisions=len(steps), frames=1, wall_seconds=0.1)  # fmt: skip
+    turns = tuple(TurnOutcome(decision=i, action=d.action, hp_lost_percent=None, enemy_hp_lost_percent=None,
+                              text=text) for i, (d, text) in enumerate(steps))  # fmt: skip
+    return BattleLog(
+        summary=summary, run_id="r", start_frame=0, decisions=tuple(d for d, _ in steps), turns=turns
+    )
+
+
+def test_a_forecast_is_held_against_the_turns_the_knock_out_took() -> None:
+    log = _battle(
+        (_decision("use BUBBLE", "BUBBLE: 90% to win, KO in 2 turns"),
+         ("SQUIRTLE used BUBBLE!", "Enemy ONIX used BIND!")),
+        (_decision("use BUBBLE", "BUBBLE: 95% to win, KO in 2 turns"),
+         ("SQUIRTLE can't move!", "Enemy ONIX's attack continues!", "SQUIRTLE used BUBBLE!",
+          "Enemy ONIX fainted!")),
+    )  # fmt: skip
+    assert [(f.predicted, f.actual) for f in forecasts(log)] == [(2, 3), (2, 2)]
+    result = agreement(list(forecasts(log)))
+    assert (result.settled, result.exact, result.within_one, result.mean_error) == (2, 1, 2, -0.5)
+
+
+def test_a_forecast_is_not_settled_when_our_member_goes_down_first() -> None:
+    log = _battle(
+        (_decision("use TACKLE", "TACKLE: 10% to win, KO unlikely"), ("SQUIRTLE used TACKLE!",)),
+        (_decision("use TACKLE", "TACKLE: 5% to win, KO in 3 turns"),
+         ("Enemy ONIX used SLAM!", "SQUIRTLE fainted!")),
+    )  # fmt: skip
+    found = list(forecasts(log))
+    assert [(f.predicted, f.actual) for f in found] == [(None, None), (3, None)]
+    result = agreement(found)
+    assert (result.settled, result.not_settled, result.never, result.never_wrong) == (0, 1, 1, 0)
+    assert "within one turn" in ko_report(result)
