@@ -181,6 +181,8 @@ class Pilot:
             return None
         catch_up = self._catch_up_leg(state)
         if catch_up is not None:
+            # Training after a defeat moves the step no nearer, and is no leg lost either.
+            self._changing_team = True
             self.last_leg = catch_up
             return catch_up
         aside = None
@@ -630,6 +632,8 @@ class Pilot:
         otherwise wild battles only cost game time."""
         if self._step is not None and self._step.do in ("train", "catch"):
             return True
+        if self.catch_up and max((mon.level for mon in state.party), default=0) < self.catch_up:
+            return True  # a defeat asked for levels: a wild battle on the way is training
         return self.boss_ahead(state) is not None
 
     def boss_ahead(self, state: GameState) -> Step | None:

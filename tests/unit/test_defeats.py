@@ -142,6 +142,19 @@ def test_a_trainer_no_step_trains_for_asks_for_levels_before_going_on() -> None:
     assert flown.battle_ended("defeat", "PIDGEY", charmander(12)) is None  # a wild one: the whiteout's heal
 
 
+def test_training_after_a_defeat_fights_wild_battles_and_is_never_counted_as_stuck() -> None:
+    flown = pilot()
+    ready = squirtle(30)  # BROCK forecast to fall: on its own, a wild battle only costs time
+    assert not flown.wants_experience(ready)
+    flown.battle_ended("defeat", "BROCK #2", ready)
+    assert flown.wants_experience(ready)  # the defeat asked for L32: a wild battle is training now
+    for _ in range(10):  # three idle legs would be "stuck" here; training legs never are
+        leg = flown.leg(ready, "beat_brock")
+        assert leg is not None and leg.reason.startswith("after a defeat"), leg.reason
+        flown.travelled(ready, ready)
+    assert flown.idle_legs == 0 and not flown.wants_experience(squirtle(32))
+
+
 def test_a_boss_is_fought_only_by_a_fit_team() -> None:
     g = parse_graph({"objectives": [
         {"name": "beat_brock", "title": "beat Brock", "done": [["badge:BOULDER"]], "source": "test",
