@@ -221,16 +221,19 @@ class Explorer:
             self._all_grass = [square for map_id in self.world.maps for square in _grass(self.world, map_id)]
         return self._all_grass
 
-    def nearest_talk(self, state: GameState, people: dict[tuple[int, int], Square]) -> Leg | None:
+    def nearest_talk(
+        self, state: GameState, people: dict[tuple[int, int], Square], through_gates: bool = True
+    ) -> Leg | None:
         """A leg to talk to the nearest of these (map, object) people, standing where given: first among
         those the walk reaches without crossing a closed story gate (the nearest Mart beyond Saffron's
-        thirsty guards is no Mart at all), else through gates (the mansion's doors, which its switches
-        open on the way)."""
+        thirsty guards is no Mart at all), else, `through_gates`, through gates (the mansion's doors, which
+        its switches open on the way)."""
         if self.world is None or state.overworld.map_id not in self.world.maps:
             return None
-        return self._nearest_of(surroundings(self.world, state), people) or self._nearest_of(
-            self._around(state), people
-        )
+        found = self._nearest_of(surroundings(self.world, state), people)
+        if found is None and through_gates:
+            found = self._nearest_of(self._around(state), people)
+        return found
 
     def _wander(self, around: Surroundings, on_maps: Collection[int] | None = None) -> Leg:
         """Nothing new and no one to talk to: train. Walk to a random patch of tall grass near the

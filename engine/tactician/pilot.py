@@ -142,6 +142,7 @@ class Pilot:
         self.spots = SpotChooser(world, explorer) if world is not None else None
         self.recruiting = Recruiting(world, explorer) if world is not None else None
         self._changing_team = False  # the last leg was for the team or the bag, not the step's
+        self._hunted: tuple[int, int] | None = None  # the trainer the last leg walked to fight, if any
         # The forecast a boss (or the gauntlet) is trained for after a defeat, by the step's bar key.
         self.bars: dict[str, float] = {}
         # The strongest member's level when training for a bar key began (reset by a defeat).
@@ -396,7 +397,10 @@ class Pilot:
         if self.spots is None:
             return None
         hunt = self.spots.trainer(state)
-        return hunt.leg if hunt is not None and hunt.exp_per_frame > self.spots.rate(state) else None
+        if hunt is None or hunt.exp_per_frame <= self.spots.rate(state):
+            return None
+        self._hunted = hunt.key
+        return hunt.leg
 
     def _training_maps(self, state: GameState) -> frozenset[int] | None:
         """The map with the most experience per frame for the lead, in reach; None: the nearest grass."""
@@ -604,6 +608,7 @@ class Pilot:
         mark = progress_mark(after)
         self.since_progress = 0 if mark != self._mark else self.since_progress + 1
         self._mark = mark
+        self._hunt_walked(before, after)
         if self.objective is None or self._step is None:
             return None
         if self.last_leg is not None and (self.last_leg.use == "BICYCLE" or self._changing_team):
@@ -617,6 +622,16 @@ class Pilot:
         if self.stage == "start over":
             self.idle_legs = 0
         return found
+
+    def _hunt_walked(self, before: GameState, after: GameState) -> None:
+        """A hunt for a trainer whose walk moved the player nowhere (no way there after all) is not tried
+        again: the next leg finds another trainer or the grass."""
+        hunted, self._hunted = self._hunted, None
+        if hunted is None or self.spots is None:
+            return
+        here = (before.overworld.map_id, before.overworld.x, before.overworld.y)
+        if here == (after.overworld.map_id, after.overworld.x, after.overworld.y):
+            self.spots.unreached(hunted, after)
 
     def _nearer(self, left: int | None) -> str | None:
         if self._step is not self._nearest_of:

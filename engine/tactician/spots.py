@@ -45,6 +45,7 @@ class TrainerSpot(Frozen):
     leg: Leg
     exp_per_frame: float
     trainer: str
+    key: tuple[int, int]  # (map, object)
 
 
 class SpotChooser:
@@ -55,6 +56,14 @@ class SpotChooser:
         # Maps the planner found no way to, and how many story events were set then (a gate may open).
         self._out_of_reach: dict[int, int] = {}
         self._trainers: dict[tuple[int, int, int], TrainerSpot | None] = {}
+        # Trainers a hunt's walk could not reach (the plan saw a way the walk did not), and how many story
+        # events were set then.
+        self._unreached: dict[tuple[int, int], int] = {}
+
+    def unreached(self, key: tuple[int, int], state: GameState) -> None:
+        """A hunt's walk to this trainer moved the player nowhere: leave it out until the story moves on."""
+        self._unreached[key] = len(state.story.event_flags)
+        self._trainers = {}
 
     def best(self, state: GameState) -> Spot | None:
         """The spot to train at now; None when no map with wild Pokémon is in reach."""
@@ -86,7 +95,8 @@ class SpotChooser:
         found = sorted(self._unbeaten(state, level), key=lambda c: -c.exp / c.frames)[:TRAINER_CANDIDATES]
         best: TrainerSpot | None = None
         for candidate in found:
-            leg = self.explorer.nearest_talk(state, {candidate.key: candidate.square})
+            # Not through a closed story gate: a trainer behind Saffron's thirsty guards is out of reach.
+            leg = self.explorer.nearest_talk(state, {candidate.key: candidate.square}, through_gates=False)
             if leg is None or (forecast(state, candidate.name, candidate.number) or 0.0) < SURE:
                 continue
             rate = candidate.exp / (candidate.frames + (leg.max_steps - LEG_SLACK) * FRAMES_PER_STEP)
@@ -94,17 +104,20 @@ class SpotChooser:
                 who = f"{candidate.name} #{candidate.number}"
                 why = f"fight {who} for experience ({rate:.2f} a frame, the walk included)"
                 leg = leg.model_copy(update={"reason": why, "intent": "travel"})
-                best = TrainerSpot(leg=leg, exp_per_frame=rate, trainer=who)
+                best = TrainerSpot(leg=leg, exp_per_frame=rate, trainer=who, key=candidate.key)
         return best
 
     def _unbeaten(self, state: GameState, level: int) -> list[Candidate]:
         """The trainers near the player not beaten yet (a scripted one, whose flag is no trainer's, left
         out), with what they would give a lead of this level."""
         found = []
+        events = len(state.story.event_flags)
         for map_id in self.world.maps_near(state.overworld.map_id, TRAINER_HOPS):
             for thing in self.world.maps[map_id].objects:
                 beaten = thing.beaten_event
                 if thing.trainer_class is None or beaten is None or beaten < 0:
+                    continue
+                if self._unreached.get((map_id, thing.index)) == events:
                     continue
                 trainer = game_data().trainer_classes.get(thing.trainer_class - OPP_ID_OFFSET)
                 number = thing.trainer_number or 0

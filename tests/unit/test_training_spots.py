@@ -1,14 +1,24 @@
 """Where to train: experience per frame of each map's wild table for the lead, worked out from pret's
 encounter rules by hand; maps whose wild Pokémon outlevel the lead are left out, and richer tables rank
-first."""
+first; a trainer hunt whose walk reaches no one is not tried again until the story moves on."""
 
 from __future__ import annotations
 
 import pytest
 
+from engine.game.models import GameState
 from engine.game.tables import game_data
+from engine.tactician.explorer import Explorer
+from engine.tactician.pilot import Pilot
+from engine.tactician.spots import SpotChooser
 from engine.team.training import BATTLE_FRAMES, FRAMES_PER_STEP, TURN_FRAMES, ranked_spots, spot
 from engine.world.models import SLOT_CHANCES, WildTable
+from engine.world.tables import OPP_ID_OFFSET
+from engine.world.world import World
+from tests.support.tiny_world import INDOOR, TinyMap, build_world, person
+from tests.unit.test_defeats import graph as defeats_graph
+from tests.unit.test_pilot import CENTER, CENTER_ART, ROAD, ROAD_ART, TOWN, TOWN_ART, in_town
+from tests.unit.test_team import member, team
 
 
 def table(rate: int, *slots: tuple[int, str]) -> WildTable:
@@ -54,3 +64,44 @@ def test_a_trainers_party_gives_half_again_the_experience_of_the_same_pokemon_me
     expected = (data["GEODUDE"].base_exp * 12 + data["ONIX"].base_exp * 14) / 7 * TRAINER_BONUS
     assert exp == pytest.approx(expected)
     assert frames > 0 and trainer_battle((("GEODUDE", 12),), 30)[1] < frames  # more Pokémon, more frames
+
+
+def hunting_world() -> World:
+    """The pilot's town and road, a BUG_CATCHER (his first party: two L6 bugs) standing on the road."""
+    bug_catcher = person(1, 3, 2, trainer_class=OPP_ID_OFFSET + 2, trainer_number=1, sight=0, beaten_event=7)
+    art = list(TOWN_ART)
+    art[1] = "#D" + art[1][2:]
+    art[8] = art[8][:10] + "D#"
+    town = TinyMap(TOWN, "TOWN", art, warps=[(1, 1, CENTER, 0), (10, 8, ROAD, 0)])
+    center = TinyMap(CENTER, "TOWN_POKECENTER", CENTER_ART, tileset=INDOOR, warps=[(1, 4, TOWN, 0)],
+                     objects=(person(1, 2, 1),))  # fmt: skip
+    road = TinyMap(ROAD, "ROAD", ROAD_ART, tileset=INDOOR, warps=[(1, 4, TOWN, 1)], objects=(bug_catcher,))
+    return build_world(town, center, road)
+
+
+def strong_squirtle() -> GameState:
+    return in_town(team(member("SQUIRTLE", 20, ("TACKLE", "BUBBLE", "WATER_GUN"))))
+
+
+def test_a_trainer_hunt_whose_walk_reaches_no_one_is_not_tried_again() -> None:
+    w = hunting_world()
+    strong = strong_squirtle()
+    chooser = SpotChooser(w, Explorer(w))
+    hunt = chooser.trainer(strong)
+    assert hunt is not None and hunt.trainer == "BUG_CATCHER #1" and hunt.key == (ROAD, 1)
+    chooser.unreached(hunt.key, strong)
+    assert chooser.trainer(strong) is None  # the only trainer near is out of reach now
+    story = strong.story.model_copy(update={"event_flags": strong.story.event_flags | {9}})
+    assert chooser.trainer(strong.model_copy(update={"story": story})) is not None  # a gate may be open
+
+
+def test_the_pilot_marks_a_hunt_that_moved_the_player_nowhere() -> None:
+    w = hunting_world()
+    strong = strong_squirtle()
+    flown = Pilot(w, defeats_graph(), Explorer(w), stuck_legs=3)
+    flown.battle_ended("defeat", "BROCK #2", strong)  # a trainer no step trains for: catch up by training
+    leg = flown.leg(strong, "beat_brock")
+    assert leg is not None and "fight BUG_CATCHER #1 for experience" in leg.reason, leg.reason
+    flown.travelled(strong, strong)  # the walk found no way: the player stands where it stood
+    after = flown.leg(strong, "beat_brock")
+    assert after is not None and "BUG_CATCHER" not in after.reason
