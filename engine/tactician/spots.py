@@ -12,6 +12,7 @@ from engine.combat.position import forecast
 from engine.frozen import Frozen
 from engine.game.models import GameState
 from engine.game.tables import game_data
+from engine.puzzles.strength import strength_floors
 from engine.tactician.explorer import LEG_SLACK, Explorer
 from engine.team.training import Spot, ranked_spots, trainer_battle
 from engine.world.goals import Leg
@@ -56,6 +57,9 @@ class SpotChooser:
         # Maps the planner found no way to, and how many story events were set then (a gate may open).
         self._out_of_reach: dict[int, int] = {}
         self._trainers: dict[tuple[int, int, int], TrainerSpot | None] = {}
+        # Victory Road's floors: their boulders, put back on every visit, can shut the way out (to a nurse
+        # above all), so no training there.
+        self._puzzle_floors = strength_floors(world)
         # Trainers a hunt's walk could not reach (the plan saw a way the walk did not), and how many story
         # events were set then.
         self._unreached: dict[tuple[int, int], int] = {}
@@ -112,7 +116,7 @@ class SpotChooser:
         out), with what they would give a lead of this level."""
         found = []
         events = len(state.story.event_flags)
-        for map_id in self.world.maps_near(state.overworld.map_id, TRAINER_HOPS):
+        for map_id in self.world.maps_near(state.overworld.map_id, TRAINER_HOPS) - self._puzzle_floors:
             for thing in self.world.maps[map_id].objects:
                 beaten = thing.beaten_event
                 if thing.trainer_class is None or beaten is None or beaten < 0:
@@ -133,6 +137,7 @@ class SpotChooser:
         seer = any(entry.name == GHOST_SEER for entry in state.bag)
         shut = SAFARI_MAPS if seer else SAFARI_MAPS | GHOST_MAPS  # no experience from Safari or ghost battles
         near = self.world.maps_near(state.overworld.map_id, SPOT_HOPS)  # a spot further off leads elsewhere
+        near -= self._puzzle_floors
         wild = {map_id: table for map_id, table in self.world.wild.items()
                 if map_id in near and self.world.maps[map_id].name not in shut}  # fmt: skip
         best: tuple[float, Spot] | None = None

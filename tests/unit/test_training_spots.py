@@ -66,7 +66,7 @@ def test_a_trainers_party_gives_half_again_the_experience_of_the_same_pokemon_me
     assert frames > 0 and trainer_battle((("GEODUDE", 12),), 30)[1] < frames  # more Pokémon, more frames
 
 
-def hunting_world() -> World:
+def hunting_world(road_name: str = "ROAD") -> World:
     """The pilot's town and road, a BUG_CATCHER (his first party: two L6 bugs) standing on the road."""
     bug_catcher = person(1, 3, 2, trainer_class=OPP_ID_OFFSET + 2, trainer_number=1, sight=0, beaten_event=7)
     art = list(TOWN_ART)
@@ -75,7 +75,7 @@ def hunting_world() -> World:
     town = TinyMap(TOWN, "TOWN", art, warps=[(1, 1, CENTER, 0), (10, 8, ROAD, 0)])
     center = TinyMap(CENTER, "TOWN_POKECENTER", CENTER_ART, tileset=INDOOR, warps=[(1, 4, TOWN, 0)],
                      objects=(person(1, 2, 1),))  # fmt: skip
-    road = TinyMap(ROAD, "ROAD", ROAD_ART, tileset=INDOOR, warps=[(1, 4, TOWN, 1)], objects=(bug_catcher,))
+    road = TinyMap(ROAD, road_name, ROAD_ART, tileset=INDOOR, warps=[(1, 4, TOWN, 1)], objects=(bug_catcher,))
     return build_world(town, center, road)
 
 
@@ -105,3 +105,8 @@ def test_the_pilot_marks_a_hunt_that_moved_the_player_nowhere() -> None:
     flown.travelled(strong, strong)  # the walk found no way: the player stands where it stood
     after = flown.leg(strong, "beat_brock")
     assert after is not None and "BUG_CATCHER" not in after.reason
+
+
+def test_no_training_on_victory_roads_floors_whose_boulders_can_shut_the_way_out() -> None:
+    w = hunting_world("VICTORY_ROAD_1F")  # a strength floor: its boulders are put back on every visit
+    assert SpotChooser(w, Explorer(w)).trainer(strong_squirtle()) is None
