@@ -41,7 +41,7 @@ from engine.world.world import World
 
 TRIES = 2
 LEADS_KEPT = 64
-BOOST_LEVELS, BOOST_MONEY = 4, 2000
+BOOST_LEVELS, BOOST_MONEY = 4, 5000
 MAX_LEVEL = 100
 ROOM_KEPT = 2  # kinds of item the bag keeps free while a Pokémon Center's PC is at hand
 

@@ -99,6 +99,11 @@ class Bag:
             list(self.heals), list(self.revives), self.cures, self.ethers, self.elixers, dict(self.boosts)
         )
 
+    def key(self) -> tuple[object, ...]:
+        """The counts as a plain tuple: two bags with the same key play the chain alike."""
+        boosts = tuple(sorted(self.boosts.items()))
+        return (tuple(self.heals), tuple(self.revives), self.cures, self.ethers, self.elixers, boosts)
+
 
 def bag_of(state: GameState) -> Bag:
     bag = Bag()
@@ -357,14 +362,14 @@ def planned_forecast(
     samples: int = PLAN_SAMPLES,
 ) -> GauntletForecast | None:
     """The chain's forecast once the lobby's `stock` is bought (items added to the bag, the money left
-    as it is: the stock is what the money buys), remembered per team, bag and stock: a level gained
-    makes a new one, a step walked does not."""
+    as it is: the stock is what the money buys), remembered per team and what the bag holds that the chain
+    uses: a level gained makes a new one; a step walked, a ball thrown or a TM picked up does not."""
+    stocked = _with_stock(state, stock)
     key = (
         tuple(
             (m.species_id, m.level, m.max_hp, m.stats, tuple(s.move_id for s in m.moves)) for m in state.party
         ),
-        tuple((entry.name, entry.quantity) for entry in state.bag),
-        tuple(stock),
+        bag_of(stocked).key(),
         tuple(bosses),
         state.progress.badges,
         samples,
@@ -372,7 +377,7 @@ def planned_forecast(
     if key not in _CHANCES:
         if len(_CHANCES) >= CHANCES_KEPT:
             _CHANCES.clear()
-        _CHANCES[key] = gauntlet_forecast(_with_stock(state, stock), bosses, samples=samples)
+        _CHANCES[key] = gauntlet_forecast(stocked, bosses, samples=samples)
     return _CHANCES[key]
 
 

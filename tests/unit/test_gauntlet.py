@@ -111,6 +111,9 @@ def test_the_planned_forecast_counts_the_stock_as_bought_and_is_remembered() -> 
     assert without is not None and stocked is not None
     assert sum(stocked.beaten) >= sum(without.beaten)
     assert planned_forecast(state, gauntlet(state), (("FULL_RESTORE", 20),)) is stocked
+    # What the chain never uses (balls, an HM) asks for no new forecast; a potion does.
+    assert planned_forecast(holding(state, POKE_BALL=5, HM_SURF=1), gauntlet(state)) is without
+    assert planned_forecast(holding(state, SUPER_POTION=1), gauntlet(state)) is not without
 
 
 def test_an_unknown_boss_or_no_party_gives_no_forecast() -> None:
