@@ -110,6 +110,7 @@ class PilotSnapshot(Frozen):
     training_exp: dict[str, int] = Field(default_factory=dict)
     floors: dict[str, int] = Field(default_factory=dict)
     catch_up: int = 0
+    shunned: int | None = None
     since_progress: int = 0
     progress_mark: tuple[int, ...] = ()
     recruiting: RecruitingSnapshot = RecruitingSnapshot()
@@ -151,6 +152,9 @@ class Pilot:
         # The level the strongest member reaches before a boss that won is tried again.
         self.floors: dict[str, int] = {}
         self.catch_up = 0  # the level a defeat by a trainer no step trains for asks of the strongest member
+        # The map of that defeat: no training there until the level is reached (the rival on Route 22
+        # stands beside its grass and would be met again at once).
+        self.shunned: int | None = None
         self.since_progress = 0  # legs since the play last moved on (progress_mark)
         self._mark: tuple[int, ...] = ()
         self._wants: tuple[object, Step | None] | None = None  # boss_ahead for the team it was asked for
@@ -403,8 +407,13 @@ class Pilot:
         return hunt.leg
 
     def _training_maps(self, state: GameState) -> frozenset[int] | None:
-        """The map with the most experience per frame for the lead, in reach; None: the nearest grass."""
-        found = self.spots.best(state) if self.spots is not None else None
+        """The map with the most experience per frame for the lead, in reach (not the map of a defeat still
+        being trained for); None: the nearest grass."""
+        if self.spots is None:
+            return None
+        top = max((mon.level for mon in state.party), default=0)
+        avoid = frozenset({self.shunned}) if self.shunned is not None and top < self.catch_up else frozenset()
+        found = self.spots.best(state, avoid)
         return frozenset({found.map_id}) if found is not None else None
 
     @staticmethod
@@ -568,6 +577,7 @@ class Pilot:
             if " #" not in opponent:
                 return None  # a wild Pokémon: the heal after the whiteout is change enough
             self.catch_up = max(self.catch_up, top + LEVELS_AFTER_DEFEAT)
+            self.shunned = state.overworld.map_id
             then = f"the team trains to L{self.catch_up} before going on"
             return f"lost to {opponent}, a trainer the story does not train for: {then}"
         key = step.bar_key
@@ -691,7 +701,8 @@ class Pilot:
             objective=self.objective, idle_legs=self.idle_legs, detour=self.detour,
             puzzles=self.puzzles.snapshot(), bars=dict(self.bars), training_from=dict(self.training_from),
             training_exp=dict(self.training_exp),
-            floors=dict(self.floors), catch_up=self.catch_up, since_progress=self.since_progress,
+            floors=dict(self.floors), catch_up=self.catch_up, shunned=self.shunned,
+            since_progress=self.since_progress,
             progress_mark=self._mark,
             recruiting=self.recruiting.snapshot() if self.recruiting is not None else RecruitingSnapshot(),
         )  # fmt: skip
@@ -703,6 +714,7 @@ class Pilot:
         self.training_exp = dict(snapshot.training_exp)
         self.floors = dict(snapshot.floors)
         self.catch_up = snapshot.catch_up
+        self.shunned = snapshot.shunned
         self.since_progress = snapshot.since_progress
         self._mark = snapshot.progress_mark
         if self.recruiting is not None:

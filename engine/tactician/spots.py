@@ -53,7 +53,7 @@ class SpotChooser:
     def __init__(self, world: World, explorer: Explorer) -> None:
         self.world = world
         self.explorer = explorer
-        self._chosen: dict[tuple[int, int, bool], Spot | None] = {}
+        self._chosen: dict[tuple[int, int, bool, frozenset[int]], Spot | None] = {}
         # Maps the planner found no way to, and how many story events were set then (a gate may open).
         self._out_of_reach: dict[int, int] = {}
         self._trainers: dict[tuple[int, int, int], TrainerSpot | None] = {}
@@ -69,14 +69,16 @@ class SpotChooser:
         self._unreached[key] = len(state.story.event_flags)
         self._trainers = {}
 
-    def best(self, state: GameState) -> Spot | None:
-        """The spot to train at now; None when no map with wild Pokémon is in reach."""
+    def best(self, state: GameState, avoid: frozenset[int] = frozenset()) -> Spot | None:
+        """The spot to train at now, not on the `avoid` maps; None when no map with wild Pokémon is in
+        reach."""
         lead = next((mon for mon in state.party if mon.hp > 0), None)
         if lead is None:
             return None
-        key = (state.overworld.map_id, lead.level, any(entry.name == GHOST_SEER for entry in state.bag))
+        seer = any(entry.name == GHOST_SEER for entry in state.bag)
+        key = (state.overworld.map_id, lead.level, seer, avoid)
         if key not in self._chosen:
-            self._chosen[key] = self._choose(state, lead.level)
+            self._chosen[key] = self._choose(state, lead.level, avoid)
         return self._chosen[key]
 
     def rate(self, state: GameState) -> float:
@@ -133,11 +135,11 @@ class SpotChooser:
                 found.append(Candidate(trainer.name, number, (map_id, thing.index), square, exp, frames))
         return found
 
-    def _choose(self, state: GameState, level: int) -> Spot | None:
+    def _choose(self, state: GameState, level: int, avoid: frozenset[int]) -> Spot | None:
         seer = any(entry.name == GHOST_SEER for entry in state.bag)
         shut = SAFARI_MAPS if seer else SAFARI_MAPS | GHOST_MAPS  # no experience from Safari or ghost battles
         near = self.world.maps_near(state.overworld.map_id, SPOT_HOPS)  # a spot further off leads elsewhere
-        near -= self._puzzle_floors
+        near -= self._puzzle_floors | avoid
         wild = {map_id: table for map_id, table in self.world.wild.items()
                 if map_id in near and self.world.maps[map_id].name not in shut}  # fmt: skip
         best: tuple[float, Spot] | None = None

@@ -15,7 +15,7 @@ from engine.team.training import BATTLE_FRAMES, FRAMES_PER_STEP, TURN_FRAMES, ra
 from engine.world.models import SLOT_CHANCES, WildTable
 from engine.world.tables import OPP_ID_OFFSET
 from engine.world.world import World
-from tests.support.tiny_world import INDOOR, TinyMap, build_world, person
+from tests.support.tiny_world import INDOOR, TinyMap, build_world, person, state_at
 from tests.unit.test_defeats import graph as defeats_graph
 from tests.unit.test_pilot import CENTER, CENTER_ART, ROAD, ROAD_ART, TOWN, TOWN_ART, in_town
 from tests.unit.test_team import member, team
@@ -110,3 +110,29 @@ def test_the_pilot_marks_a_hunt_that_moved_the_player_nowhere() -> None:
 def test_no_training_on_victory_roads_floors_whose_boulders_can_shut_the_way_out() -> None:
     w = hunting_world("VICTORY_ROAD_1F")  # a strength floor: its boulders are put back on every visit
     assert SpotChooser(w, Explorer(w)).trainer(strong_squirtle()) is None
+
+
+RICH, POOR = 0x30, 0x31  # indoor maps: wild Pokémon on every floor square
+
+
+def two_caves() -> World:
+    """A town between two caves: the rich one (L12 wild Pokémon) and the poor one (L4)."""
+    art = ("#" * 8, *("#......#" for _ in range(6)), "#" * 8)
+    doors = ["#DD" + art[0][3:], *art[1:]]
+    town = TinyMap(TOWN, "TOWN", doors, warps=[(1, 0, RICH, 0), (2, 0, POOR, 0)])
+    rich = TinyMap(RICH, "RICH_CAVE", doors, tileset=INDOOR, warps=[(1, 0, TOWN, 0)])
+    poor = TinyMap(POOR, "POOR_CAVE", doors, tileset=INDOOR, warps=[(1, 0, TOWN, 1)])
+    w = build_world(town, rich, poor)
+    w.wild = {RICH: table(20, *[(12, "RATTATA")] * 10), POOR: table(20, *[(4, "RATTATA")] * 10)}
+    return w
+
+
+def test_after_losing_to_a_trainer_no_training_on_the_map_it_stands_on() -> None:
+    w = two_caves()
+    lead = team(member("SQUIRTLE", 14, ("TACKLE", "BUBBLE")))
+    in_cave = state_at(lead, RICH, 3, 3)
+    flown = Pilot(w, defeats_graph(), Explorer(w), stuck_legs=3)
+    assert flown._training_maps(in_cave) == frozenset({RICH})
+    assert flown.battle_ended("defeat", "RIVAL1 #5", in_cave) is not None  # the rival beside the grass
+    assert flown._training_maps(in_cave) == frozenset({POOR})  # trained for elsewhere
+    assert flown._training_maps(state_at(team(member("SQUIRTLE", 16, ("TACKLE",))), RICH, 3, 3)) == {RICH}
