@@ -43,6 +43,7 @@ class Pace(NamedTuple):
     lost: float  # turns lost before it acts at all
     slot: int  # the move that gives this pace (-1: none)
     now: float = 0.0  # the chance its move this turn knocks our member out (worked out only for a bag)
+    recoil: float = 0.0  # HP a turn the side loses to its own STRUGGLE, over the turns its knock-out takes
 
 
 Paces = list[tuple[tuple[float, float], int]]  # (mean, variance) of each usable move, with its slot
@@ -151,24 +152,30 @@ def strongest(user: Fighter, target: Fighter) -> tuple[Pace, Paces]:
 def ration(best: Pace, paces: Paces, user: Fighter, target: Fighter) -> Pace:
     """`best` as the PP allow against the target's HP."""
     mean, variance, slot = best.mean, best.variance, best.slot
+    if slot == STRUGGLE_SLOT and mean > 0:
+        return best._replace(recoil=max(mean / 2, 1.0))  # nothing but STRUGGLE left: its recoil every hit
     if slot >= 0 and user.pp[slot] * mean < target.hp:
+        recoil = 0.0
         if mean > 0:
-            mean, variance = _rationed(user, target, paces, mean, variance)
+            mean, variance, recoil = _rationed(user, target, paces, mean, variance)
         elif (struggle := move_pace(user, target, STRUGGLE_SLOT))[0] > 0:
             # Nothing but status moves: their PP first, then STRUGGLE.
-            mean, variance = _rationed(user, target, paces, *struggle)
-        return best._replace(mean=mean, variance=variance)
+            mean, variance, recoil = _rationed(user, target, paces, *struggle)
+        return best._replace(mean=mean, variance=variance, recoil=recoil)
     return best
 
 
 def _rationed(
     user: Fighter, target: Fighter, paces: Paces, mean: float, variance: float
-) -> tuple[float, float]:
+) -> tuple[float, float, float]:
     """A pace for a best move whose PP runs out before the target is down: the moves are used best first,
     each while its PP lasts; then the moves that deal nothing use theirs up, and only then comes STRUGGLE
     (the game offers it only once every move is out of PP). The mean is the target's HP over those turns,
-    so a member with one VINE WHIP left and three status moves is seen to stall, not to win."""
-    left, turns = float(target.hp), 0.0
+    so a member with one VINE WHIP left and three status moves is seen to stall, not to win. The third
+    number is the recoil a turn: STRUGGLE hurts its user by half the damage it deals (pret
+    engine/battle/move_effects/recoil.asm, at least 1 a hit), so a member that must STRUGGLE a long way
+    can fall to itself (an ODDISH out of ABSORB against a VICTREEBEL that only uses POISONPOWDER on it)."""
+    left, turns, recoil = float(target.hp), 0.0, 0.0
     for (move_mean, _variance), slot in sorted(paces, key=lambda item: -item[0][0]):
         if move_mean <= 0:
             break
@@ -182,8 +189,9 @@ def _rationed(
         idle = sum(user.pp[slot] for (move_mean, _variance), slot in paces if move_mean <= 0)
         struggling, _spread = move_pace(user, target, STRUGGLE_SLOT)
         turns += idle + (left / struggling if struggling > 0 else HORIZON)
+        recoil = max(left / 2, left / struggling) if struggling > 0 else 0.0
     rationed = target.hp / turns
-    return rationed, variance * (rationed / mean) ** 2
+    return rationed, variance * (rationed / mean) ** 2, recoil / turns
 
 
 def enemy_pace(duel: Duel, answers: list[tuple[float, Action]] | None = None) -> Pace:

@@ -63,6 +63,7 @@ from engine.combat.pace import (
 )
 from engine.combat.turn import resolve_turn
 from engine.combat.wear import worn
+from engine.game.items import BATTLE_ITEMS, ItemKind
 from engine.game.tables import Move, game_data
 
 _SURE = 1 - 1e-6
@@ -479,7 +480,7 @@ def _race_once(
     ours, theirs = worn(me, foe, answers, pace, setting.theirs)
     acts = ours.acts * (1 - setting.pressure) * shares[0]
     mended = setting.mending / acts if acts > 0 else 0.0
-    ours = Pace(max(0.0, ours.mean - mended), ours.variance, acts, ours.lost + delay, ours.slot)
+    ours = ours._replace(mean=max(0.0, ours.mean - mended), acts=acts, lost=ours.lost + delay, now=0.0)
     held = theirs.acts * shares[1] * _held_off(me, foe, ours)
     theirs = Pace(theirs.mean, theirs.variance, held, theirs.lost, theirs.slot)
     ours, theirs, ahead, (charged, charged_at) = _charged(me, foe, ours, theirs)
@@ -495,7 +496,7 @@ def _race_once(
     fed = _race_with(duel, plan, ours, theirs, owed + 2 * ours.mean * (foe.bide - 1), foe.bide, ahead)
     if not _status_moves(me):
         return fed
-    waiting = Pace(ours.mean, ours.variance, ours.acts, ours.lost + foe.bide - 1, ours.slot)
+    waiting = ours._replace(lost=ours.lost + foe.bide - 1)
     waited = _race_with(duel, plan, waiting, theirs, owed, foe.bide, ahead)
     return max((fed, waited), key=lambda odds: (odds.win, odds.our_hp_left))
 
@@ -552,8 +553,10 @@ def _race_with(
     Remembered by the few numbers it reads: the setup plans and the search's branches race the same paces
     at the same HP again and again (three races in five)."""
     me, foe = duel.us.fighter, duel.them.fighter
+    foe = foe._replace(hp=foe.hp + _their_heal(duel, ours))
     share = _heal_share(duel)
-    healing, drain = _healing(share, me, theirs), _drain(me) - _seeded_gain(foe)
+    # Our STRUGGLE's recoil drains us like poison does, spread over the race.
+    healing, drain = _healing(share, me, theirs), _drain(me) - _seeded_gain(foe) + ours.recoil
     attack = move_of(me, ours.slot).name if ours.mean > 0 else ""
     key = (me.hp, foe.hp, _drain(foe), healing, drain, len(share), _first_chance(me, foe),
            ours, theirs, owed, release, plan, attack, ahead)  # fmt: skip
@@ -562,6 +565,35 @@ def _race_with(
         found = keep(_RACES_WITH, key, _raced(me, foe, plan, ours, theirs, owed, release, healing, drain,
                                                share, attack, ahead), _KEPT)  # fmt: skip
     return found
+
+
+def _their_heal(duel: Duel, ours: Pace) -> int:
+    """The HP the enemy trainer's healing item is expected to add to what we must deal: its item routine
+    runs each turn the member in front is under its HP line (pret engine/battle/trainer_ai.asm ErikaAI:
+    SUPER POTION under a tenth, at even odds), so a member that chips it down slowly meets the potion and
+    one that knocks it out from above the line does not. Without it a long stall (an ODDISH struggling
+    against a VICTREEBEL) was called won that the potion lost."""
+    them = duel.them
+    ai = enemy.trainer_ai().get(them.trainer_class or "")
+    rate = ours.acts * ours.mean
+    if (
+        duel.wild
+        or ai is None
+        or ai.item is None
+        or them.ai_uses <= 0
+        or ai.item.only_with_status
+        or rate <= 0
+    ):
+        return 0
+    item = BATTLE_ITEMS.get(ai.item.name)
+    if item is None or item.kind is not ItemKind.HEAL_HP:
+        return 0
+    foe = them.fighter
+    line = foe.max_hp / ai.item.hp_below_fraction if ai.item.hp_below_fraction else float(foe.hp)
+    checks = max(0.0, line / rate - 1.0)  # its turns alive under the line before our knock-out
+    used = 1.0 - math.pow(1.0 - ai.item.random_below / 256, checks)
+    heal = foe.max_hp if item.heal is None else min(item.heal, foe.max_hp)
+    return round(used * heal)
 
 
 def _raced(
@@ -617,9 +649,12 @@ def _raced(
 def _beyond_horizon(ours: Pace, theirs: Pace, foe: Fighter, our_hp: int, drain: float) -> float:
     """Our share of a duel still undecided after HORIZON turns, by each side's expected turns to its
     knock-out: a member that can only STRUGGLE after eighty turns of status moves, against an enemy that
-    spends its turns on POISONPOWDER it cannot land, wins in the end (a coin flip called it even)."""
+    spends its turns on POISONPOWDER it cannot land, wins in the end (a coin flip called it even), unless
+    its STRUGGLE's recoil, all of it taken before the knock-out, is more than the HP it has."""
     ours_in = _expected_turns(ours, foe.hp, _drain(foe))
-    theirs_in = _expected_turns(theirs, our_hp, max(0.0, drain))
+    if ours.recoil > 0 and not math.isinf(ours_in) and ours.recoil * ours_in >= our_hp:
+        return 0.0
+    theirs_in = _expected_turns(theirs, our_hp, max(0.0, drain - ours.recoil))
     if math.isinf(ours_in) and math.isinf(theirs_in):
         return 0.5
     if math.isinf(theirs_in):

@@ -625,3 +625,27 @@ def test_a_race_without_plans_is_the_plain_race() -> None:
     position = Duel(us=Side(members=(nidoran,)), them=Side(members=(mon("GEODUDE", 10),)), wild=True)
     planned, plain = duel_odds(position), duel_odds(position, plans=False)
     assert "LEER" in planned.plan and "LEER" not in plain.plan and planned.win > plain.win
+
+
+def test_struggles_recoil_can_fell_the_member_that_must_struggle_a_long_way() -> None:
+    # Only STRUGGLE against a SNORLAX that can do nothing to us: half of its HP comes back to us as recoil,
+    # more than a SQUIRTLE has (pret engine/battle/move_effects/recoil.asm).
+    squirtle = mon("SQUIRTLE", 10, "TAIL_WHIP", pp=(0,))
+    snorlax = mon("SNORLAX", 30, "STRING_SHOT")
+    assert duel_odds(Duel(us=Side(members=(squirtle,)), them=Side(members=(snorlax,)), wild=True)).win < 0.01
+    # Against a CATERPIE the recoil is a few HP: still won.
+    caterpie = mon("CATERPIE", 10, "STRING_SHOT")
+    assert duel_odds(Duel(us=Side(members=(squirtle,)), them=Side(members=(caterpie,)), wild=True)).win > 0.99
+
+
+def test_a_trainers_potion_counts_against_a_member_that_chips_its_pokemon_down_slowly() -> None:
+    # ERIKA's item routine: a SUPER POTION under a tenth of the HP, at even odds each turn (ErikaAI).
+    oddish = mon("ODDISH", 20, "ABSORB")
+    victreebel = mon("VICTREEBEL", 29, "POISONPOWDER")  # nothing that hurts a Poison type
+    with_potion = duel_odds(Duel(us=Side(members=(oddish,)), them=trainer("ERIKA", victreebel, uses=1)))
+    spent = duel_odds(Duel(us=Side(members=(oddish,)), them=trainer("ERIKA", victreebel, uses=0)))
+    assert with_potion.win < spent.win - 0.1, (with_potion, spent)
+    # A member that knocks it out from above the potion's line never meets the potion.
+    charizard = mon("CHARIZARD", 50, "FLAMETHROWER")
+    strong = duel_odds(Duel(us=Side(members=(charizard,)), them=trainer("ERIKA", victreebel, uses=1)))
+    assert strong.win > 0.99
