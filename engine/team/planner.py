@@ -101,7 +101,11 @@ class TeamPlanner:
         for deposit, withdraw in self._swaps(state):
             party = [mon for at, mon in enumerate(state.party) if at != deposit] + [state.box[withdraw]]
             after = self.score(state, tuple(party), bosses)
-            if after is not None and after >= before + GAIN and (best is None or after > best.after):
+            if (
+                after is not None
+                and after >= before + GAIN
+                and (best is None or _better(state, after, deposit, best))
+            ):
                 out = state.party[deposit].species_name if deposit is not None else None
                 best = Swap(deposit=deposit, withdraw=withdraw, out=out,
                             taken=state.box[withdraw].species_name or "?", before=before, after=after,
@@ -175,3 +179,17 @@ def _only_carrier(state: GameState, member: int) -> bool:
 
     others = set().union(*(knows(mon) for at, mon in enumerate(state.party) if at != member))
     return bool(knows(state.party[member]) - others)
+
+
+TIE = 0.01  # swaps whose forecasts differ by less than this are alike: the weaker member goes to the box
+
+
+def _better(state: GameState, after: float, deposit: int | None, best: Swap) -> bool:
+    """A swap better than `best`: a clearly higher forecast, or one alike that boxes a weaker member."""
+    if abs(after - best.after) > TIE:
+        return after > best.after
+
+    def level(at: int | None) -> int:
+        return state.party[at].level if at is not None else 0
+
+    return level(deposit) < level(best.deposit)
