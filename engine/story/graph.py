@@ -110,6 +110,12 @@ class Step(Frozen):
         team = self.boss_team(state)
         return forecast(state, *team, healed=True) if team is not None else None
 
+    def forecast_now(self, state: GameState) -> float | None:
+        """The chance to beat the boss with the team as it is now: its HP, status and PP (not the gauntlet's,
+        whose lobby heals); None when it cannot be worked out."""
+        team = None if self.gauntlet else self.boss_team(state)
+        return forecast(state, *team) if team is not None else None
+
     def words(self) -> str:
         where = f" {self.map}" if self.map else ""
         who = f" object {self.object}" if self.object is not None else ""

@@ -55,6 +55,7 @@ from engine.world.world import World
 
 HEALED_ENOUGH = 0.9  # once healed for an objective, the team goes back to a nurse only below this share
 FIT = 0.8  # a fighter's HP share under which it is no fit for a boss
+WORN = 0.1  # a boss's forecast this much under the healed team's: the team sees a nurse first
 HEAL_BELOW = 0.35  # party HP share under which a catch or training trip first goes to a Pokémon Center
 # The first object of every Pokémon Center is its nurse, of every Mart its clerk (pret data/maps/objects).
 COUNTER_PERSON = 1
@@ -91,6 +92,16 @@ def progress_mark(state: GameState) -> tuple[int, ...]:
 def fit(state: GameState) -> bool:
     """Every fighter (game/mending.py) awake and free of status, with most of its HP: fit for a boss."""
     return all(mon.hp > 0 and mon.status == "OK" and mon.hp >= FIT * mon.max_hp for mon in fighters(state))
+
+
+def _fresh(objective: Objective, state: GameState) -> bool:
+    """The boss's forecast with the team as it is (HP, status, PP) is close to the healed team's, which the
+    plan waited for: a carrier whose CUT ran dry before ERIKA is no fighter the forecast counted on."""
+    step = next((s for s in objective.steps if s.do == "train" and s.boss is not None), None)
+    if step is None:
+        return True
+    now, healed = step.forecast_now(state), step.forecast(state)
+    return now is None or healed is None or now >= healed - WORN
 
 
 def needs_nurse(state: GameState) -> bool:
@@ -259,9 +270,14 @@ class Pilot:
             heal = self._mend(state) if inside else self._counter(state, "_POKECENTER", None, why)
             if heal is not None:
                 return heal
-        if step.do == "fight" and self._boss_objective(objective) and not fit(state):
+        if (
+            step.do == "fight"
+            and self._boss_objective(objective)
+            and not (fit(state) and _fresh(objective, state))
+        ):
             # The gym's own trainers put the team to sleep, poison it and wear it down on the way: a boss is
-            # fought by a fit team, mended from the bag where it can be, else at the nearest nurse.
+            # fought by a fit team, mended from the bag where it can be, else at the nearest nurse (which
+            # also gives back the PP a forecast of the healed team counted on).
             mend = self._mend(state)
             if mend is not None:
                 return mend.model_copy(update={"reason": f"before the boss: {mend.reason}"})

@@ -170,6 +170,18 @@ def test_a_boss_is_fought_only_by_a_fit_team() -> None:
     )
     leg = flown.leg(asleep, "beat_brock")
     assert leg is not None and "not fit" in leg.reason  # no AWAKENING in the bag: the nurse
+    # Full HP, but the PP of its water moves spent on the gym's trainers: the forecast the plan waited
+    # for counted on them, so the nurse first too.
+    young = squirtle(14)  # sure to win healed; with TACKLE alone against rocks, sure to lose
+    dry = tuple(
+        mon.model_copy(update={"moves": tuple(
+            slot.model_copy(update={"pp": 0}) if slot.name != "TACKLE" else slot for slot in mon.moves
+        )})
+        for mon in young.party
+    )  # fmt: skip
+    assert "fight" in (Pilot(w, g, Explorer(w), stuck_legs=3).leg(young, "beat_brock") or leg).reason
+    leg = Pilot(w, g, Explorer(w), stuck_legs=3).leg(young.model_copy(update={"party": dry}), "beat_brock")
+    assert leg is not None and "not fit" in leg.reason, leg.reason
 
 
 def test_a_plan_that_moves_nothing_on_for_so_long_stops_with_its_reason(monkeypatch) -> None:  # type: ignore[no-untyped-def]
