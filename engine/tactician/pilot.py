@@ -104,6 +104,10 @@ def _fresh(objective: Objective, state: GameState) -> bool:
     return now is None or healed is None or now >= healed - WORN
 
 
+def _where(state: GameState) -> tuple[int, int, int]:
+    return state.overworld.map_id, state.overworld.x, state.overworld.y
+
+
 def needs_nurse(state: GameState) -> bool:
     """The team should see a nurse before anything else: little HP left in all, or the strongest member
     down (the rest would only lose the next battle)."""
@@ -155,6 +159,7 @@ class Pilot:
         self.recruiting = Recruiting(world, explorer) if world is not None else None
         self._changing_team = False  # the last leg was for the team or the bag, not the step's
         self._hunted: tuple[int, int] | None = None  # the trainer the last leg walked to fight, if any
+        self._catching_up = False  # the last leg trained after a defeat
         # The forecast a boss (or the gauntlet) is trained for after a defeat, by the step's bar key.
         self.bars: dict[str, float] = {}
         # The strongest member's level when training for a bar key began (reset by a defeat).
@@ -196,8 +201,10 @@ class Pilot:
         if step is None or stage == "explore":
             return None
         catch_up = self._catch_up_leg(state)
+        self._catching_up = catch_up is not None
         if catch_up is not None:
-            # Training after a defeat moves the step no nearer, and is no leg lost either.
+            # Training after a defeat moves the step no nearer, and is no leg lost either (unless its walk
+            # found no way at all: travelled).
             self._changing_team = True
             self.last_leg = catch_up
             return catch_up
@@ -637,8 +644,12 @@ class Pilot:
         self._hunt_walked(before, after)
         if self.objective is None or self._step is None:
             return None
-        if self.last_leg is not None and (self.last_leg.use == "BICYCLE" or self._changing_team):
-            return None  # getting on, or a change to the team, is neither progress nor a leg lost
+        # Getting on, or a change to the team, is neither progress nor a leg lost; training after a defeat
+        # whose walk found no way at all is a leg lost (the pilot then tries other ways).
+        stood = _where(before) == _where(after) and after.battle is None
+        aside = self.last_leg is not None and (self.last_leg.use == "BICYCLE" or self._changing_team)
+        if aside and not (self._catching_up and stood):
+            return None
         found = (
             progress(self._step, before, after) or self._nearer(None if self._shortcut else left) or puzzled
         )
@@ -655,8 +666,7 @@ class Pilot:
         hunted, self._hunted = self._hunted, None
         if hunted is None or self.spots is None:
             return
-        here = (before.overworld.map_id, before.overworld.x, before.overworld.y)
-        if here == (after.overworld.map_id, after.overworld.x, after.overworld.y):
+        if _where(before) == _where(after):
             self.spots.unreached(hunted, after)
 
     def _nearer(self, left: int | None) -> str | None:

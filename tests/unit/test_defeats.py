@@ -148,11 +148,18 @@ def test_training_after_a_defeat_fights_wild_battles_and_is_never_counted_as_stu
     assert not flown.wants_experience(ready)
     flown.battle_ended("defeat", "BROCK #2", ready)
     assert flown.wants_experience(ready)  # the defeat asked for L32: a wild battle is training now
-    for _ in range(10):  # three idle legs would be "stuck" here; training legs never are
+    walked = ready.model_copy(
+        update={"overworld": ready.overworld.model_copy(update={"x": ready.overworld.x + 1})}
+    )
+    for _ in range(10):  # three idle legs would be "stuck" here; training legs that walk never are
         leg = flown.leg(ready, "beat_brock")
         assert leg is not None and leg.reason.startswith("after a defeat"), leg.reason
-        flown.travelled(ready, ready)
+        flown.travelled(ready, walked)
     assert flown.idle_legs == 0 and not flown.wants_experience(squirtle(32))
+    for _ in range(3):  # a training walk that found no way at all is a leg lost: the pilot tries other ways
+        flown.leg(ready, "beat_brock")
+        flown.travelled(ready, ready)
+    assert flown.idle_legs == 3 and flown.stage != "plan"
 
 
 def test_a_boss_is_fought_only_by_a_fit_team() -> None:
