@@ -195,16 +195,19 @@ class Explorer:
         self.look((state.overworld.map_id, state.overworld.x, state.overworld.y))
         if self.world is None or state.overworld.map_id not in self.world.maps:
             return self.choose(state)
-        leg = self._wander(self._around(state), on_maps)
+        # Never through a closed story gate: the walk would not cross it (Pewter's guard keeps Mt. Moon's
+        # floors out of reach until Brock is beaten, and a training walk planned there went nowhere).
+        leg = self._wander(surroundings(self.world, state), on_maps)
         return leg.model_copy(update={"reason": f"{reason}: {leg.reason}"})
 
     def grass_steps(
         self, state: GameState, on_maps: Collection[int], max_nodes: int = SEARCH_NODES
     ) -> int | None:
-        """Steps to the nearest tall grass (or cave floor) of these maps; None when none is in reach."""
+        """Steps to the nearest tall grass (or cave floor) of these maps, not through a closed story gate;
+        None when none is in reach."""
         if self.world is None or state.overworld.map_id not in self.world.maps:
             return None
-        around = self._around(state)
+        around = surroundings(self.world, state)
         patches: dict[Square, Direction | None] = {
             square: None for square in self._grass_squares() if square[0] in on_maps and square != around.here
         }

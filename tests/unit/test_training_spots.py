@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import pytest
 
-from engine.game.models import GameState
+from engine.game.models import GameState, Story
 from engine.game.tables import game_data
 from engine.tactician.explorer import Explorer
 from engine.tactician.pilot import Pilot
 from engine.tactician.spots import SpotChooser
 from engine.team.training import BATTLE_FRAMES, FRAMES_PER_STEP, TURN_FRAMES, ranked_spots, spot
+from engine.world.goals import SquareGoal
 from engine.world.models import SLOT_CHANCES, WildTable
 from engine.world.tables import OPP_ID_OFFSET
 from engine.world.world import World
@@ -136,3 +137,31 @@ def test_after_losing_to_a_trainer_no_training_on_the_map_it_stands_on() -> None
     assert flown.battle_ended("defeat", "RIVAL1 #5", in_cave) is not None  # the rival beside the grass
     assert flown._training_maps(in_cave) == frozenset({POOR})  # trained for elsewhere
     assert flown._training_maps(state_at(team(member("SQUIRTLE", 16, ("TACKLE",))), RICH, 3, 3)) == {RICH}
+
+
+def behind_pewters_guard() -> World:
+    """A town named after Pewter City, whose east exit (pret PewterCityCheckPlayerLeavingEastScript's
+    squares) is the only way to a cave with wild Pokémon."""
+    art = ["#" * 40 for _ in range(22)]
+    art[17] = "#" + "." * 36 + "D" + "##"
+    for y in (18, 19):
+        art[y] = "#" * 37 + "." + "##"
+    town = TinyMap(TOWN, "PEWTER_CITY", art, warps=[(37, 17, RICH, 0)])
+    cave = TinyMap(RICH, "RICH_CAVE", ["#D" + "#" * 6, *("#......#" for _ in range(6)), "#" * 8],
+                   tileset=INDOOR, warps=[(1, 0, TOWN, 0)])  # fmt: skip
+    w = build_world(town, cave)
+    w.wild = {RICH: table(20, *[(12, "RATTATA")] * 10)}
+    return w
+
+
+def test_training_never_plans_through_a_closed_story_gate() -> None:
+    w = behind_pewters_guard()
+    lead = team(member("SQUIRTLE", 14, ("TACKLE", "BUBBLE")))
+    guarded = state_at(lead, TOWN, 2, 17)
+    explorer = Explorer(w)
+    assert explorer.grass_steps(guarded, {RICH}) is None  # the youngster sends the player back
+    assert not isinstance(explorer.training_leg(guarded, "train", {RICH}).goal, SquareGoal)
+    after_brock = state_at(lead, TOWN, 2, 17, story=Story(events=frozenset({"EVENT_BEAT_BROCK"})))
+    assert explorer.grass_steps(after_brock, {RICH}) is not None
+    leg = explorer.training_leg(after_brock, "train", {RICH})
+    assert isinstance(leg.goal, SquareGoal) and leg.goal.map_id == RICH
