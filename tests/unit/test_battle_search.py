@@ -436,12 +436,16 @@ def test_between_two_sure_wins_the_faster_knock_out() -> None:
 def test_the_faster_knock_out_is_worth_less_than_any_real_difference() -> None:
     from engine.combat.search import TIE_MARGIN, Scored
 
-    def line(win: float, turns: float) -> Scored:
-        return Scored(action=Attack(0), win=win, kept=1.0, standing=1.0, turns_to_ko=turns)
+    def line(win: float, turns: float, kept: float = 0.0) -> Scored:
+        return Scored(action=Attack(0), win=win, kept=kept, standing=1.0, turns_to_ko=turns)
 
     assert line(1.0, 1).value > line(1.0, 3).value > line(1.0, float("inf")).value
     assert line(1.0, 1).value - line(1.0, float("inf")).value < TIE_MARGIN
     assert line(0.99, 1).value < line(1.0, 9).value
+    # HP kept counts in full while the knock-out comes within DRAG_TURNS, less and less after: sparing the
+    # fighter's HP with a weak member that chips for sixty turns is not worth the game time.
+    assert line(1.0, 20, kept=0.6).value - line(1.0, 5, kept=0.6).value < TIE_MARGIN
+    assert line(1.0, 61, kept=0.6).value < line(1.0, 6, kept=0.3).value
 
 
 def test_a_trapping_move_weighs_by_the_turns_it_hits_not_by_how_often_it_is_chosen() -> None:
