@@ -67,6 +67,7 @@ MAX_BAR = 0.95
 LEVELS_AFTER_DEFEAT = 2  # a boss that won is tried again only after the strongest member gains this many
 UNREACHABLE = 2.0  # a bar no forecast reaches
 MAX_IDLE = 500  # legs with nothing moving on (progress_mark) before the run stops and says why
+MAX_IDLE_SECONDS = 3600  # the same in the game's own clock: an hour of play with nothing moving on
 # Experience the team earns training for one boss before its forecast is not awaited.
 MAX_TRAINING_EXP = 60_000
 MAX_TRAINING = 12  # levels the strongest member trains for one boss before the forecast is no longer awaited
@@ -104,6 +105,12 @@ def _fresh(objective: Objective, state: GameState) -> bool:
     return now is None or healed is None or now >= healed - WORN
 
 
+def game_seconds(state: GameState) -> int:
+    """The game's own clock (wPlayTimeHours/Minutes/Seconds) in seconds."""
+    hours, minutes, seconds = (int(part) for part in state.progress.play_time.split(":"))
+    return hours * 3600 + minutes * 60 + seconds
+
+
 def _where(state: GameState) -> tuple[int, int, int]:
     return state.overworld.map_id, state.overworld.x, state.overworld.y
 
@@ -128,6 +135,7 @@ class PilotSnapshot(Frozen):
     shunned: int | None = None
     since_progress: int = 0
     progress_mark: tuple[int, ...] = ()
+    progress_at: int = 0
     recruiting: RecruitingSnapshot = RecruitingSnapshot()
 
 
@@ -172,6 +180,7 @@ class Pilot:
         # stands beside its grass and would be met again at once).
         self.shunned: int | None = None
         self.since_progress = 0  # legs since the play last moved on (progress_mark)
+        self.progress_at = 0  # the game clock's seconds when it last did
         self._mark: tuple[int, ...] = ()
         self._wants: tuple[object, Step | None] | None = None  # boss_ahead for the team it was asked for
         self.healed: set[tuple[str, int]] = set()  # (objective, step index): heals done while it was in hand
@@ -180,10 +189,13 @@ class Pilot:
     def leg(self, state: GameState, objective_name: str) -> Leg | None:
         """The next leg for the objective; None leaves the choice to the explorer; a leg with `stop` when
         the play has not moved on for MAX_IDLE legs (the run stops and says why)."""
-        if self.since_progress >= MAX_IDLE:
+        idle_seconds = game_seconds(state) - self.progress_at if self.since_progress else 0
+        if self.since_progress >= MAX_IDLE or idle_seconds >= MAX_IDLE_SECONDS:
             doing = self._step.words() if self._step is not None else "none"
-            why = (f"{objective_name}: nothing moved on in {self.since_progress} legs (no event, town, "
-                   f"badge, level or member), the step in hand: {doing}")  # fmt: skip
+            minutes = idle_seconds // 60
+            why = (f"{objective_name}: nothing moved on in {self.since_progress} legs and {minutes} minutes "
+                   f"of game time (no event, town, badge, level or member), the step in hand: "
+                   f"{doing}")  # fmt: skip
             return Leg(goal=HereGoal(), stop=why, reason=why)
         if objective_name != self.objective:
             self.objective, self.idle_legs, self.detour = objective_name, 0, None
@@ -640,6 +652,8 @@ class Pilot:
         # flag) is progress too.
         mark = progress_mark(after)
         self.since_progress = 0 if mark != self._mark else self.since_progress + 1
+        if mark != self._mark:
+            self.progress_at = game_seconds(after)
         self._mark = mark
         self._hunt_walked(before, after)
         if self.objective is None or self._step is None:
@@ -661,12 +675,11 @@ class Pilot:
         return found
 
     def _hunt_walked(self, before: GameState, after: GameState) -> None:
-        """A hunt for a trainer whose walk moved the player nowhere (no way there after all) is not tried
-        again: the next leg finds another trainer or the grass."""
+        """A hunt for a trainer whose walk ended without a battle (no way there after all, or blocked on
+        the way: Saffron Gym's teleporters) is not tried again: the next leg finds another trainer or the
+        grass."""
         hunted, self._hunted = self._hunted, None
-        if hunted is None or self.spots is None:
-            return
-        if _where(before) == _where(after):
+        if hunted is not None and self.spots is not None and after.battle is None:
             self.spots.unreached(hunted, after)
 
     def _nearer(self, left: int | None) -> str | None:
@@ -729,7 +742,7 @@ class Pilot:
             training_exp=dict(self.training_exp),
             floors=dict(self.floors), catch_up=self.catch_up, shunned=self.shunned,
             since_progress=self.since_progress,
-            progress_mark=self._mark,
+            progress_mark=self._mark, progress_at=self.progress_at,
             recruiting=self.recruiting.snapshot() if self.recruiting is not None else RecruitingSnapshot(),
         )  # fmt: skip
 
@@ -743,6 +756,7 @@ class Pilot:
         self.shunned = snapshot.shunned
         self.since_progress = snapshot.since_progress
         self._mark = snapshot.progress_mark
+        self.progress_at = snapshot.progress_at
         if self.recruiting is not None:
             self.recruiting.restore(snapshot.recruiting)
         self.puzzles.restore(snapshot.puzzles)

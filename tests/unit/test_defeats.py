@@ -205,3 +205,20 @@ def test_a_plan_that_moves_nothing_on_for_so_long_stops_with_its_reason(monkeypa
     assert stop is not None and stop.stop is not None and "nothing moved on in 5 legs" in stop.stop
     flown.travelled(state, charmander(7))  # a level gained: the play moves on again
     assert (flown.leg(charmander(7), "beat_brock") or stop).stop is None
+
+
+def test_an_hour_of_game_time_that_moves_nothing_on_stops_the_run_too() -> None:
+    flown = pilot()
+
+    def at(clock: str) -> GameState:
+        state = charmander(6)
+        return state.model_copy(update={"progress": state.progress.model_copy(update={"play_time": clock})})
+
+    flown.travelled(at("0:10:00"), charmander(7).model_copy(update={"progress": at("0:10:00").progress}))
+    for clock in ("0:40:00", "1:09:00"):
+        flown.travelled(at(clock), at(clock).model_copy(update={"party": charmander(7).party}))
+        leg = flown.leg(at(clock), "beat_brock")
+        assert leg is not None and leg.stop is None  # a few legs, under an hour
+    flown.travelled(at("1:10:00"), at("1:10:00").model_copy(update={"party": charmander(7).party}))
+    stop = flown.leg(at("1:10:00"), "beat_brock")
+    assert stop is not None and stop.stop is not None and "60 minutes of game time" in stop.stop

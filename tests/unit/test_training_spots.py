@@ -96,15 +96,17 @@ def test_a_trainer_hunt_whose_walk_reaches_no_one_is_not_tried_again() -> None:
     assert chooser.trainer(strong.model_copy(update={"story": story})) is not None  # a gate may be open
 
 
-def test_the_pilot_marks_a_hunt_that_moved_the_player_nowhere() -> None:
+def test_the_pilot_gives_up_a_hunt_that_ended_without_its_battle() -> None:
     w = hunting_world()
     strong = strong_squirtle()
     flown = Pilot(w, defeats_graph(), Explorer(w), stuck_legs=3)
     flown.battle_ended("defeat", "BROCK #2", strong)  # a trainer no step trains for: catch up by training
     leg = flown.leg(strong, "beat_brock")
     assert leg is not None and "fight BUG_CATCHER #1 for experience" in leg.reason, leg.reason
-    flown.travelled(strong, strong)  # the walk found no way: the player stands where it stood
-    after = flown.leg(strong, "beat_brock")
+    # The walk got part of the way and was blocked (Saffron Gym's teleporters): no battle came of it.
+    moved = strong.model_copy(update={"overworld": strong.overworld.model_copy(update={"x": 6})})
+    flown.travelled(strong, moved)
+    after = flown.leg(moved, "beat_brock")
     assert after is not None and "BUG_CATCHER" not in after.reason
 
 
