@@ -53,7 +53,7 @@ from engine.world.planner import gate_squares
 from engine.world.tables import PC_SQUARE, PC_SQUARES
 from engine.world.world import World
 
-HEALED_ENOUGH = 0.9  # once healed for an objective, the team goes back to a nurse only below this share
+HEALED_ENOUGH = 0.5  # once healed for an objective, the team goes back to a nurse only below this share
 FIT = 0.8  # a fighter's HP share under which it is no fit for a boss
 WORN = 0.1  # a boss's forecast this much under the healed team's: the team sees a nurse first
 HEAL_BELOW = 0.35  # party HP share under which a catch or training trip first goes to a Pokémon Center
