@@ -48,6 +48,10 @@ def best_lead(state: GameState, forecast: Forecast, bar: float | None = None) ->
     base = forecast(state)
     if base is None or not state.party:
         return None
+    if bar is not None and base >= bar:
+        # The forecast is not what holds the team back (a defeat asked for levels of the strongest
+        # member): a PIDGEY put in front "to reach the bar at L3" only took experience from it.
+        return None
     if bar is not None:
         paths = [path for at in range(len(state.party)) if (path := _path(state, at, bar, forecast))]
         if paths:

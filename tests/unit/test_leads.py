@@ -1,0 +1,37 @@
+"""Who leads for experience: the member that brings the boss within reach for the least experience, by the
+real forecast against ERIKA; no change when the forecast already meets the bar (a defeat asked for levels
+of the strongest member, which a new lead would only take experience from)."""
+
+from __future__ import annotations
+
+from engine.combat.position import forecast
+from engine.game.models import GameState
+from engine.team.leads import best_lead
+from tests.unit.test_team import member, team
+
+
+def erika(state: GameState) -> float | None:
+    return forecast(state, "ERIKA", 1, healed=True)
+
+
+def party() -> GameState:
+    return team(
+        member("WARTORTLE", 30, ("BUBBLEBEAM", "BITE")),
+        member("PIDGEOTTO", 20, ("GUST", "QUICK_ATTACK"), slot=1),
+    )
+
+
+def test_the_cheapest_member_to_the_bar_leads() -> None:
+    state = party()
+    base = erika(state)
+    assert base is not None and base < 0.7
+    choice = best_lead(state, erika, 0.7)
+    assert choice is not None and choice.species == "PIDGEOTTO" and choice.member == 1  # Flying against grass
+
+
+def test_no_new_lead_when_the_forecast_already_meets_the_bar() -> None:
+    state = party()
+    base = erika(state)
+    assert base is not None
+    assert best_lead(state, erika, base) is None
+    assert best_lead(state, erika, max(0.0, base - 0.1)) is None
