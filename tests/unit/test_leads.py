@@ -5,7 +5,9 @@ of the strongest member, which a new lead would only take experience from)."""
 from __future__ import annotations
 
 from engine.combat.position import forecast
+from engine.game.growth import experience_for_level
 from engine.game.models import GameState
+from engine.game.tables import game_data
 from engine.team.leads import best_lead
 from tests.unit.test_team import member, team
 
@@ -30,8 +32,12 @@ def test_the_cheapest_member_to_the_bar_leads() -> None:
 
 
 def test_no_new_lead_when_the_forecast_already_meets_the_bar() -> None:
-    state = party()
-    base = erika(state)
-    assert base is not None
-    assert best_lead(state, erika, base) is None
-    assert best_lead(state, erika, max(0.0, base - 0.1)) is None
+    charmeleon = member("CHARMELEON", 36, ("FLAMETHROWER", "SLASH"))
+    growth = game_data().species_by_index[charmeleon.species_id].growth_rate
+    charmeleon = charmeleon.model_copy(
+        update={"exp": experience_for_level(growth, 36)}
+    )  # L37 costs thousands
+    strong = team(charmeleon, member("PIDGEY", 3, ("GUST",), slot=1))  # its next level: a few dozen
+    base = erika(strong)
+    assert base is not None and base >= 0.7
+    assert best_lead(strong, erika, 0.7) is None
