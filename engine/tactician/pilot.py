@@ -23,6 +23,7 @@ from engine.game.models import Direction, GameState
 from engine.game.stock import gauntlet_stock
 from engine.game.tables import game_data
 from engine.game.teaching import can_learn, choose_student, machine_move
+from engine.puzzles.strength import strength_floors
 from engine.story.conditions import party_hp
 from engine.story.graph import GAUNTLET_KEY, Objective, Step, StoryGraph
 from engine.story.progress import closer, progress
@@ -164,6 +165,7 @@ class Pilot:
         self.puzzles = PuzzleGuide(world)
         self.asides = Asides(world, graph, team) if world is not None else None
         self.spots = SpotChooser(world, explorer) if world is not None else None
+        self._strength_floors = strength_floors(world) if world is not None else frozenset()
         self.recruiting = Recruiting(world, explorer) if world is not None else None
         self._changing_team = False  # the last leg was for the team or the bag, not the step's
         self._hunted: tuple[int, int] | None = None  # the trainer the last leg walked to fight, if any
@@ -286,7 +288,16 @@ class Pilot:
             why = f"heal first: the team is at {party_hp(state):.0%} HP"
             # Between the Elite Four's rooms the way back to the lobby's nurse is shut: the bag it is.
             inside = state.overworld.map_name in ELITE_FOUR_MAPS
-            heal = self._mend(state) if inside else self._counter(state, "_POKECENTER", None, why)
+            # On Victory Road's floors a nurse only a closed gate leads to is no nurse (its boulders do not
+            # open for a walk to the lobby): the bag, else on as things are (a whiteout heals at the lobby).
+            puzzled = state.overworld.map_id in self._strength_floors
+            heal = (
+                self._mend(state)
+                if inside
+                else self._counter(state, "_POKECENTER", None, why, through_gates=not puzzled)
+            )
+            if heal is None and puzzled:
+                heal = self._mend(state)
             if heal is not None:
                 return heal
         if (
@@ -534,7 +545,13 @@ class Pilot:
         return Leg(goal=HereGoal(), give=give, reason=f"{mend.item} from the bag: {mend.why}")
 
     def _counter(
-        self, state: GameState, kind: str, map_name: str | None, why: str, person: int = COUNTER_PERSON
+        self,
+        state: GameState,
+        kind: str,
+        map_name: str | None,
+        why: str,
+        person: int = COUNTER_PERSON,
+        through_gates: bool = True,
     ) -> Leg | None:
         """A leg to the nurse or clerk (`person`, the map's object) of the named building, or of the
         nearest one of its kind the planner can reach."""
@@ -555,7 +572,7 @@ class Pilot:
                 continue
             found = data.objects[person - 1]
             people[(data.id, person)] = (data.id, found.x, found.y)
-        leg = self.explorer.nearest_talk(state, people) if people else None
+        leg = self.explorer.nearest_talk(state, people, through_gates) if people else None
         if leg is None:
             return None
         return leg.model_copy(update={"intent": "travel", "answer": "yes", "reason": why})

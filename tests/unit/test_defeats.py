@@ -10,7 +10,9 @@ from engine.tactician.explorer import Explorer
 from engine.tactician.pilot import BAR_RAISE, MAX_TRAINING, MAX_TRAINING_EXP, Pilot
 from engine.team.planner import TeamPlanner
 from engine.world.goals import HereGoal, Leg
-from tests.unit.test_pilot import ROAD, in_town, world
+from engine.world.world import World
+from tests.support.tiny_world import INDOOR, TinyMap, build_world, person, state_at
+from tests.unit.test_pilot import CENTER_ART, ROAD, in_town, world
 from tests.unit.test_team import member, team
 
 
@@ -225,3 +227,28 @@ def test_an_hour_of_game_time_that_moves_nothing_on_stops_the_run_too() -> None:
     flown.travelled(at("1:10:00"), at("1:10:00").model_copy(update={"party": charmander(7).party}))
     stop = flown.leg(at("1:10:00"), "beat_brock")
     assert stop is not None and stop.stop is not None and "60 minutes of game time" in stop.stop
+
+
+def nurse_behind_pewters_guard(floor_name: str) -> World:
+    """A floor (named `floor_name`) whose door leads to a town named after Pewter City, whose only way to
+    its Pokémon Center is the east exit pret's PewterCityCheckPlayerLeavingEastScript guards."""
+    floor_id, town_id, center_id = 0x30, 2, 3
+    art = ["#" * 40 for _ in range(22)]
+    art[16] = "#D" + "#" * 35 + "D" + "##"  # doors are walked into going up
+    art[17] = "#" + "." * 37 + "##"
+    town = TinyMap(town_id, "PEWTER_CITY", art, warps=[(1, 16, floor_id, 0), (37, 16, center_id, 0)])
+    # 16 squares a side: room for the block Victory Road 1F's switch swaps in (world/tables OPENED_BLOCKS).
+    floor_art = ["#D" + "#" * 14, *("#" + "." * 14 + "#" for _ in range(14)), "#" * 16]
+    floor = TinyMap(floor_id, floor_name, floor_art, tileset=INDOOR, warps=[(1, 0, town_id, 0)])
+    center = TinyMap(center_id, "PEWTER_POKECENTER", CENTER_ART, tileset=INDOOR, warps=[(1, 4, town_id, 1)],
+                     objects=(person(1, 2, 1),))  # fmt: skip
+    return build_world(floor, town, center)
+
+
+def test_on_victory_roads_floors_a_nurse_only_a_closed_gate_leads_to_is_no_nurse() -> None:
+    for name, heals in (("CAVE", True), ("VICTORY_ROAD_1F", False)):
+        w = nurse_behind_pewters_guard(name)
+        flown = Pilot(w, graph(), Explorer(w), stuck_legs=3)
+        worn = state_at(hurt(charmander(20), 0.2), 0x30, 3, 3)
+        leg = flown.leg(worn, "beat_brock")
+        assert leg is not None and ("heal first" in leg.reason) is heals, (name, leg.reason)
