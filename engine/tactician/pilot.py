@@ -36,6 +36,7 @@ from engine.tactician.puzzle_legs import PuzzleGuide, PuzzleSnapshot
 from engine.tactician.recruiting import Recruiting, RecruitingSnapshot
 from engine.tactician.spots import SpotChooser
 from engine.team.planner import TeamPlanner, gauntlet
+from engine.team.training import Spot
 from engine.world.gates import closed_gates
 from engine.world.goals import (
     Give,
@@ -332,8 +333,11 @@ class Pilot:
             hunt = self._trainer_to_fight(state) if step.do == "train" else None
             if hunt is not None:
                 return hunt.model_copy(update={"reason": f"{step.do}{chance}: {hunt.reason}"})
-            where = self._catch_maps(step, state) if step.do == "catch" else self._training_maps(state)
-            return self.explorer.training_leg(state, f"{step.do}{wanted}{chance}", where)
+            if step.do == "catch":
+                return self.explorer.training_leg(
+                    state, f"{step.do}{wanted}{chance}", self._catch_maps(step, state)
+                )
+            return self._training_leg(state, f"{step.do}{wanted}{chance}")
         if step.do == "teach":
             return self._teach(step, state)
         if step.do == "search":
@@ -396,7 +400,7 @@ class Pilot:
         hunt = self._trainer_to_fight(state)
         if hunt is not None:
             return hunt.model_copy(update={"reason": f"{why}: {hunt.reason}"})
-        return self.explorer.training_leg(state, why, self._training_maps(state))
+        return self._training_leg(state, why)
 
     @staticmethod
     def _boss_objective(objective: Objective) -> bool:
@@ -452,15 +456,24 @@ class Pilot:
         self._hunted = hunt.key
         return hunt.leg
 
-    def _training_maps(self, state: GameState) -> frozenset[int] | None:
-        """The map with the most experience per frame for the lead, in reach (not the map of a defeat still
-        being trained for); None: the nearest grass."""
+    def _training_leg(self, state: GameState, why: str) -> Leg:
+        """A walk to the grass of the map with the most experience per frame for the lead, in reach (not the
+        map of a defeat still being trained for; the nearest grass when none is known); a flight towards it
+        when no walk reaches it (leg() turns the long walk into one)."""
+        found = self._training_spot(state)
+        if found is not None and found.by_air and self.world is not None:
+            name = self.world.maps[found.map_id].name
+            why = f"{why}: to {name} by air to train ({found.exp_per_frame:.2f} a frame)"
+            return Leg(goal=MapGoal(map_id=found.map_id), reason=why)
+        where = frozenset({found.map_id}) if found is not None else None
+        return self.explorer.training_leg(state, why, where)
+
+    def _training_spot(self, state: GameState) -> Spot | None:
         if self.spots is None:
             return None
         top = max((mon.level for mon in state.party), default=0)
         avoid = frozenset({self.shunned}) if self.shunned is not None and top < self.catch_up else frozenset()
-        found = self.spots.best(state, avoid)
-        return frozenset({found.map_id}) if found is not None else None
+        return self.spots.best(state, avoid)
 
     @staticmethod
     def _teach(step: Step, state: GameState) -> Leg | None:

@@ -10,14 +10,16 @@ from dataclasses import dataclass
 
 from engine.combat.position import forecast
 from engine.frozen import Frozen
+from engine.game.field_moves import usable_field_moves
 from engine.game.models import GameState
 from engine.game.tables import game_data
 from engine.puzzles.strength import strength_floors
+from engine.tactician.by_air import by_air
 from engine.tactician.explorer import LEG_SLACK, Explorer
 from engine.team.training import Spot, ranked_spots, trainer_battle
-from engine.world.goals import Leg
+from engine.world.goals import Leg, MapGoal
 from engine.world.models import Square
-from engine.world.tables import GHOST_MAPS, GHOST_SEER, OPP_ID_OFFSET, SAFARI_MAPS
+from engine.world.tables import FLY_SPOTS, GHOST_MAPS, GHOST_SEER, OPP_ID_OFFSET, SAFARI_MAPS
 from engine.world.world import World
 
 CANDIDATES = 5  # the best spots on paper whose way there is planned
@@ -28,6 +30,8 @@ SEARCH_NODES = 20_000  # a spot further than this search reaches is not worth it
 TRAINER_HOPS = 2  # map edges and warps from the player's map that a trainer to fight may be on
 TRAINER_CANDIDATES = 5  # the richest trainers on paper whose way there is planned
 SURE = 0.9  # a trainer is fought for experience only with this forecast, as the team is now
+AIR_HOPS = 2  # map edges and warps from a visited town that a spot flown to may be on
+FLIGHT_FRAMES = 400  # the party menu, the town map and the bird, spread over a stretch like a walk
 
 
 @dataclass(frozen=True)
@@ -156,7 +160,30 @@ class SpotChooser:
             rate = STRETCH * spot.exp_per_battle / frames
             if best is None or rate > best[0]:
                 best = (rate, spot.model_copy(update={"exp_per_frame": rate}))
-        return best[1] if best is not None else None
+        if best is None:
+            return self._by_air(state, level, shut | {self.world.maps[m].name for m in avoid})
+        return best[1]
+
+    def _by_air(self, state: GameState, level: int, shut: set[str] | frozenset[str]) -> Spot | None:
+        """With no spot in walking reach (the plateau, whose only grass is Victory Road's floors), the best
+        one near a town FLY reaches, once a member can fly: the pilot's walk there becomes a flight."""
+        if "FLY" not in usable_field_moves(state):
+            return None
+        near: set[int] = set()
+        for town in state.story.towns_visited & FLY_SPOTS.keys():
+            data = self.world.by_name.get(town)
+            if data is not None:
+                near |= self.world.maps_near(data.id, AIR_HOPS)
+        near -= self._puzzle_floors
+        wild = {map_id: table for map_id, table in self.world.wild.items()
+                if map_id in near and self.world.maps[map_id].name not in shut}  # fmt: skip
+        for spot in ranked_spots(wild, level)[:CANDIDATES]:
+            walk = Leg(goal=MapGoal(map_id=spot.map_id))
+            if by_air(self.world, state, walk) is walk:
+                continue  # no flight gets there either (Cerulean Cave behind its guard)
+            rate = STRETCH * spot.exp_per_battle / (STRETCH * spot.frames_per_battle + FLIGHT_FRAMES)
+            return spot.model_copy(update={"exp_per_frame": rate, "by_air": True})
+        return None
 
 
 def _party(trainer: str | None, number: int) -> tuple[tuple[str, int], ...]:

@@ -27,6 +27,7 @@ class Spot(Frozen):
     exp_per_frame: float
     exp_per_battle: float
     frames_per_battle: float
+    by_air: bool = False  # no walk reaches it from here: a flight to a visited town first
 
 
 def spot(map_id: int, table: WildTable, lead_level: int) -> Spot | None:

@@ -130,15 +130,20 @@ def two_caves() -> World:
     return w
 
 
+def spot_map(flown: Pilot, state: GameState) -> int | None:
+    found = flown._training_spot(state)
+    return found.map_id if found is not None else None
+
+
 def test_after_losing_to_a_trainer_no_training_on_the_map_it_stands_on() -> None:
     w = two_caves()
     lead = team(member("SQUIRTLE", 14, ("TACKLE", "BUBBLE")))
     in_cave = state_at(lead, RICH, 3, 3)
     flown = Pilot(w, defeats_graph(), Explorer(w), stuck_legs=3)
-    assert flown._training_maps(in_cave) == frozenset({RICH})
+    assert spot_map(flown, in_cave) == RICH
     assert flown.battle_ended("defeat", "RIVAL1 #5", in_cave) is not None  # the rival beside the grass
-    assert flown._training_maps(in_cave) == frozenset({POOR})  # trained for elsewhere
-    assert flown._training_maps(state_at(team(member("SQUIRTLE", 16, ("TACKLE",))), RICH, 3, 3)) == {RICH}
+    assert spot_map(flown, in_cave) == POOR  # trained for elsewhere
+    assert spot_map(flown, state_at(team(member("SQUIRTLE", 16, ("TACKLE",))), RICH, 3, 3)) == RICH
 
 
 def behind_pewters_guard() -> World:
@@ -167,3 +172,26 @@ def test_training_never_plans_through_a_closed_story_gate() -> None:
     assert explorer.grass_steps(after_brock, {RICH}) is not None
     leg = explorer.training_leg(after_brock, "train", {RICH})
     assert isinstance(leg.goal, SquareGoal) and leg.goal.map_id == RICH
+
+
+def test_with_no_grass_in_walking_reach_the_spot_is_flown_to() -> None:
+    # An island (the plateau, say) with no grass of its own, and Cinnabar Island with a cave beside it, far
+    # off and joined by nothing: the spot is the cave, flown to (the walk there becomes a flight).
+    island_id, town_id = 1, 2
+    art = ("#" * 12, *("#" + "." * 10 + "#" for _ in range(8)), "#" * 12)
+    island = TinyMap(island_id, "ISLAND", art)
+    # 16 squares a side: the landing square FLY_SPOTS gives Cinnabar Island, (11, 12), lies inside.
+    town_art = ["#D" + "#" * 14, *("#" + "." * 14 + "#" for _ in range(14)), "#" * 16]
+    cinnabar = TinyMap(town_id, "CINNABAR_ISLAND", town_art, warps=[(1, 0, RICH, 0)])
+    cave = TinyMap(RICH, "RICH_CAVE", ["#D" + "#" * 6, *("#......#" for _ in range(6)), "#" * 8],
+                   tileset=INDOOR, warps=[(1, 0, town_id, 0)])  # fmt: skip
+    w = build_world(island, cinnabar, cave)
+    w.wild = {RICH: table(20, *[(12, "RATTATA")] * 10)}
+    flyer = team(member("PIDGEOTTO", 20, ("GUST", "FLY")))
+    badges = flyer.progress.model_copy(update={"badge_names": ("BOULDER", "CASCADE", "THUNDER")})
+    flyer = flyer.model_copy(update={"progress": badges})
+    story = Story(towns_visited=frozenset({"CINNABAR_ISLAND"}))
+    found = SpotChooser(w, Explorer(w)).best(state_at(flyer, island_id, 5, 5, story=story))
+    assert found is not None and found.by_air and found.map_id == RICH
+    grounded = team(member("PIDGEOTTO", 20, ("GUST",)))  # no FLY: nothing in reach at all
+    assert SpotChooser(w, Explorer(w)).best(state_at(grounded, island_id, 5, 5, story=story)) is None
