@@ -210,17 +210,20 @@ def test_a_broken_state_is_refused_without_a_run(flag: str, rom_path: Path, tmp_
 def test_a_run_keeping_trainer_and_lost_battles_drops_the_won_wild_ones(
     rom_path: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """`checkpoint.keep_battle_states: trainer_and_losses` on a new game's first two battles: the rival's
-    start state stays (compressed, loadable by plain PyBoy once `engine plain-state` unpacks it), the wild
-    battle won loses its own, and whatever asks for it gets one line."""
+    """`checkpoint.keep_battle_states: trainer_and_losses` on a new game's first battles: the rival's start
+    state stays (compressed, loadable by plain PyBoy once `engine plain-state` unpacks it), a wild battle won
+    or run from loses its own, and whatever asks for it gets one line."""
     config = tmp_path / "keep.yaml"
     config.write_text("checkpoint:\n  keep_battle_states: trainer_and_losses\n", encoding="utf-8")
     args = ["--rom", str(rom_path), "--max-battles", "6", "--max-decisions", "8000", "--config", str(config)]
     code, summary, run_dir = run(args, tmp_path)
     assert code == 0
     rival = summary["battles"][0]
-    # The first wild battle won (a catch, which comes first in some runs, keeps its state).
-    wild = next(b for b in summary["battles"] if b["battle_type"] == "wild" and b["outcome"] == "victory")
+    # The first wild battle won or run from (a catch, which comes first in some runs, keeps its state; a
+    # wild battle that serves nothing is run from).
+    wild = next(
+        b for b in summary["battles"] if b["battle_type"] == "wild" and b["outcome"] in ("victory", "flee")
+    )
     assert (rival["battle_type"], rival["opponent"].split()[0]) == ("trainer", "RIVAL1")
     battles = run_dir / "battles"
     kept = {path.name for path in battles.glob("*.state")}
@@ -232,7 +235,7 @@ def test_a_run_keeping_trainer_and_lost_battles_drops_the_won_wild_ones(
     replay = ["replay", "--local", "--no-learn", "--battle", wild["battle_id"], "--rom", str(rom_path)]
     assert main([*replay, "--data-dir", str(data)]) == 2
     (line,) = capsys.readouterr().err.strip().splitlines()
-    assert f"battle {wild['battle_id']} (wild, victory) has no start state" in line
+    assert f"battle {wild['battle_id']} (wild, {wild['outcome']}) has no start state" in line
     gone = battles / f"{wild['battle_id']}.state"
     again = ["run", "--local", "--rom", str(rom_path), "--state", str(gone), "--data-dir", str(data)]
     assert main(again) == 2
