@@ -8,6 +8,7 @@ from engine.story.graph import StoryGraph, parse_graph
 from engine.tactician.explorer import Explorer
 from engine.tactician.pilot import Pilot
 from engine.world.goals import HereGoal, MapGoal, ObjectGoal
+from engine.world.models import MapObject
 from engine.world.world import World
 from tests.support.tiny_world import INDOOR, TinyMap, build_world, person, state_at
 from tests.unit.test_story import with_party
@@ -19,14 +20,14 @@ CENTER_ART = ("######", "#....#", "#||||#", "#....#", "#....#", "######")
 ROAD_ART = ("#" * 6, *("#....#" for _ in range(4)), "#" * 6)
 
 
-def world() -> World:
+def world(road_name: str = "ROAD", on_road: tuple[MapObject, ...] = ()) -> World:
     art = list(TOWN_ART)
     art[1] = "#D" + art[1][2:]
     art[8] = art[8][:10] + "D#"
     town = TinyMap(TOWN, "TOWN", art, warps=[(1, 1, CENTER, 0), (10, 8, ROAD, 0)])
     center = TinyMap(CENTER, "TOWN_POKECENTER", CENTER_ART, tileset=INDOOR, warps=[(1, 4, TOWN, 0)],
                      objects=(person(1, 2, 1),))  # fmt: skip
-    road = TinyMap(ROAD, "ROAD", ROAD_ART, tileset=INDOOR, warps=[(1, 4, TOWN, 1)])
+    road = TinyMap(ROAD, road_name, ROAD_ART, tileset=INDOOR, warps=[(1, 4, TOWN, 1)], objects=on_road)
     return build_world(town, center, road)
 
 

@@ -18,7 +18,8 @@ from engine.world.tables import OPP_ID_OFFSET
 from engine.world.world import World
 from tests.support.tiny_world import INDOOR, TinyMap, build_world, person, state_at
 from tests.unit.test_defeats import graph as defeats_graph
-from tests.unit.test_pilot import CENTER, CENTER_ART, ROAD, ROAD_ART, TOWN, TOWN_ART, in_town
+from tests.unit.test_pilot import ROAD, TOWN, in_town
+from tests.unit.test_pilot import world as pilot_world
 from tests.unit.test_team import member, team
 
 
@@ -70,14 +71,7 @@ def test_a_trainers_party_gives_half_again_the_experience_of_the_same_pokemon_me
 def hunting_world(road_name: str = "ROAD") -> World:
     """The pilot's town and road, a BUG_CATCHER (his first party: two L6 bugs) standing on the road."""
     bug_catcher = person(1, 3, 2, trainer_class=OPP_ID_OFFSET + 2, trainer_number=1, sight=0, beaten_event=7)
-    art = list(TOWN_ART)
-    art[1] = "#D" + art[1][2:]
-    art[8] = art[8][:10] + "D#"
-    town = TinyMap(TOWN, "TOWN", art, warps=[(1, 1, CENTER, 0), (10, 8, ROAD, 0)])
-    center = TinyMap(CENTER, "TOWN_POKECENTER", CENTER_ART, tileset=INDOOR, warps=[(1, 4, TOWN, 0)],
-                     objects=(person(1, 2, 1),))  # fmt: skip
-    road = TinyMap(ROAD, road_name, ROAD_ART, tileset=INDOOR, warps=[(1, 4, TOWN, 1)], objects=(bug_catcher,))
-    return build_world(town, center, road)
+    return pilot_world(road_name, (bug_catcher,))
 
 
 def strong_squirtle() -> GameState:
