@@ -35,6 +35,14 @@ def gauntlet_stock(state: GameState) -> tuple[tuple[str, int], ...]:
     return tuple(wanted)
 
 
+def full_stock(state: GameState) -> tuple[tuple[str, int], ...]:
+    """Everything the lobby's stock aims for, whatever the money now: the bag a plan for the gauntlet
+    weighs moves with long before the team gets there."""
+    held = {entry.name: entry.quantity for entry in state.bag}
+    wanted = ((item, target - held.get(item, 0)) for item, target in _targets(state))
+    return tuple((item, quantity) for item, quantity in wanted if quantity > 0)
+
+
 def _targets(state: GameState) -> tuple[tuple[str, int], ...]:
     others = max(len(fighters(state)) - 1, 0)
     return (

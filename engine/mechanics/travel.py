@@ -484,9 +484,10 @@ class Traveller(ObstacleSteps, MenuSteps):
         if leg.buy or leg.sell:
             self._shop(leg.buy, progress, sales=leg.sell)
             return
-        answer = Button.A if leg.answer == "yes" else Button.B
+        answer = Button.B if leg.answer == "no" else Button.A
+        menu = Button.A if leg.answer == "first" else Button.B
         read = partial(keep_new, progress.text)
-        state = self.driver.settle(answer, read=read)
+        state = self.driver.settle(answer, read=read, menu=menu)
         waited = 0
         while state.battle is None and not self._overworld_polled() and waited < SCRIPT_FRAMES:
             # A script may go on after its text with the screen looking free (Bill's PC plays the cell
@@ -494,7 +495,7 @@ class Traveller(ObstacleSteps, MenuSteps):
             # overworld loop reads the joypad again.
             self.session.tick(SCRIPT_WAIT_FRAMES)
             waited += SCRIPT_WAIT_FRAMES
-            state = self.driver.settle(answer, read=read)
+            state = self.driver.settle(answer, read=read, menu=menu)
         if state.battle is not None or self.driver.in_battle():
             raise Stop("battle", "the talk led to a battle")
 

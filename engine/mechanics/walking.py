@@ -42,9 +42,12 @@ class OverworldDriver:
         since = self.session.frames_since_call(*self._poll)
         return since is not None and since <= POLL_RECENT_FRAMES
 
-    def settle(self, answer: Button = Button.A, read: TextSink | None = None) -> GameState:
+    def settle(
+        self, answer: Button = Button.A, read: TextSink | None = None, menu: Button = Button.B
+    ) -> GameState:
         """Clear dialog and menus until the overworld is free or a battle is on. Mechanics only: text is
-        advanced with A, a YES/NO question answered with `answer`, menus are closed with B, a naming
+        advanced with A, a YES/NO question answered with `answer`, menus are closed with B (or, with `menu`
+        A, their first entry taken: a list a talk offers; the START menu is always closed), a naming
         screen keeps the game's default name. A screen that keeps coming back after A (a list of topics
         someone offers again and again) is left with B. `read` is given every screen of text. Once it has
         had to wait, the overworld counts as free only on two looks in a row: a map being loaded, after a
@@ -73,15 +76,17 @@ class OverworldDriver:
                 self.session.tick(BUSY_WAIT_FRAMES)  # still printing: let it finish, to be read whole
                 continue
             shown[text] += point is D.DIALOG_WAIT
-            button = self._button(point, answer, shown[text])
+            button = self._button(point, answer, shown[text], menu)
             if button is not None:
                 self.session.press(button)
             self.session.tick(BUSY_WAIT_FRAMES)
         raise OverworldError(f"the overworld never became free (at {self.state().decision_point.value})")
 
-    def _button(self, point: D, answer: Button, times_shown: int) -> Button | None:
-        if point in (D.START_MENU, D.OTHER_MENU) or times_shown > REPEATS_BEFORE_LEAVING:
+    def _button(self, point: D, answer: Button, times_shown: int, menu: Button) -> Button | None:
+        if point is D.START_MENU or times_shown > REPEATS_BEFORE_LEAVING:
             return Button.B
+        if point is D.OTHER_MENU:
+            return menu
         if point is D.NAMING_SCREEN:
             return Button.START
         if point is D.YES_NO_PROMPT:

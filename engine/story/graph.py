@@ -27,7 +27,7 @@ from engine.story.conditions import any_of, check
 from engine.story.errors import StoryError
 from engine.team.gauntlet import planned_forecast
 from engine.team.planner import gauntlet
-from engine.world.goals import Purchase
+from engine.world.goals import Answer, Purchase
 
 GAUNTLET_KEY = "GAUNTLET"  # the bar of the Elite Four and the Champion as one chain
 Action = Literal["go", "talk", "gate", "heal", "buy", "catch", "train", "fight", "teach", "search", "use"]
@@ -41,7 +41,7 @@ class Step(Frozen):
     map: str | None = None  # a map as pret names it; `heal` and `buy` without one use the nearest
     object: int | None = None  # the map's object (1-based sprite slot) to talk to or fight
     thing: tuple[int, int, Direction] | None = None  # `talk` to a machine: its square, the way to face it
-    answer: Literal["yes", "no"] = "yes"
+    answer: Answer = "yes"
     items: tuple[Purchase, ...] = ()
     # `buy`: a stock worked out from the bag and the money instead of fixed `items` (game/stock.py)
     stock: Literal["gauntlet"] | None = None

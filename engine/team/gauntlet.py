@@ -364,7 +364,7 @@ def planned_forecast(
     """The chain's forecast once the lobby's `stock` is bought (items added to the bag, the money left
     as it is: the stock is what the money buys), remembered per team and what the bag holds that the chain
     uses: a level gained makes a new one; a step walked, a ball thrown or a TM picked up does not."""
-    stocked = _with_stock(state, stock)
+    stocked = with_stock(state, stock)
     key = (
         tuple(
             (m.species_id, m.level, m.max_hp, m.stats, tuple(s.move_id for s in m.moves)) for m in state.party
@@ -381,7 +381,8 @@ def planned_forecast(
     return _CHANCES[key]
 
 
-def _with_stock(state: GameState, stock: Sequence[tuple[str, int]]) -> GameState:
+def with_stock(state: GameState, stock: Sequence[tuple[str, int]]) -> GameState:
+    """The state with `stock` added to the bag (the money as it is)."""
     bag = list(state.bag)
     for item, quantity in stock:
         at = next((i for i, entry in enumerate(bag) if entry.name == item), None)

@@ -2,10 +2,11 @@
 by the team's *potential* against the bosses ahead (the story's next few, then the Elite Four and the
 Champion). A Gen 1 TM is used up when taught, so the member it goes to matters as much as the move.
 
-Potential is the forecast with every fighter raised to the boss's strongest level (stats worked out
-again from its DVs and stat experience, healed, full PP): it measures the moves and the species, not
-the levels of today, so a BLIZZARD shows its worth against LANCE long before the team is strong enough
-to beat him. It is remembered per team of moves and species, so a level gained costs nothing.
+Potential is the forecast with every fighter raised to the boss's strongest level (the gauntlet's: the
+strongest of its five), stats worked out again from its DVs and stat experience, healed, full PP. It
+measures the moves and the species, not the levels of today, so a BLIZZARD shows its worth against LANCE
+long before the team is strong enough to beat him. It is remembered per team of moves and species, so a
+level gained costs nothing.
 
 A lesson is proposed when it raises the mean potential by GAIN; the move forgotten is the member's least
 useful one by the teaching rule (game/teaching.py), never an HM's.
@@ -19,15 +20,16 @@ from engine.combat.position import forecast
 from engine.game.mending import FIGHTER_LEVELS
 from engine.game.models import GameState, MoveSlot, PartyMon
 from engine.game.stats import computed_stats
+from engine.game.stock import full_stock
 from engine.game.tables import game_data
 from engine.game.teaching import MOVE_SLOTS, can_learn, machine_move, move_values
 from engine.team.changes import Lesson
-from engine.team.gauntlet import gauntlet_forecast
+from engine.team.gauntlet import gauntlet_forecast, with_stock
 from engine.team.planner import gauntlet
 
 GAIN = 0.02  # the least rise in the mean potential a TM is taught for
 KEPT = 256  # potentials remembered
-CHAIN_SAMPLES = 16
+CHAIN_SAMPLES = 64  # 16 left the shares ±0.1 apart from 128's: a TM's GAIN was a coin toss
 
 
 class MachinePlanner:
@@ -123,14 +125,19 @@ def _raised_forecast(state: GameState, team: tuple[PartyMon, ...], boss: tuple[s
 def _chain_shares(
     state: GameState, team: tuple[PartyMon, ...], chain: tuple[tuple[str, int], ...]
 ) -> list[float]:
-    """The gauntlet played as one chain (team/gauntlet.py) with the fighters raised to its first boss's
-    top level, as the share of samples that beat each boss: PP and HP carry over, which a boss weighed
-    alone would not show (a TOXIC that wins one battle costs the next its moves)."""
-    top = _top_level(chain[0]) if chain else None
+    """The gauntlet played as one chain (team/gauntlet.py) with the fighters raised to its strongest
+    boss's top level, as the share of samples that beat each boss: PP and HP carry over, which a boss
+    weighed alone would not show (a TOXIC that wins one battle costs the next its moves). Raised only to
+    the first boss's level, every sample lost before LANCE and the Champion, so only the first rooms
+    counted: on a Blue run FISSURE took HYDRO PUMP's place and TOXIC BUBBLEBEAM's, and the team that
+    reached the Champion had 6% where ICE BEAM and BODY SLAM would have made it 69%."""
+    tops = [_top_level(boss) for boss in chain]
+    top = max((level for level in tops if level is not None), default=None)
     if top is None:
         return []
     raised = tuple(_at_level(mon, max(mon.level, top)) for mon in team)
-    found = gauntlet_forecast(state.model_copy(update={"party": raised}), chain, samples=CHAIN_SAMPLES)
+    stocked = with_stock(state.model_copy(update={"party": raised}), full_stock(state))
+    found = gauntlet_forecast(stocked, chain, samples=CHAIN_SAMPLES)
     return list(found.beaten) if found is not None else []
 
 

@@ -84,7 +84,9 @@ Goal = Annotated[
     SquareGoal | MapGoal | WarpGoal | ObjectGoal | SignGoal | ThingGoal | HereGoal | StepGoal,
     Field(discriminator="kind"),
 ]
-Answer = Literal["yes", "no"]
+# "first": YES to a question and, where a menu follows, its first entry (the drink the Celadon roof's girl
+# is offered: pret scripts/CeladonMartRoof.asm lists the bag's drinks, FRESH WATER first).
+Answer = Literal["yes", "no", "first"]
 
 
 class Purchase(Frozen):

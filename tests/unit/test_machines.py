@@ -57,3 +57,17 @@ def test_the_potential_weighs_moves_and_species_not_todays_levels() -> None:
     high = team(trained("BLASTOISE", 55, ("SURF", "BLIZZARD", "EARTHQUAKE", "STRENGTH")))
     # Raised to each boss's top level, the same species and moves weigh the same whatever the level now.
     assert planner.potential(low, low.party, CHAIN) == planner.potential(high, high.party, CHAIN)
+
+
+def rival_chose(state, starter: str):  # type: ignore[no-untyped-def]
+    return state.model_copy(update={"story": state.story.model_copy(update={"rival_starter": starter})})
+
+
+def test_the_gauntlet_is_weighed_at_its_strongest_level_with_the_lobbys_stock() -> None:
+    # Weighed at the first room's level with the bag of today (no potion), every chain of a strong team was
+    # lost early: its potential was 0.013, and a FISSURE's lucky knock-outs looked worth WATER GUN's place.
+    blastoise = trained("BLASTOISE", 50, ("HYDRO_PUMP", "DIG", "SURF", "WATER_GUN"))
+    state = rival_chose(team(blastoise, bag=("TM_FISSURE",)), "BULBASAUR")
+    potential = MachinePlanner().potential(state, state.party, CHAIN)
+    assert potential is not None and potential > 0.3
+    assert MachinePlanner().lesson(state, CHAIN) is None
