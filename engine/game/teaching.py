@@ -4,8 +4,9 @@ Compatibility is the species' TM/HM list (pret data/pokemon/base_stats/*.asm, in
 The rule, for a machine a plan needs (an HM for the field): a member with a free move slot costs nothing;
 otherwise the member gives up its least useful move, valued as the battle model would weigh it (power x
 accuracy, x1.5 with the same type as the member; a status move counts little; a move whose type another of
-its moves covers better counts half), and an HM is never forgotten (the game refuses, and a plan may need
-it). The cheapest member learns; between equals the lowest level, so the team's strongest keeps its moves.
+its moves covers better, or an HM's move of its type does, counts half), and an HM is never forgotten (the
+game refuses, and a plan may need it). The cheapest member learns; between equals the lowest level, so the
+team's strongest keeps its moves.
 """
 
 from __future__ import annotations
@@ -86,7 +87,9 @@ def level_up_room(member: PartyMon, move: str) -> int | None:
     cost, slot, _ = _room(member)
     if offered is None or slot is None:
         return None
-    return slot if _raw_value(member, offered) > cost else None
+    kept = [game_data().moves_by_id.get(s.move_id) for at, s in enumerate(member.moves) if at != slot]
+    worth = _raw_value(member, offered) * (COVERED if _covered(member, offered, kept) else 1.0)
+    return slot if worth > cost else None
 
 
 def move_values(member: PartyMon) -> list[float]:
@@ -99,12 +102,23 @@ def move_values(member: PartyMon) -> list[float]:
         if move is None or is_machine_move(move.name):
             values.append(float("inf") if move is not None else 0.0)
             continue
-        covered = move.power > 0 and any(
-            other is not None and other is not move and other.type == move.type and raw[i] > raw[index]
-            for i, other in enumerate(moves)
-        )
-        values.append(raw[index] * (COVERED if covered else 1.0))
+        others = [other for at, other in enumerate(moves) if at != index]
+        values.append(raw[index] * (COVERED if _covered(member, move, others) else 1.0))
     return values
+
+
+def _covered(member: PartyMon, move: Move, others: list[Move | None]) -> bool:
+    """Another of the moves hits with the same type and harder, or is an HM's (kept for good): a SURF for
+    the sea makes a HYDRO PUMP a spare, and a BLASTOISE that learned STRENGTH forgot ICE BEAM for it, the
+    one move it had for LANCE's dragons, keeping HYDRO PUMP beside SURF."""
+    if move.power == 0:
+        return False
+    mine = _raw_value(member, move)
+    return any(
+        other is not None and other.type == move.type
+        and (_raw_value(member, other) > mine or is_machine_move(other.name))
+        for other in others
+    )  # fmt: skip
 
 
 def _raw_value(member: PartyMon, move: Move | None) -> float:

@@ -118,7 +118,7 @@ class Asides:
 
     def _boosts(self, state: GameState) -> Leg | None:
         """X items the gauntlet's chain wants, from the Celadon store (a walk the pilot may turn into a
-        flight), each purchase tried twice at most (remembered per team, bag and money)."""
+        flight), each purchase tried twice at most from each map (remembered per team, bag and money)."""
         # Weighed again only as the team grows a few levels or the money by a few purchases' worth: each
         # weighing plays the chain a dozen times over.
         top = max((m.level for m in state.party), default=0) // BOOST_LEVELS
@@ -128,7 +128,11 @@ class Asides:
             self._boosts_for = {key: boosts_to_buy(state, gauntlet(state))}
         found = self._boosts_for[key]
         shop = self.world.by_name.get(BOOST_SHOP)
-        if found is None or shop is None or not self._may_try(f"boosts {found.item} {found.count}"):
+        # Tried twice from each map: the flight to Celadon is one leg and the walk to the clerk another, and
+        # a walk cut short after landing (a script) once left a run's X items unbought for good, while its
+        # forecast counted on them.
+        where = state.overworld.map_id
+        if found is None or shop is None or not self._may_try(f"boosts {found.item} {found.count} {where}"):
             return None
         buy = (Purchase(item=found.item, quantity=found.count),)
         return Leg(

@@ -4,7 +4,7 @@ A speedrunner picks up what saves time later and walks past the rest. What an it
 steps: a RARE_CANDY is a level of the strongest member (many wild battles' worth of experience), a PP item
 is a fight the gauntlet does not lose to empty moves, a TM is worth its detour only when the machine
 planner would teach it (engine/team/machines.py: it raises the team's potential against the bosses ahead).
-Everything else is left where it lies. Each ball is tried twice at most.
+Everything else is left where it lies. Each ball is tried TRIES times at most.
 """
 
 from __future__ import annotations
@@ -26,7 +26,9 @@ WORTH_STEPS = {"RARE_CANDY": 80, "PP_UP": 40, "MAX_ELIXER": 60, "ELIXER": 50, "M
 TM_STEPS = 1000  # a TM is worth this many steps for each whole rise of the potential it brings
 TM_HOPS = 2  # a TM is looked for this many map edges and warps away, other items only on the map
 LEG_SLACK = 30  # what a leg to a person allows beyond its plan (tactician/explorer.py)
-TRIES = 2
+# A walk to a ball is often cut short by a trainer who sees the player or the ship's scripts: on two Blue and
+# Red runs both tries at Mt. Moon's MEGA PUNCH and the S.S. Anne's BODY SLAM ended in a battle or a script.
+TRIES = 4
 FAR_MARGIN = 20  # steps a ball planned from elsewhere on the same map may have come nearer
 
 Nearest = Callable[[GameState, dict[tuple[int, int], Square]], Leg | None]

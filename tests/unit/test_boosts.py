@@ -4,9 +4,14 @@ the lobby, never beyond the money."""
 from __future__ import annotations
 
 from engine.game.tables import game_data
-from engine.team.boosts import GAIN, ITEMS, boosts_to_buy
+from engine.story.graph import story_graph
+from engine.tactician.asides import Asides
+from engine.team.boosts import CLERK, GAIN, ITEMS, SHOP, boosts_to_buy
 from engine.team.planner import GAUNTLET
+from engine.world.goals import ObjectGoal
+from tests.support.tiny_world import INDOOR, TinyMap, build_world, person, state_at
 from tests.unit.test_machines import trained
+from tests.unit.test_repels import ART, FIELD, MART
 from tests.unit.test_team import team
 
 CHAIN = (*GAUNTLET, ("RIVAL3", 2))
@@ -29,3 +34,18 @@ def test_x_items_that_raise_the_chain_are_bought_within_the_money() -> None:
 def test_no_money_buys_nothing_and_a_sure_chain_needs_nothing() -> None:
     assert boosts_to_buy(pair(60, 100), CHAIN) is None
     assert boosts_to_buy(pair(90, 40_000), CHAIN) is None  # already sure: nothing to gain
+
+
+def test_a_purchase_is_tried_twice_from_each_map_so_a_flight_does_not_use_up_its_tries() -> None:
+    # A run flew to Celadon (one try), its walk to the clerk was cut short on landing (the other), and the
+    # X items its forecast counted on were never bought.
+    city = TinyMap(FIELD, "CELADON_CITY", ["#D" + ART[0][2:], *ART[1:]], warps=[(1, 0, MART, 0)])
+    clerks = tuple(person(x, 2, 1) for x in (1, 2, 3))
+    shop = TinyMap(MART, SHOP, ART, tileset=INDOOR, warps=[(1, 4, 0xFF, 0)], objects=clerks)
+    asides = Asides(build_world(city, shop), story_graph(), None)
+    base = pair(60, 40_000)
+    outside, inside = state_at(base, FIELD, 2, 2), state_at(base, MART, 2, 2)
+    assert [asides._boosts(outside) is not None for _ in range(3)] == [True, True, False]
+    leg = asides._boosts(inside)
+    assert leg is not None and leg.goal == ObjectGoal(map_id=MART, index=CLERK) and leg.buy
+    assert [asides._boosts(inside) is not None for _ in range(2)] == [True, False]

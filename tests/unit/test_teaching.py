@@ -7,7 +7,7 @@ from __future__ import annotations
 from engine.game.actions import legal_actions
 from engine.game.models import GameState, MoveSlot, PartyMon, Stats
 from engine.game.tables import game_data
-from engine.game.teaching import can_learn, choose_student, machine_move, move_values
+from engine.game.teaching import can_learn, choose_student, level_up_room, machine_move, move_values
 from engine.story.conditions import holds
 from engine.tactician.catching import catch_decision
 from engine.world.goals import HereGoal, Leg, Teach
@@ -64,6 +64,17 @@ def test_a_move_another_covers_better_counts_half() -> None:
     values = move_values(mon)
     bubble, water_gun = values[1], values[2]
     assert bubble == 20 * 1.5 * 0.5 and water_gun == 40 * 1.5  # BUBBLE is covered by WATER_GUN
+
+
+def test_a_move_beside_an_hm_of_its_type_is_the_spare_one() -> None:
+    # SURF stays for the sea, so HYDRO PUMP is the spare: STRENGTH takes its place, not ICE BEAM's.
+    blastoise = member("BLASTOISE", 50, "SURF", "ICE_BEAM", "DIG", "HYDRO_PUMP")
+    lesson = choose_student(party(blastoise), "HM_STRENGTH")
+    assert lesson is not None and lesson.forget == 3 and "HYDRO_PUMP" in lesson.reason
+    # And at level 52 a HYDRO PUMP offered beside SURF is let go rather than take ICE BEAM's place.
+    carrier = member("BLASTOISE", 52, "SURF", "STRENGTH", "ICE_BEAM", "DIG")
+    assert level_up_room(carrier, "HYDRO_PUMP") is None
+    assert level_up_room(member("BLASTOISE", 52, "TACKLE", "STRENGTH", "ICE_BEAM", "DIG"), "HYDRO_PUMP") == 0
 
 
 def test_no_one_learns_what_no_one_can_or_what_everyone_who_can_knows() -> None:
