@@ -106,10 +106,18 @@ class IntroDriver(ClosedLoop):
         return False
 
     def answer_prompt(self, point: DecisionPoint) -> bool:
-        """The game waits for a button: Oak's speech, the title screen, or a START menu left open."""
+        """The game waits for a button: Oak's speech, a question or the START menu a save state left open, or
+        the title screen."""
         if point is DecisionPoint.DIALOG_WAIT:
             self.step("Oak's speech")
             self.press(Button.A)
+            return True
+        if point is DecisionPoint.YES_NO_PROMPT:
+            # Only a save state made between a question and its answer gets here (a run stopped as the Safari
+            # Zone's gate asked "join the hunt?" could not be played on): NO changes nothing, and a plan that
+            # wants YES asks again.
+            self.step("a question left open")
+            self.press(Button.B)
             return True
         if self.title_waiting():
             self.step("title screen")

@@ -24,6 +24,7 @@ from engine.game.naming import (
 from engine.game.options import decode_options, next_option_press
 from engine.game.screen import SCREEN_COLUMNS, SCREEN_ROWS
 from engine.mechanics.errors import IntroError
+from engine.mechanics.intro import IntroDriver
 from engine.mechanics.intro_loop import menu_item_index
 
 LETTER_ROWS = range(1, 6)
@@ -195,3 +196,12 @@ def test_intro_errors_carry_where_they_happened() -> None:
 
 def test_a_name_the_keyboard_cannot_type_is_the_users_to_fix() -> None:
     assert issubclass(InvalidNameError, UserInputError) and not issubclass(InvalidNameError, IntroError)
+
+
+def test_a_question_left_open_in_a_save_state_is_answered_no() -> None:
+    pressed: list[Button] = []
+    driver = object.__new__(IntroDriver)  # the answer reads no emulator
+    driver.step = lambda message: None  # type: ignore[method-assign]
+    driver.press = pressed.append  # type: ignore[method-assign]
+    assert driver.answer_prompt(DecisionPoint.YES_NO_PROMPT)
+    assert pressed == [Button.B]
