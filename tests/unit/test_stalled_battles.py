@@ -4,7 +4,7 @@ ghost the SILPH_SCOPE has not shown is run from at once."""
 
 from __future__ import annotations
 
-from engine.game.actions import Run, UseMove, legal_actions
+from engine.game.actions import Run, SwitchTo, UseMove, legal_actions
 from engine.game.capture import load_capture
 from engine.game.models import GameState
 from engine.game.ram import RED_BLUE
@@ -97,3 +97,14 @@ def test_a_wild_pokemon_a_script_put_there_is_never_run_from() -> None:
     scripted = state.model_copy(update={"battle": state.battle.model_copy(update={"enemy": enemy})})  # type: ignore[union-attr]
     tactician.pilot.wants_experience = lambda _state: False  # type: ignore[method-assign]
     assert tactician.choose_battle(scripted, None, battle_id="w4").action != Run()  # not a grass slot
+
+
+def test_two_positions_that_take_turns_are_a_stall_too_and_a_switch_gives_way_to_an_attack() -> None:
+    state, guard = brock(), StallGuard()
+    switch = SwitchTo(slot=1)  # the fixture's party is one member: the switch is only named
+    legal = [*legal_actions(state), switch]
+    chosen = ActionDecision(action=switch, reason="keeps more of the party's HP")
+    other = state.model_copy(update={"battle": state.battle.model_copy(update={"player": None})})  # type: ignore[union-attr]
+    picks = [guard.check(s, "b4", legal, chosen).action for _ in range(STALLED + 1) for s in (state, other)]
+    assert picks[: 2 * STALLED] == [switch] * (2 * STALLED)  # each position seen STALLED times: left alone
+    assert isinstance(picks[2 * STALLED], UseMove)  # the ninth visit: an attack instead of the switch
