@@ -14,6 +14,7 @@ from engine.combat.memo import keep
 from engine.game.damage import (
     PHYSICAL_TYPES,
     SET_DAMAGE_EFFECTS,
+    TWO_TURN_EFFECTS,
     base_damage,
     critical_hit_chance,
     randomized,
@@ -158,7 +159,6 @@ def strike_outcomes(
 # misses and moves that deal none at 0; a two-turn move counts half (one hit every two turns).
 METRONOME = "METRONOME_EFFECT"
 _NOT_CALLED = frozenset({"METRONOME", "STRUGGLE"})
-_TWO_TURNS = frozenset({"CHARGE_EFFECT", "FLY_EFFECT", "HYPER_BEAM_EFFECT"})
 _METRONOME_DETAIL = 4
 _MIXTURES: dict[tuple[object, ...], tuple[tuple[float, int], ...]] = {}
 _MIXTURES_KEPT = 1 << 10
@@ -187,7 +187,7 @@ def _mixture(user: Fighter, target: Fighter, scale: float) -> tuple[tuple[float,
         if not deals_damage(move):
             merged[0] = merged.get(0, 0.0) + share
             continue
-        hit = hit_chance(move, user, target) * (0.5 if move.effect in _TWO_TURNS else 1.0)
+        hit = hit_chance(move, user, target) * (0.5 if move.effect in TWO_TURN_EFFECTS else 1.0)
         merged[0] = merged.get(0, 0.0) + share * (1 - hit)
         for p, damage in strike_outcomes(move, user, target, _METRONOME_DETAIL, scale):
             merged[damage] = merged.get(damage, 0.0) + share * hit * p

@@ -18,12 +18,12 @@ from engine.combat.effects import CONFUSION_SELF_HIT, FULL_PARALYSIS, locked_slo
 from engine.combat.fighter import STRUGGLE_SLOT, Action, Attack, Duel, Fighter, move_of
 from engine.combat.hits import hit_chance, may_deal_damage, strike_outcomes
 from engine.combat.memo import keep
+from engine.game.damage import TWO_TURN_EFFECTS
 from engine.game.tables import Move, game_data
 
 HORIZON = 60  # turns a race looks at (a side that cannot finish by then stalls)
 TRAPPED_TURNS = 2.1  # turns a trapping move hits on after it is chosen
 HP_MOVES = frozenset({"SUPER_FANG_EFFECT", "OHKO_EFFECT"})  # damage set by the target's HP or level
-TWO_TURN_EFFECTS = frozenset({"CHARGE_EFFECT", "FLY_EFFECT", "HYPER_BEAM_EFFECT"})  # a hit every two turns
 _DETAIL = 4  # damage groups per roll when sizing up a move
 _ROLLS_EXACT = 39  # every damage roll (217..255 of 255) on its own: whether one hit knocks out
 

@@ -40,6 +40,8 @@ _STAGE_RATIOS = (
 _CONSTANT_DAMAGE = {"SONICBOOM": 20, "DRAGON_RAGE": 40}  # SONICBOOM_DAMAGE, DRAGON_RAGE_DAMAGE
 # SetDamageEffects skip CalculateDamage, AdjustDamageForMoveType (so no immunity) and CriticalHitTest.
 SET_DAMAGE_EFFECTS = frozenset({"SUPER_FANG_EFFECT", "SPECIAL_DAMAGE_EFFECT"})
+# A hit every two turns: a charge (SKULL BASH, SOLARBEAM, DIG), a flight, or HYPER BEAM's recharge.
+TWO_TURN_EFFECTS = frozenset({"CHARGE_EFFECT", "FLY_EFFECT", "HYPER_BEAM_EFFECT"})
 _OHKO_EFFECT = "OHKO_EFFECT"
 _UNPREDICTABLE_MOVES = frozenset({"COUNTER"})  # twice the last damage dealt: unknown here
 

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.game.models import GameState, PartyMon
+from engine.game.damage import TWO_TURN_EFFECTS
+from engine.game.models import GameState, Mon
 from engine.game.tables import Move, game_data
 
 MOVE_SLOTS = 4
@@ -67,7 +68,7 @@ def choose_student(state: GameState, item: str) -> Lesson | None:
     return best[2] if best is not None else None
 
 
-def _room(member: PartyMon) -> tuple[float, int | None, str]:
+def _room(member: Mon) -> tuple[float, int | None, str]:
     """What making room costs this member: nothing with a free slot, else its least useful move's value."""
     known = [slot for slot in member.moves if slot.move_id]
     if len(known) < MOVE_SLOTS:
@@ -80,7 +81,7 @@ def _room(member: PartyMon) -> tuple[float, int | None, str]:
     return value, slot, f", forgetting {member.moves[slot].name} (worth {value:.0f})"
 
 
-def level_up_room(member: PartyMon, move: str) -> int | None:
+def level_up_room(member: Mon, move: str) -> int | None:
     """The move slot a level-up move offered to a member with four moves takes, by the teaching rule (its
     least useful move, never an HM); None to let the new move go, when it is worth no more than that."""
     offered = game_data().moves_by_name.get(move)
@@ -92,7 +93,7 @@ def level_up_room(member: PartyMon, move: str) -> int | None:
     return slot if worth > cost else None
 
 
-def move_values(member: PartyMon) -> list[float]:
+def move_values(member: Mon) -> list[float]:
     """Each move slot's worth to this member in battle; an HM's is infinite (never forgotten)."""
     data = game_data()
     moves = [data.moves_by_id.get(slot.move_id) for slot in member.moves]
@@ -107,7 +108,7 @@ def move_values(member: PartyMon) -> list[float]:
     return values
 
 
-def _covered(member: PartyMon, move: Move, others: list[Move | None]) -> bool:
+def _covered(member: Mon, move: Move, others: list[Move | None]) -> bool:
     """Another of the moves hits with the same type and harder, or is an HM's (kept for good): a SURF for
     the sea makes a HYDRO PUMP a spare, and a BLASTOISE that learned STRENGTH forgot ICE BEAM for it, the
     one move it had for LANCE's dragons, keeping HYDRO PUMP beside SURF."""
@@ -121,10 +122,12 @@ def _covered(member: PartyMon, move: Move, others: list[Move | None]) -> bool:
     )  # fmt: skip
 
 
-def _raw_value(member: PartyMon, move: Move | None) -> float:
+def _raw_value(member: Mon, move: Move | None) -> float:
     if move is None:
         return 0.0
     if move.power == 0:
         return STATUS_MOVE_VALUE
     stab = STAB if move.type in (member.type1_name, member.type2_name) else 1.0
-    return move.power * move.accuracy / 100 * stab
+    # A charge or a recharge: one hit every two turns (SKULL BASH took BODY SLAM's place for its power).
+    pace = 0.5 if move.effect in TWO_TURN_EFFECTS else 1.0
+    return move.power * move.accuracy / 100 * stab * pace

@@ -47,7 +47,8 @@ class Step(Frozen):
     stock: Literal["gauntlet"] | None = None
     bag: bool = False  # `heal` from the bag where no Pokémon Center is reached (game/mending.py)
     # `heal` before a walk through trainers: once done while the objective is in hand, scratches on the way
-    # do not send the team back to the nurse (a gym's or a rival's heal is always to full health).
+    # do not send the team back to the nurse (a rival's heal is always to full health; a boss's `fight`
+    # steps see to a fit team themselves, so a gym's heal is done once too: tactician/pilot.py).
     on_the_way: bool = False
     machine: str | None = None  # `teach`: the TM or HM (pret item name); `catch`: only what can learn it
     new: bool = False  # `catch`: only species the Pokédex does not own yet, where such species live

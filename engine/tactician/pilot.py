@@ -406,6 +406,14 @@ class Pilot:
     def _boss_objective(objective: Objective) -> bool:
         return any(step.boss is not None for step in objective.steps)
 
+    @classmethod
+    def _fights_guarded(cls, objective: Objective) -> bool:
+        """A boss's objective (not the gauntlet's, healed in its lobby) whose battles are `fight` steps,
+        each of which sees to a fit team before it starts."""
+        gauntlet = any(step.gauntlet for step in objective.steps)
+        fights = any(step.do == "fight" for step in objective.steps)
+        return cls._boss_objective(objective) and fights and not gauntlet
+
     def _recruit_leg(self, state: GameState) -> Leg | None:
         """A look for a wild species that brings the next story boss within reach (not the gauntlet's:
         five bosses are no one species' gap); never with a team that should heal first."""
@@ -419,11 +427,16 @@ class Pilot:
         return self.recruiting.leg(state, boss, bar)
 
     def _healed_steps(self, objective: Objective, state: GameState) -> frozenset[int]:
-        """The objective's heals before a walk (`on_the_way`) done once already while it was in hand: a walk
-        back to the nurse for every scratch on the way costs more than it saves (a team in real danger still
-        heals first, HEALED_ENOUGH and HEAL_BELOW)."""
+        """The objective's heals done once already while it was in hand: those before a walk (`on_the_way`),
+        and those of a boss's objective, whose fights see to a fit team themselves (`_leg_for`: the bag
+        first, the nurse only when the bag has nothing). A walk back to the nurse for every scratch costs
+        more than it saves: Giovanni's hideout sent the team up the elevator and back for each of its
+        three fights (about 20,000 frames a trip). A team in real danger still heals first
+        (HEALED_ENOUGH and HEAL_BELOW)."""
+        guarded = self._fights_guarded(objective)
         for at, step in enumerate(objective.steps[:-1]):
-            if step.do == "heal" and step.on_the_way and step.done(state):
+            once = step.on_the_way or (guarded and not step.bag and step.map is None)
+            if step.do == "heal" and once and step.done(state):
                 self.healed.add((objective.name, at))
         if party_hp(state) < HEALED_ENOUGH:
             return frozenset()

@@ -35,8 +35,9 @@ from engine.game.assessment import (
 )
 from engine.game.damage import Combatant
 from engine.game.items import BATTLE_ITEMS, ItemKind, hp_after
-from engine.game.models import BattleState, GameState, Mon
+from engine.game.models import BattleState, GameState
 from engine.game.tables import Move, game_data
+from engine.game.teaching import level_up_room
 from engine.memory.lessons import Measurement
 from engine.tactician.lookahead import MIN_OBSERVED_USES, PRIOR_USES, Lookahead
 
@@ -45,7 +46,6 @@ from engine.tactician.lookahead import MIN_OBSERVED_USES, PRIOR_USES, Lookahead
 SWITCH_ADVANTAGE = 2.0
 BAD_MATCHUP_THREAT = 2.0
 IMMUNE_THREAT = 0.125
-STATUS_MOVE_VALUE = 10.0
 # Healing: the active member is in danger at or below this HP fraction when the enemy's next move
 # probably knocks it out, unless it probably knocks the enemy out first.
 DANGER_HP_FRACTION = 0.5
@@ -242,34 +242,27 @@ class RuleBasedPolicy:
         return ActionDecision(action=choice, reason=f"{describe(choice, state)}: best matchup left")
 
     def _learn(self, state: GameState) -> ActionDecision:
+        """A level-up move offered with four known: the teaching rule decides, as for a TM (a move whose
+        type an HM's or a stronger move already hits counts half, a charge or a recharge half: HYDRO PUMP
+        beside SURF took ICE BEAM's place, LANCE's dragons' one weakness)."""
         mon = learner(state)
         offered = _offeredmove_by_id(state)
         if mon is None or offered is None:
             return ActionDecision(
                 action=LearnMove(forget_slot=None), reason="cannot tell which move is offered"
             )
-        values = {i: _move_value(mon, move_by_id(mon.moves[i].move_id)) for i in forgettable(state)}
-        if not values:
+        if not forgettable(state):
             return ActionDecision(action=LearnMove(forget_slot=None), reason="only HM moves to forget")
-        weakest = min(values, key=values.__getitem__)
-        if _move_value(mon, offered) <= values[weakest]:
+        slot = level_up_room(mon, offered.name)
+        if slot is None:
             return ActionDecision(
-                action=LearnMove(forget_slot=None), reason=f"{offered.name} is not stronger"
+                action=LearnMove(forget_slot=None),
+                reason=f"{offered.name} is worth no more than the moves known",
             )
-        old = mon.moves[weakest].name
+        old = mon.moves[slot].name
         return ActionDecision(
-            action=LearnMove(forget_slot=weakest), reason=f"{offered.name} replaces the weaker {old}"
+            action=LearnMove(forget_slot=slot), reason=f"{offered.name} replaces the less useful {old}"
         )
-
-
-def _move_value(mon: Mon, move: Move | None) -> float:
-    """Rough worth of knowing a move: power × accuracy, with STAB and a floor for status moves."""
-    if move is None:
-        return 0.0
-    if move.power == 0:
-        return STATUS_MOVE_VALUE
-    stab = 1.5 if move.type in (mon.type1_name, mon.type2_name) else 1.0
-    return move.power * move.accuracy / 100 * stab
 
 
 def _offeredmove_by_id(state: GameState) -> Move | None:

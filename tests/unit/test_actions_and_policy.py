@@ -412,3 +412,29 @@ def test_a_species_the_config_names_must_exist() -> None:
     assert known_species(("PIKACHU",)) == frozenset({"PIKACHU"})
     with pytest.raises(ConfigError, match="no species named PIKACHOO"):
         known_species(("PIKACHOO",))
+
+
+def test_a_level_up_in_battle_keeps_the_move_an_hm_does_not_cover() -> None:
+    # A BLASTOISE with SURF and ICE BEAM is offered HYDRO PUMP after a battle: SURF already hits with
+    # water, and ICE BEAM is its one move for LANCE's dragons, so the offer is let go.
+    state = fixture_state("red_learn_move_prompt")
+    moves = game_data().moves_by_name
+    front = state.party[0]
+    slots = tuple(
+        front.moves[0].model_copy(update={"move_id": moves[name].id, "name": name})
+        for name in ("SURF", "STRENGTH", "ICE_BEAM", "EARTHQUAKE")
+    )
+    blastoise = front.model_copy(update={"moves": slots, "species_name": "BLASTOISE", "type1_name": "WATER"})
+    offer = ("move to make room", "for HYDRO PUMP?")
+    offered = state.model_copy(
+        update={"party": (blastoise,), "screen": state.screen.model_copy(update={"text": offer})}
+    )
+    decision = RuleBasedPolicy().decide(offered)
+    assert decision is not None and decision.action == LearnMove(forget_slot=None), decision.reason
+    # Without SURF beside it, HYDRO PUMP (120 power, water's own) is worth more than EARTHQUAKE.
+    tackle = moves["TACKLE"]
+    bare = blastoise.model_copy(
+        update={"moves": (slots[0].model_copy(update={"move_id": tackle.id, "name": "TACKLE"}), *slots[1:])}
+    )
+    decision = RuleBasedPolicy().decide(offered.model_copy(update={"party": (bare,)}))
+    assert decision is not None and decision.action == LearnMove(forget_slot=0), decision.reason

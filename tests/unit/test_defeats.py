@@ -127,6 +127,30 @@ def test_a_heal_before_a_boss_is_always_to_full_health() -> None:
     assert scratched is not None and "heal" in scratched.reason
 
 
+def test_a_bosss_heal_is_done_once_and_its_fights_see_to_a_fit_team() -> None:
+    g = parse_graph({"objectives": [
+        {"name": "beat_brock", "title": "beat Brock", "done": [["badge:BOULDER"]], "source": "test",
+         "steps": [{"do": "train", "boss": ["BROCK", 1], "win_at": 0.7},
+                   {"do": "heal", "until": [["hp>=1.0"]], "why": "full health before the hideout"},
+                   {"do": "fight", "map": "ROAD", "why": "a Rocket by the door"},
+                   {"do": "fight", "map": "ROAD", "why": "the boss behind it"}]},
+    ]})  # fmt: skip
+    w = world()
+    flown = Pilot(w, g, Explorer(w), stuck_legs=3)
+    first = flown.leg(hurt(squirtle(30), 0.9), "beat_brock")
+    assert first is not None and "heal" in first.reason  # not healed yet for this objective
+    assert "fight" in (flown.leg(squirtle(30), "beat_brock") or first).reason
+    # The first fight left a scratch: on to the next one (it went back up the hideout's elevator for each).
+    again = flown.leg(hurt(squirtle(30), 0.9), "beat_brock")
+    assert again is not None and "fight" in again.reason and "not fit" not in again.reason
+    # Worn below what a boss is fought with: the fight's own check sends the team to the nurse.
+    worn = flown.leg(hurt(squirtle(30), 0.7), "beat_brock")
+    assert worn is not None and "not fit" in worn.reason
+    # Another objective in hand forgets the heal: back to full health first.
+    fresh = Pilot(w, g, Explorer(w), stuck_legs=3).leg(hurt(squirtle(30), 0.9), "beat_brock")
+    assert fresh is not None and "heal" in fresh.reason
+
+
 def test_training_that_earned_enough_experience_no_longer_waits_either() -> None:
     flown = pilot()
     start = charmander(10)

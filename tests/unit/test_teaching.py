@@ -68,13 +68,24 @@ def test_a_move_another_covers_better_counts_half() -> None:
 
 def test_a_move_beside_an_hm_of_its_type_is_the_spare_one() -> None:
     # SURF stays for the sea, so HYDRO PUMP is the spare: STRENGTH takes its place, not ICE BEAM's.
-    blastoise = member("BLASTOISE", 50, "SURF", "ICE_BEAM", "DIG", "HYDRO_PUMP")
+    blastoise = member("BLASTOISE", 50, "SURF", "ICE_BEAM", "BODY_SLAM", "HYDRO_PUMP")
     lesson = choose_student(party(blastoise), "HM_STRENGTH")
     assert lesson is not None and lesson.forget == 3 and "HYDRO_PUMP" in lesson.reason
     # And at level 52 a HYDRO PUMP offered beside SURF is let go rather than take ICE BEAM's place.
-    carrier = member("BLASTOISE", 52, "SURF", "STRENGTH", "ICE_BEAM", "DIG")
+    carrier = member("BLASTOISE", 52, "SURF", "STRENGTH", "ICE_BEAM", "EARTHQUAKE")
     assert level_up_room(carrier, "HYDRO_PUMP") is None
     assert level_up_room(member("BLASTOISE", 52, "TACKLE", "STRENGTH", "ICE_BEAM", "DIG"), "HYDRO_PUMP") == 0
+
+
+def test_a_move_that_hits_every_other_turn_counts_half() -> None:
+    # SKULL BASH's charge turn: its 100 power is worth less than BODY SLAM's 85 every turn.
+    fighter = member("BLASTOISE", 42, "SURF", "BODY_SLAM", "ICE_BEAM", "STRENGTH")
+    assert level_up_room(fighter, "SKULL_BASH") is None
+    # DIG is the move a STRENGTH or a HYDRO PUMP takes the place of, never ICE BEAM.
+    digger = member("BLASTOISE", 50, "SURF", "ICE_BEAM", "DIG", "HYDRO_PUMP")
+    lesson = choose_student(party(digger), "HM_STRENGTH")
+    assert lesson is not None and lesson.forget == 2 and "DIG" in lesson.reason
+    assert level_up_room(member("BLASTOISE", 52, "SURF", "STRENGTH", "ICE_BEAM", "DIG"), "HYDRO_PUMP") == 3
 
 
 def test_no_one_learns_what_no_one_can_or_what_everyone_who_can_knows() -> None:
