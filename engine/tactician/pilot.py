@@ -241,6 +241,13 @@ class Pilot:
             self.last_leg = by_air(self.world, state, aside) if self.world is not None else aside
             return self.last_leg
         leg = self._leg_for(objective, step, state, cross_gates=stage != "plan")
+        if (
+            leg is not None
+            and leg.intent == "travel"
+            and step.do != "fight"
+            and not self.wants_experience(state)
+        ):
+            leg = leg.model_copy(update={"intent": "pass"})  # a trainer's battle on the way only costs time
         if leg is not None and step.do != "search" and not isinstance(leg.goal, HereGoal):
             # The mansion's doors, if the player is inside (a `search` leg has been through them already).
             leg = self.puzzles.through_switches(leg, state)

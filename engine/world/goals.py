@@ -14,7 +14,9 @@ from engine.frozen import Frozen
 from engine.game.models import Direction
 from engine.game.tables import game_data
 
-Intent = Literal["travel", "train", "explore"]
+# `pass`: a travel while the team wants no experience (the next boss is forecast to fall), which keeps out
+# of trainers' eyes at a longer detour.
+Intent = Literal["travel", "train", "explore", "pass"]
 
 
 class SquareGoal(Frozen):

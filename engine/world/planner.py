@@ -3,7 +3,8 @@
 The terrain comes from the world model; what is alive comes from the game state: people stand where the
 sprites are on the current map (and where the still ones stand elsewhere), closed story gates are not
 crossed, and squares an unbeaten trainer watches cost extra. Costs depend on the intent: `travel` avoids
-tall grass and trainers' eyes where a detour is short, `train` walks grass gladly, `explore` sits between.
+tall grass and trainers' eyes where a detour is short, `pass` (no experience wanted) keeps out of their eyes
+at a longer one, `train` walks grass gladly, `explore` sits between.
 A* whose estimate is the walking distance on the target's own map and nothing elsewhere (no distance
 holds across warps), stopping at the first square that meets the target.
 """
@@ -31,8 +32,10 @@ GATE_COST = 60.0  # steps a closed story gate is worth avoiding, when a leg may 
 # SURF's menus and text, like CUT's, about 20; a press on the water is a step.
 BASE_COST = {"walk": 1.0, "cross": 1.0, "hop": 2.0, "door": 4.0, "push": 4.0, "cut": 20.0, "spin": 4.0,
              "lift": 30.0, "surf": 20.0, "swim": 1.0}  # fmt: skip
-GRASS_COST: dict[Intent, float] = {"travel": 2.0, "train": 0.0, "explore": 1.0}
-WATCHED_COST: dict[Intent, float] = {"travel": 6.0, "train": 2.0, "explore": 3.0}
+GRASS_COST: dict[Intent, float] = {"travel": 2.0, "train": 0.0, "explore": 1.0, "pass": 2.0}
+# A trainer's battle costs about 4,000 frames (250 steps) with its walk up and its text: with no experience
+# wanted (`pass`), a detour of up to 40 steps a watched square is cheaper.
+WATCHED_COST: dict[Intent, float] = {"travel": 6.0, "train": 2.0, "explore": 3.0, "pass": 40.0}
 MAX_NODES = 250_000
 ITEM_COST = 8.0  # picking up an item ball in the way: A, "Found ...!", the jingle
 UNLOCK_COST = 6.0  # a locked door on the way: A, "Bingo! The CARD KEY opened the door!"

@@ -276,3 +276,17 @@ def test_on_victory_roads_floors_a_nurse_only_a_closed_gate_leads_to_is_no_nurse
         worn = state_at(hurt(charmander(20), 0.2), 0x30, 3, 3)
         leg = flown.leg(worn, "beat_brock")
         assert leg is not None and ("heal first" in leg.reason) is heals, (name, leg.reason)
+
+
+def test_a_team_that_wants_no_experience_walks_out_of_trainers_eyes() -> None:
+    ready = pilot().leg(squirtle(30), "beat_brock")  # BROCK forecast to fall: a battle on the way is waste
+    assert ready is not None and "go" in ready.reason and ready.intent == "pass"
+    # The walk to a trainer to fight is no walk past one.
+    g = parse_graph({"objectives": [
+        {"name": "beat_brock", "title": "beat Brock", "done": [["badge:BOULDER"]], "source": "test",
+         "steps": [{"do": "train", "boss": ["BROCK", 1], "win_at": 0.7},
+                   {"do": "fight", "map": "ROAD", "why": "the gym"}]},
+    ]})  # fmt: skip
+    w = world()
+    fight = Pilot(w, g, Explorer(w), stuck_legs=3).leg(squirtle(30), "beat_brock")
+    assert fight is not None and "fight" in fight.reason and fight.intent == "travel"

@@ -123,3 +123,19 @@ def test_nowhere_to_go_is_no_plan() -> None:
     boxed = [Sprite(index=i, picture=1, x=x, y=y, facing="down", walking=False)
              for i, (x, y) in enumerate([(1, 4), (0, 5), (0, 3)], start=1)]  # fmt: skip
     assert plan(w, state_at(PALLET, FIELD, 0, 4, sprites=boxed), SquareGoal(map_id=FIELD, x=9, y=5)) is None
+
+
+def test_with_no_experience_wanted_a_trainers_eyes_are_worth_a_longer_detour() -> None:
+    # A corridor along the bottom row, which a trainer in the wall above watches at one square; the way
+    # round over the top row is 8 steps longer.
+    art = ("..........", ".########.", ".########.", ".########.", "..........", "##########")
+    trainer = person(1, 5, 3, trainer_class=1, trainer_number=1, sight=1, beaten_event=7)
+    w = build_world(TinyMap(FIELD, "FIELD", art, objects=(trainer,)))
+    watcher = Sprite(index=1, picture=1, x=5, y=3, facing="down", walking=False)
+    around = surroundings(w, state_at(PALLET, FIELD, 0, 4, sprites=[watcher]), gates=())
+    assert (FIELD, 5, 4) in around.watched
+    goal = SquareGoal(map_id=FIELD, x=9, y=4)
+    travel = Planner(w, around, "travel").plan(target_for(w, around, goal))
+    passing = Planner(w, around, "pass").plan(target_for(w, around, goal))
+    assert travel is not None and travel.steps == 9  # past the trainer: a battle on the way is welcome
+    assert passing is not None and passing.steps == 17 and all(e.to != (FIELD, 5, 4) for e in passing.edges)
