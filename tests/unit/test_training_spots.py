@@ -11,7 +11,7 @@ from engine.game.tables import game_data
 from engine.tactician.explorer import Explorer
 from engine.tactician.pilot import Pilot
 from engine.tactician.spots import SpotChooser
-from engine.team.training import BATTLE_FRAMES, FRAMES_PER_STEP, TURN_FRAMES, ranked_spots, spot
+from engine.team.training import BATTLE_FRAMES, FRAMES_PER_STEP, TURN_FRAMES, WALK_FACTOR, ranked_spots, spot
 from engine.world.goals import SquareGoal
 from engine.world.models import SLOT_CHANCES, WildTable
 from engine.world.tables import OPP_ID_OFFSET
@@ -33,7 +33,7 @@ def test_one_species_in_every_slot_gives_its_experience_by_pret_s_formula() -> N
     assert found is not None
     base = game_data().species_by_name["GEODUDE"].base_exp
     assert found.exp_per_battle == pytest.approx(base * 20 / 7)
-    walk = FRAMES_PER_STEP * 256 / 25
+    walk = FRAMES_PER_STEP * WALK_FACTOR * 256 / 25  # the steps the rate asks for, and those between
     assert found.frames_per_battle == pytest.approx(walk + BATTLE_FRAMES)  # 20 levels below: one turn
     assert found.exp_per_frame == pytest.approx(found.exp_per_battle / found.frames_per_battle)
 
@@ -49,7 +49,7 @@ def test_the_slots_are_weighed_by_pret_s_chances_and_closer_levels_take_more_tur
     assert found.exp_per_battle == pytest.approx(expected)
     rest = total - SLOT_CHANCES[0]
     battle = (SLOT_CHANCES[0] * (BATTLE_FRAMES + TURN_FRAMES) + rest * BATTLE_FRAMES) / total
-    assert found.frames_per_battle == pytest.approx(FRAMES_PER_STEP * 256 / 10 + battle)
+    assert found.frames_per_battle == pytest.approx(FRAMES_PER_STEP * WALK_FACTOR * 256 / 10 + battle)
 
 
 def test_a_map_whose_wild_pokemon_outlevel_the_lead_is_left_out_and_richer_maps_rank_first() -> None:
@@ -112,12 +112,12 @@ def test_no_training_on_victory_roads_floors_whose_boulders_can_shut_the_way_out
 RICH, POOR = 0x30, 0x31  # indoor maps: wild Pokémon on every floor square
 
 
-def two_caves() -> World:
+def two_caves(rich_name: str = "RICH_CAVE") -> World:
     """A town between two caves: the rich one (L12 wild Pokémon) and the poor one (L4)."""
     art = ("#" * 8, *("#......#" for _ in range(6)), "#" * 8)
     doors = ["#DD" + art[0][3:], *art[1:]]
     town = TinyMap(TOWN, "TOWN", doors, warps=[(1, 0, RICH, 0), (2, 0, POOR, 0)])
-    rich = TinyMap(RICH, "RICH_CAVE", doors, tileset=INDOOR, warps=[(1, 0, TOWN, 0)])
+    rich = TinyMap(RICH, rich_name, doors, tileset=INDOOR, warps=[(1, 0, TOWN, 0)])
     poor = TinyMap(POOR, "POOR_CAVE", doors, tileset=INDOOR, warps=[(1, 0, TOWN, 1)])
     w = build_world(town, rich, poor)
     w.wild = {RICH: table(20, *[(12, "RATTATA")] * 10), POOR: table(20, *[(4, "RATTATA")] * 10)}
@@ -189,3 +189,15 @@ def test_with_no_grass_in_walking_reach_the_spot_is_flown_to() -> None:
     assert found is not None and found.by_air and found.map_id == RICH
     grounded = team(member("PIDGEOTTO", 20, ("GUST",)))  # no FLY: nothing in reach at all
     assert SpotChooser(w, Explorer(w)).best(state_at(grounded, island_id, 5, 5, story=story)) is None
+
+
+def test_no_training_on_cycling_roads_slope() -> None:
+    # Riding up against the slope after every battle gave a fifth of the experience a frame of the model.
+    lead = team(member("SQUIRTLE", 14, ("TACKLE", "BUBBLE")))
+    in_town_now = state_at(lead, TOWN, 3, 3)
+    w = two_caves()
+    found = SpotChooser(w, Explorer(w)).best(in_town_now)
+    assert found is not None and found.map_id == RICH
+    w = two_caves("ROUTE_17")
+    found = SpotChooser(w, Explorer(w)).best(in_town_now)
+    assert found is not None and found.map_id == POOR
