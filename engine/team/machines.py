@@ -17,6 +17,7 @@ from __future__ import annotations
 from statistics import fmean
 
 from engine.combat.position import forecast
+from engine.game.items import BATTLE_ITEMS
 from engine.game.mending import FIGHTER_LEVELS
 from engine.game.models import GameState, MoveSlot, PartyMon
 from engine.game.stats import computed_stats
@@ -67,8 +68,10 @@ class MachinePlanner:
         """The mean forecast against `bosses`, each fought with the fighters raised to its top level."""
         top = max((mon.level for mon in party), default=0)
         team = [mon for mon in party if mon.level > top - FIGHTER_LEVELS]
+        # The bag's battle items too: the forecasts drink its potions and use its X items.
+        items = tuple(sorted((e.name, e.quantity) for e in state.bag if e.name in BATTLE_ITEMS))
         key = (tuple((m.species_id, m.dvs, tuple(s.move_id for s in m.moves)) for m in team), bosses,
-               state.progress.badges)  # fmt: skip
+               state.progress.badges, items)  # fmt: skip
         if key not in self._potentials:
             if len(self._potentials) >= KEPT:
                 self._potentials.clear()

@@ -71,3 +71,14 @@ def test_the_gauntlet_is_weighed_at_its_strongest_level_with_the_lobbys_stock() 
     potential = MachinePlanner().potential(state, state.party, CHAIN)
     assert potential is not None and potential > 0.3
     assert MachinePlanner().lesson(state, CHAIN) is None
+
+
+def test_the_potential_counts_the_bags_battle_items() -> None:
+    # The forecasts drink the bag's potions: the same team with a HYPER_POTION is no cached bare team.
+    planner = MachinePlanner()
+    wartortle = trained("WARTORTLE", 30, ("BITE", "BUBBLE", "WATER_GUN", "TACKLE"))
+    bare, rich = team(wartortle), team(wartortle, bag=("HYPER_POTION",))
+    sabrina = (("SABRINA", 1),)
+    without = planner.potential(bare, bare.party, sabrina)
+    with_potion = planner.potential(rich, rich.party, sabrina)
+    assert without is not None and with_potion is not None and with_potion > without
