@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.game.damage import TWO_TURN_EFFECTS
-from engine.game.models import GameState, Mon
+from engine.game.models import GameState, Mon, MoveSlot, PartyMon
 from engine.game.tables import Move, game_data
 
 MOVE_SLOTS = 4
@@ -131,3 +131,29 @@ def _raw_value(member: Mon, move: Move | None) -> float:
     # A charge or a recharge: one hit every two turns (SKULL BASH took BODY SLAM's place for its power).
     pace = 0.5 if move.effect in TWO_TURN_EFFECTS else 1.0
     return move.power * move.accuracy / 100 * stab * pace
+
+
+def with_level_moves(mon: PartyMon, level: int) -> PartyMon:
+    """The member's moves once it has grown to `level`: each move its species learns on the way (pret
+    data/pokemon/evos_moves.asm), into a free slot or by the level-up rule above. A SQUIRTLE weighed at L11
+    with its L6 moves (TACKLE, TAIL WHIP) was hopeless against BROCK, so a RATTATA was trained to L21 in
+    its place; at L8 it learns BUBBLE."""
+    species = game_data().species_by_index.get(mon.species_id)
+    if species is None:
+        return mon
+    for at, name in species.learnset:
+        found = game_data().moves_by_name.get(name)
+        known = {slot.name for slot in mon.moves}
+        if not mon.level < at <= level or found is None or name in known:
+            continue
+        new = MoveSlot(move_id=found.id, name=found.name, pp=found.pp, pp_ups=0)
+        moves = [slot for slot in mon.moves if slot.move_id]
+        if len(moves) < MOVE_SLOTS:
+            mon = mon.model_copy(update={"moves": (*moves, new)})
+            continue
+        slot = level_up_room(mon, name)
+        if slot is not None:
+            mon = mon.model_copy(
+                update={"moves": tuple(new if i == slot else m for i, m in enumerate(moves))}
+            )
+    return mon

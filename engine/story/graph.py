@@ -81,6 +81,8 @@ class Step(Frozen):
         if self.stock is not None:
             return any_of(self.until, state) or not gauntlet_stock(state)
         if self.boss is not None or self.gauntlet:
+            if self.until and any_of(self.until, state):
+                return True  # the boss is beaten already (the rival met on the way)
             chance = self.forecast(state)
             return chance is None or chance >= (self.win_at if bar is None else bar)
         return bool(self.until) and any_of(self.until, state)

@@ -20,6 +20,7 @@ from engine.game.growth import experience_for_level
 from engine.game.models import GameState, PartyMon
 from engine.game.stats import computed_stats
 from engine.game.tables import game_data
+from engine.game.teaching import with_level_moves
 
 RAISE = 3  # levels a member is weighed with
 MAX_LEVEL = 100
@@ -122,6 +123,8 @@ def _weighed(state: GameState, member: int, base: float, forecast: Forecast) -> 
 
 
 def _raised(mon: PartyMon, level: int) -> PartyMon:
+    """The member at `level`: its stats, and the moves it learns on the way."""
     species = game_data().species_by_index[mon.species_id]
     max_hp, stats = computed_stats(species, level, mon.dvs, mon.stat_exp)
-    return mon.model_copy(update={"level": level, "max_hp": max_hp, "hp": max_hp, "stats": stats})
+    grown = with_level_moves(mon, level)
+    return grown.model_copy(update={"level": level, "max_hp": max_hp, "hp": max_hp, "stats": stats})

@@ -41,3 +41,23 @@ def test_no_new_lead_when_the_forecast_already_meets_the_bar() -> None:
     base = erika(strong)
     assert base is not None and base >= 0.7
     assert best_lead(strong, erika, 0.7) is None
+
+
+def brock(state: GameState) -> float | None:
+    return forecast(state, "BROCK", 1, healed=True)
+
+
+def test_a_member_is_weighed_with_the_moves_it_learns_on_the_way() -> None:
+    # A SQUIRTLE at L6 knows TACKLE and TAIL WHIP; at L8 it learns BUBBLE, which BROCK's rocks fear.
+    from engine.game.teaching import with_level_moves
+
+    squirtle = member("SQUIRTLE", 6, ("TACKLE", "TAIL_WHIP"))
+    assert [slot.name for slot in with_level_moves(squirtle, 8).moves] == ["TACKLE", "TAIL_WHIP", "BUBBLE"]
+    assert [slot.name for slot in with_level_moves(squirtle, 7).moves] == ["TACKLE", "TAIL_WHIP"]
+    # Weighed without BUBBLE, the SQUIRTLE in front was hopeless and a RATTATA went in front to be trained
+    # to L22 (over 10,000 experience); with it, the SQUIRTLE stays in front.
+    state = team(
+        member("SQUIRTLE", 7, ("TACKLE", "TAIL_WHIP")), member("RATTATA", 4, ("TACKLE", "TAIL_WHIP"), slot=1)
+    )
+    assert brock(state) == 0.0
+    assert best_lead(state, brock, 0.7) is None

@@ -149,6 +149,20 @@ def test_the_training_step_ends_when_the_boss_forecast_is_good_enough() -> None:
     assert not train.model_copy(update={"win_at": 1.01}).done(state)
 
 
+def test_the_rival_before_victory_road_is_trained_for_until_he_is_beaten() -> None:
+    # Lost to twice on one run (the catch-up asked two levels each time): the story now trains for him.
+    train = story_graph().named("cross_victory_road").steps[0]
+    assert train.do == "train" and train.boss is not None and train.boss[0] == "RIVAL2"
+    state = with_party()  # a Brock capture's party: hopeless against L47-L53
+    rival = state.model_copy(update={"story": state.story.model_copy(update={"rival_starter": "BULBASAUR"})})
+    assert train.boss_team(rival) == ("RIVAL2", 11)
+    assert not train.done(rival)
+    beaten = with_story(rival, "EVENT_BEAT_ROUTE22_RIVAL_2ND_BATTLE")
+    assert train.done(
+        beaten.model_copy(update={"story": beaten.story.model_copy(update={"rival_starter": "BULBASAUR"})})
+    )
+
+
 def test_progress_tests_name_what_got_better() -> None:
     graph = story_graph()
     step = graph.named("reach_viridian").steps[0]
