@@ -191,12 +191,17 @@ def test_training_after_a_defeat_fights_wild_battles_and_is_never_counted_as_stu
     assert flown.idle_legs == 3 and flown.stage != "plan"
 
 
-def test_a_boss_is_fought_only_by_a_fit_team() -> None:
-    g = parse_graph({"objectives": [
+def fight_graph() -> StoryGraph:
+    """BROCK trained for, then fought on the road (a `fight` step, which sees to a fit team)."""
+    return parse_graph({"objectives": [
         {"name": "beat_brock", "title": "beat Brock", "done": [["badge:BOULDER"]], "source": "test",
          "steps": [{"do": "train", "boss": ["BROCK", 1], "win_at": 0.7},
                    {"do": "fight", "map": "ROAD", "why": "the gym"}]},
     ]})  # fmt: skip
+
+
+def test_a_boss_is_fought_only_by_a_fit_team() -> None:
+    g = fight_graph()
     w = world()
     flown = Pilot(w, g, Explorer(w), stuck_legs=3)
     ready = squirtle(30)
@@ -282,11 +287,7 @@ def test_a_team_that_wants_no_experience_walks_out_of_trainers_eyes() -> None:
     ready = pilot().leg(squirtle(30), "beat_brock")  # BROCK forecast to fall: a battle on the way is waste
     assert ready is not None and "go" in ready.reason and ready.intent == "pass"
     # The walk to a trainer to fight is no walk past one.
-    g = parse_graph({"objectives": [
-        {"name": "beat_brock", "title": "beat Brock", "done": [["badge:BOULDER"]], "source": "test",
-         "steps": [{"do": "train", "boss": ["BROCK", 1], "win_at": 0.7},
-                   {"do": "fight", "map": "ROAD", "why": "the gym"}]},
-    ]})  # fmt: skip
+    g = fight_graph()
     w = world()
     fight = Pilot(w, g, Explorer(w), stuck_legs=3).leg(squirtle(30), "beat_brock")
     assert fight is not None and "fight" in fight.reason and fight.intent == "travel"
