@@ -14,13 +14,14 @@ from dataclasses import dataclass, replace
 from engine.combat import enemy
 from engine.combat.chance import percent
 from engine.combat.collector import collector_paused
-from engine.combat.fighter import Action, Attack, Duel, Fighter, Switch, UseItem, move_of
+from engine.combat.fighter import ATTACK, SPECIAL, Action, Attack, Duel, Fighter, Switch, UseItem, move_of
 from engine.combat.futility import futile
 from engine.combat.hits import deals_damage
 from engine.combat.judge import Judge, Outlook
 from engine.combat.pace import move_pace
 from engine.combat.race import DuelOdds
 from engine.combat.turn import enemy_answers, member_after_item, resolve_turn
+from engine.game.damage import PHYSICAL_TYPES
 
 SEARCH_DETAIL = 2  # damage groups and sleep/confusion lengths per branch
 # With five or six members the whole battle after the turn (the judge's chain of duels) settles the
@@ -79,6 +80,17 @@ DEEP_DETAIL = 1
 DEEP_WORK = 480
 PLAYED_ON_DETAIL = 1  # the turn played by the member sent after ours went down
 PLAYED_ON_MASS = 0.1  # ways a switch ends less likely than this are left to the judge alone
+# In the Elite Four's rooms every PP spent is missing in the rooms after it, where no nurse and no Mart
+# gives it back (the lobby sells no ETHER): a move costs PP_WEIGHT / (its PP left) of winning chance, so
+# between lines nearly alike the move with PP to spare is used, as the chain's forecast plays. Blue seed 26
+# used ICE BEAM and HYDRO PUMP where STRENGTH did as well, reached LANCE with its PP spent, STRUGGLEd itself
+# down and met the Champion with field-move carriers. (pret trainer classes of the four rooms.)
+CHAIN_ROOMS = frozenset({"LORELEI", "BRUNO", "AGATHA", "LANCE"})
+PP_WEIGHT = 0.05
+PP_MARGIN = 0.02  # how much worse (in winning chance) a thriftier attack may look and still be used
+BOOST_MARGIN = 0.05  # ...and an X item that makes every later attack of the room count twice
+BOOSTED = 2  # stages an X item raises the attacking stat to, at most (as team/gauntlet.py plays)
+SAFE_TURNS = 3  # an X item only while the foe needs more than this many turns to knock us out
 WIN_SHOWN = 0.01  # smaller differences in winning chance are not worth naming in a reason
 KO_SHOWN = 0.5  # a knock-out less likely than this is not timed in a reason
 ITEM_COST = 0.03
@@ -197,8 +209,12 @@ def _verdict(
     index = max(worth, key=lambda i: _ranking(duel, scored[i], actions[i]))
     if boss_plies > 1 and duel.them.trainer_class in enemy.BOSS_CLASSES:
         index, scored = _deeper(duel, actions, answers, judge, scored, worth, index)
-    best = scored[index]
-    return Verdict(best=best, index=index, scored=scored, reason=_reason(duel, best, scored))
+    chosen = _thrifty(duel, scored, worth, index)
+    best = scored[chosen]
+    reason = _reason(duel, best, scored)
+    if chosen != index and isinstance(best.action, UseItem):
+        reason = f"{best.action.item} first: every later hit of the room counts more (PP no nurse gives back)"
+    return Verdict(best=best, index=chosen, scored=scored, reason=reason)
 
 
 def _cheaper_alike(duel: Duel, actions: list[Action]) -> dict[int, int]:
@@ -229,6 +245,57 @@ def _answers(duel: Duel, action: Action, to_attacks: Answers) -> Answers:
 
 def _preference(duel: Duel, scored: Scored) -> float:
     return scored.value + (TIE_MARGIN if _is_attack(duel, scored.action) else 0.0)
+
+
+def _thrifty(duel: Duel, scored: tuple[Scored, ...], worth: list[int], index: int) -> int:
+    """In the Elite Four's rooms, when the best line is an attack: the attack within PP_MARGIN of it that
+    leaves the most (see pp_cost). Only attacks weigh PP against each other: an absolute cost put every
+    attack below a switch, and BLASTOISE and VICTREEBEL traded places with LANCE's DRAGONAIR for 195 turns."""
+    if duel.them.trainer_class not in CHAIN_ROOMS or not _is_attack(duel, scored[index].action):
+        return index
+    top = _preference(duel, scored[index])
+    boost = _boost_first(duel, scored, worth, index)
+    if boost is not None and _preference(duel, scored[boost]) >= top - BOOST_MARGIN:
+        return boost
+    close = [i for i in worth if _is_attack(duel, scored[i].action)
+             and _preference(duel, scored[i]) >= top - PP_MARGIN]  # fmt: skip
+    return max(close, key=lambda i: _preference(duel, scored[i]) - pp_cost(duel, scored[i].action))
+
+
+def _boost_first(duel: Duel, scored: tuple[Scored, ...], worth: list[int], index: int) -> int | None:
+    """The X item for the stat the chosen attack hits with, while the foe is no threat and the attack alone
+    would not knock it out, up to BOOSTED stages: two X SPECIALs before LORELEI's first member double every
+    SURF for the rest of the room, so the room takes half the PP. As the chain's forecast plays
+    (team/gauntlet.py), so that what the plan waited for is what the fight does."""
+    me, foe = duel.us.fighter, duel.them.fighter
+    action = scored[index].action
+    assert isinstance(action, Attack)
+    if action.slot < 0 or move_pace(me, foe, action.slot)[0] >= foe.hp:
+        return None
+    threat = max((move_pace(foe, me, slot)[0] for slot, pp in enumerate(foe.pp) if pp > 0), default=0.0)
+    if threat * SAFE_TURNS >= me.hp:
+        return None
+    physical = move_of(me, action.slot).type in PHYSICAL_TYPES
+    stat, item = (ATTACK, "X_ATTACK") if physical else (SPECIAL, "X_SPECIAL")
+    if me.stages[stat] >= BOOSTED:
+        return None
+    for i in worth:
+        held = scored[i].action
+        if isinstance(held, UseItem) and held.item == item:
+            return i
+    return None
+
+
+def pp_cost(duel: Duel, action: Action) -> float:
+    """What a move's PP is worth in the Elite Four's rooms (see CHAIN_ROOMS) beyond the attack with the
+    most PP to spare; nothing elsewhere."""
+    if duel.them.trainer_class not in CHAIN_ROOMS or not isinstance(action, Attack) or action.slot < 0:
+        return 0.0
+    me = duel.us.fighter
+    spare = [pp for slot, pp in enumerate(me.pp) if pp > 0 and deals_damage(move_of(me, slot))]
+    if not spare:
+        return 0.0
+    return max(0.0, PP_WEIGHT / max(1, me.pp[action.slot]) - PP_WEIGHT / max(spare))
 
 
 def _score(
@@ -399,6 +466,13 @@ def _reason(duel: Duel, best: Scored, scored: tuple[Scored, ...]) -> str:
     other = label(duel, plain.action)
     if abs(best.win - plain.win) >= WIN_SHOWN:
         gain = f"{percent(best.win)} to win against {percent(plain.win)} with {other}"
+    elif (
+        isinstance(best.action, Attack)
+        and isinstance(plain.action, Attack)
+        and pp_cost(duel, plain.action) > 0
+    ):
+        left = duel.us.fighter.pp[plain.action.slot]
+        gain = f"saves {other}'s PP ({left} left) for the rooms ahead"
     else:
         gain = f"keeps {best.kept:.0%} of the party's HP against {plain.kept:.0%} with {other}"
     if isinstance(best.action, Attack):

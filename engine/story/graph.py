@@ -25,7 +25,7 @@ from engine.game.stock import gauntlet_stock
 from engine.game.tables import game_data
 from engine.story.conditions import any_of, check
 from engine.story.errors import StoryError
-from engine.team.gauntlet import planned_forecast
+from engine.team.gauntlet import settled_forecast
 from engine.team.planner import gauntlet
 from engine.world.goals import Answer, Purchase
 
@@ -108,7 +108,7 @@ class Step(Frozen):
         """The chance to beat the boss with the team healed (for the gauntlet, all five in a row with the
         lobby's stock bought); None when it cannot be worked out."""
         if self.gauntlet:
-            found = planned_forecast(state, gauntlet(state), gauntlet_stock(state))
+            found = settled_forecast(state, gauntlet(state), gauntlet_stock(state))
             return found.chance if found is not None else None
         team = self.boss_team(state)
         return forecast(state, *team, healed=True) if team is not None else None

@@ -14,12 +14,13 @@ from __future__ import annotations
 from pydantic import Field
 
 from engine.combat.chance import percent
+from engine.combat.hits import deals_damage
 from engine.frozen import Frozen
 from engine.game.bag_room import has_room_for, least_needed
 from engine.game.decoders import BOXES, ELITE_FOUR_MAPS, MONS_PER_BOX
 from engine.game.field_moves import FIELD_MOVE_BADGES
 from engine.game.mending import fighters, next_mend
-from engine.game.models import Direction, GameState
+from engine.game.models import Direction, GameState, PartyMon
 from engine.game.stock import gauntlet_stock
 from engine.game.tables import game_data
 from engine.game.teaching import can_learn, choose_student, machine_move
@@ -58,6 +59,9 @@ from engine.world.world import World
 HEALED_ENOUGH = 0.5  # once healed for an objective, the team goes back to a nurse only below this share
 FIT = 0.8  # a fighter's HP share under which it is no fit for a boss
 WORN = 0.1  # a boss's forecast this much under the healed team's: the team sees a nurse first
+# ...and so does a strongest member with fewer uses of its attacks left than this: Blue seed 26, training
+# for the gauntlet, walked its BLASTOISE with no PP into a BIRD KEEPER's battle and lost it to STRUGGLE.
+DRY_PP = 3
 HEAL_BELOW = 0.35  # party HP share under which a catch or training trip first goes to a Pokémon Center
 # The first object of every Pokémon Center is its nurse, of every Mart its clerk (pret data/maps/objects).
 COUNTER_PERSON = 1
@@ -73,6 +77,9 @@ MAX_IDLE_SECONDS = 3600  # the same in the game's own clock: an hour of play wit
 # Experience the team earns training for one boss before its forecast is not awaited.
 MAX_TRAINING_EXP = 60_000
 MAX_TRAINING = 12  # levels the strongest member trains for one boss before the forecast is no longer awaited
+# ...unless the forecast rose this much over those levels: training still pays, and a new budget begins
+# (Blue seed 26 gave up on the gauntlet at 41% after 60,000 experience that had raised it from 0%).
+MIN_RISE = 0.1
 STAGES = ("plan", "re-plan through story gates", "explore", "try another objective", "start over")
 
 
@@ -119,9 +126,25 @@ def _where(state: GameState) -> tuple[int, int, int]:
 
 def needs_nurse(state: GameState) -> bool:
     """The team should see a nurse before anything else: little HP left in all, or the strongest member
-    down (the rest would only lose the next battle)."""
+    down or with its attacks run dry (the rest would only lose the next battle)."""
     strongest = max(state.party, key=lambda mon: mon.level, default=None)
-    return party_hp(state) < HEAL_BELOW or (strongest is not None and strongest.hp == 0)
+    return party_hp(state) < HEAL_BELOW or (strongest is not None and (strongest.hp == 0 or _dry(strongest)))
+
+
+def _dry(mon: PartyMon) -> bool:
+    """Its attacks have run (nearly) dry: a nurse would give back what it fights with (a member with no
+    attack at all, an ABRA with TELEPORT, is not dry)."""
+    moves = game_data().moves_by_name
+    attacks = [slot for slot in mon.moves if slot.name in moves and deals_damage(moves[slot.name])]
+    return bool(attacks) and sum(slot.pp for slot in attacks) < DRY_PP
+
+
+def _worn_words(state: GameState) -> str:
+    strongest = max(state.party, key=lambda mon: mon.level)
+    if strongest.hp > 0 and _dry(strongest):
+        name = strongest.species_name or "the strongest member"
+        return f"{name}'s attacks have run dry"
+    return f"the team is at {party_hp(state):.0%} HP"
 
 
 class PilotSnapshot(Frozen):
@@ -132,6 +155,8 @@ class PilotSnapshot(Frozen):
     bars: dict[str, float] = Field(default_factory=dict)
     training_from: dict[str, int] = Field(default_factory=dict)
     training_exp: dict[str, int] = Field(default_factory=dict)
+    training_chance: dict[str, float] = Field(default_factory=dict)
+    latest_chance: dict[str, float] = Field(default_factory=dict)
     floors: dict[str, int] = Field(default_factory=dict)
     catch_up: int = 0
     shunned: int | None = None
@@ -176,6 +201,8 @@ class Pilot:
         # The strongest member's level when training for a bar key began (reset by a defeat).
         self.training_from: dict[str, int] = {}
         self.training_exp: dict[str, int] = {}  # the party's experience then
+        self.training_chance: dict[str, float] = {}  # the forecast then
+        self.latest_chance: dict[str, float] = {}  # the forecast at the last training leg
         # The level the strongest member reaches before a boss that won is tried again.
         self.floors: dict[str, int] = {}
         self.catch_up = 0  # the level a defeat by a trainer no step trains for asks of the strongest member
@@ -209,6 +236,7 @@ class Pilot:
         if name is None or name in done or self.world is None:
             return None
         objective = self.graph.named(name)
+        self._review_training(objective, state)
         step = self.graph.next_step(
             objective, state, self._bars_now(state), self._healed_steps(objective, state)
         )
@@ -293,7 +321,7 @@ class Pilot:
         if room is not None:
             return room
         if step.do != "heal" and needs_nurse(state):
-            why = f"heal first: the team is at {party_hp(state):.0%} HP"
+            why = f"heal first: {_worn_words(state)}"
             # Between the Elite Four's rooms the way back to the lobby's nurse is shut: the bag it is.
             inside = state.overworld.map_name in ELITE_FOUR_MAPS
             # On Victory Road's floors a nurse only a closed gate leads to is no nurse (its boulders do not
@@ -323,9 +351,7 @@ class Pilot:
             if heal is not None:
                 return heal
         if step.do == "train" and step.bar_key is not None:
-            top = max((mon.level for mon in state.party), default=0)
-            self.training_from.setdefault(step.bar_key, top)
-            self.training_exp.setdefault(step.bar_key, sum(mon.exp for mon in state.party))
+            self._count_training(step.bar_key, step.forecast(state), state)
         if step.do in ("catch", "train"):
             chance = f" ({self._forecast_words(step, state)})" if step.boss else ""
             wanted = f" (one that can learn {machine_move(step.machine)})" if step.machine else ""
@@ -453,18 +479,44 @@ class Pilot:
         """The bars the steps wait for: those raised after defeats, and none for a boss whose training has
         already raised the strongest member by MAX_TRAINING levels or the team by MAX_TRAINING_EXP (a
         forecast that training does not move is not waited for any longer: the fight will show what is
-        missing, and a late level costs many battles)."""
+        missing, and a late level costs many battles). A budget over which the forecast rose by MIN_RISE is
+        renewed instead (`_count_training`)."""
         top = max((mon.level for mon in state.party), default=0)
-        earned = sum(mon.exp for mon in state.party)
         bars = dict(self.bars)
         for key, floor in self.floors.items():
             if top < floor:
                 bars[key] = UNREACHABLE  # below the level a defeat asked for: train, whatever the forecast
-        for key, start in self.training_from.items():
-            exp = self.training_exp.get(key, earned)
-            if top - start >= MAX_TRAINING or earned - exp >= MAX_TRAINING_EXP:
+        for key in self.training_from:
+            if self._budget_spent(key, state) and not self._rising(key):
                 bars[key] = 0.0
         return bars
+
+    def _budget_spent(self, key: str, state: GameState) -> bool:
+        top = max((mon.level for mon in state.party), default=0)
+        earned = sum(mon.exp for mon in state.party)
+        start = self.training_from.get(key, top)
+        return top - start >= MAX_TRAINING or earned - self.training_exp.get(key, earned) >= MAX_TRAINING_EXP
+
+    def _rising(self, key: str) -> bool:
+        latest = self.latest_chance.get(key)
+        return latest is not None and latest - self.training_chance.get(key, latest) >= MIN_RISE
+
+    def _review_training(self, objective: Objective, state: GameState) -> None:
+        """Before the bars are read: a training budget just spent is weighed by the forecast now."""
+        for step in objective.steps:
+            key = step.bar_key
+            if step.do == "train" and key in self.training_from and self._budget_spent(key, state):
+                self._count_training(key, step.forecast(state), state)
+
+    def _count_training(self, key: str, chance: float | None, state: GameState) -> None:
+        """Where training for `key` began, or begins again: a budget spent while the forecast rose by
+        MIN_RISE starts a new one from here (bounded: a forecast can rise only so many times)."""
+        self.latest_chance[key] = chance or 0.0
+        if key in self.training_from and not (self._budget_spent(key, state) and self._rising(key)):
+            return
+        self.training_from[key] = max((mon.level for mon in state.party), default=0)
+        self.training_exp[key] = sum(mon.exp for mon in state.party)
+        self.training_chance[key] = chance or 0.0
 
     def _trainer_to_fight(self, state: GameState) -> Leg | None:
         """An unbeaten trainer near at hand when it gives more experience per frame than the best grass."""
@@ -670,8 +722,8 @@ class Pilot:
         before = max(step.win_at, self.bars.get(key, 0.0))
         self.bars[key] = min(MAX_BAR, max(before, chance or 0.0) + BAR_RAISE)
         self.floors[key] = top + LEVELS_AFTER_DEFEAT
-        self.training_from.pop(key, None)
-        self.training_exp.pop(key, None)
+        for kept in (self.training_from, self.training_exp, self.training_chance, self.latest_chance):
+            kept.pop(key, None)
         now = "unknown" if chance is None else percent(chance)
         what = "the Elite Four and the Champion" if key == GAUNTLET_KEY else opponent
         then = f"L{self.floors[key]} and {self.bars[key]:.0%}"
@@ -789,7 +841,8 @@ class Pilot:
         return PilotSnapshot(
             objective=self.objective, idle_legs=self.idle_legs, detour=self.detour,
             puzzles=self.puzzles.snapshot(), bars=dict(self.bars), training_from=dict(self.training_from),
-            training_exp=dict(self.training_exp),
+            training_exp=dict(self.training_exp), training_chance=dict(self.training_chance),
+            latest_chance=dict(self.latest_chance),
             floors=dict(self.floors), catch_up=self.catch_up, shunned=self.shunned,
             since_progress=self.since_progress,
             progress_mark=self._mark, progress_at=self.progress_at,
@@ -801,6 +854,8 @@ class Pilot:
         self.bars = dict(snapshot.bars)
         self.training_from = dict(snapshot.training_from)
         self.training_exp = dict(snapshot.training_exp)
+        self.training_chance = dict(snapshot.training_chance)
+        self.latest_chance = dict(snapshot.latest_chance)
         self.floors = dict(snapshot.floors)
         self.catch_up = snapshot.catch_up
         self.shunned = snapshot.shunned

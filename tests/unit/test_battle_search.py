@@ -21,7 +21,7 @@ from engine.combat.fighter import (
 from engine.combat.judge import Judge, win_probability
 from engine.combat.race import duel_odds
 from engine.combat.rollout import sampled_win_rate
-from engine.combat.search import SWITCHES_SEARCHED, search
+from engine.combat.search import SWITCHES_SEARCHED, attacks, label, search
 from engine.combat.turn import enemy_answers, resolve_turn
 from engine.combat.wear import stage_multiplier
 from engine.game.damage import ai_type_effectiveness
@@ -653,3 +653,40 @@ def test_a_trainers_potion_counts_against_a_member_that_chips_its_pokemon_down_s
     charizard = mon("CHARIZARD", 50, "FLAMETHROWER")
     strong = duel_odds(Duel(us=Side(members=(charizard,)), them=trainer("ERIKA", victreebel, uses=1)))
     assert strong.win > 0.99
+
+
+def test_in_the_elite_fours_rooms_a_move_with_pp_to_spare_goes_first() -> None:
+    blastoise = mon("BLASTOISE", 68, "SURF", "STRENGTH", "ICE_BEAM", "HYDRO_PUMP")._replace(pp=(3, 15, 2, 5))
+    chosen = {}
+    for cls in ("LANCE", "COOLTRAINER_M"):
+        position = Duel(us=Side(members=(blastoise,)), them=trainer(cls, mon("DRAGONAIR", 56)))
+        verdict = search(position, attacks(position))
+        chosen[cls] = (label(position, verdict.best.action), verdict.reason)
+    assert chosen["COOLTRAINER_M"][0] == "ICE_BEAM"  # a knock-out in one: PP is the nurse's to give back
+    assert chosen["LANCE"][0] == "STRENGTH"  # two ICE BEAMs left, with the Champion still to come
+    assert "saves ICE_BEAM's PP (2 left)" in chosen["LANCE"][1]
+
+
+def test_the_pp_a_move_keeps_never_makes_a_switch_look_better_than_attacking() -> None:
+    blastoise = mon("BLASTOISE", 68, "SURF", "STRENGTH", "ICE_BEAM", "HYDRO_PUMP")._replace(pp=(3, 2, 1, 2))
+    victreebel = mon("VICTREEBEL", 30, "VINE_WHIP", "CUT")
+    position = Duel(us=Side(members=(blastoise, victreebel)), them=trainer("LANCE", mon("DRAGONAIR", 56)))
+    verdict = search(position, [*attacks(position), Switch(1)])
+    assert isinstance(verdict.best.action, Attack)  # every attack is short of PP: still an attack
+
+
+def test_in_the_elite_fours_rooms_the_attacking_stat_is_raised_first_while_the_foe_is_no_threat() -> None:
+    x_items = [UseItem(item=item, heal=0, cures=frozenset(), member=0) for item in ("X_SPECIAL", "X_ATTACK")]
+    chosen = {}
+    for cls, stage in (("LORELEI", 0), ("COOLTRAINER_M", 0), ("LORELEI", 2)):
+        blastoise = mon("BLASTOISE", 63, "SURF", "ICE_BEAM", "STRENGTH")._replace(
+            stages=(0, 0, 0, stage, 0, 0)
+        )
+        position = Duel(
+            us=Side(members=(blastoise,)), them=trainer(cls, mon("CLOYSTER", 53), mon("LAPRAS", 56))
+        )
+        verdict = search(position, [*attacks(position), *x_items])
+        chosen[cls, stage] = (label(position, verdict.best.action), verdict.reason)
+    assert chosen["COOLTRAINER_M", 0][0] == "SURF"  # one room, no rooms after it: the hit now
+    assert chosen["LORELEI", 0][0] == "X_SPECIAL" and "every later hit of the room" in chosen["LORELEI", 0][1]
+    assert "every later hit" not in chosen["LORELEI", 2][1]  # two stages up: the search's own choice

@@ -291,3 +291,37 @@ def test_a_team_that_wants_no_experience_walks_out_of_trainers_eyes() -> None:
     w = world()
     fight = Pilot(w, g, Explorer(w), stuck_legs=3).leg(squirtle(30), "beat_brock")
     assert fight is not None and "fight" in fight.reason and fight.intent == "travel"
+
+
+def test_training_whose_forecast_still_rises_gets_a_new_budget_and_stops_once_it_does_not() -> None:
+    flown = pilot()
+    assert "train" in (flown.leg(charmander(12), "beat_brock") or Leg(goal=HereGoal())).reason  # 0%
+    risen = charmander(12 + MAX_TRAINING)  # 56% now: the budget is spent, but the levels paid
+    leg = flown.leg(risen, "beat_brock")
+    assert leg is not None and "train" in leg.reason
+    assert flown.training_from["BROCK"] == 12 + MAX_TRAINING and flown.training_chance["BROCK"] > 0.5
+    party = tuple(mon.model_copy(update={"exp": mon.exp + MAX_TRAINING_EXP}) for mon in risen.party)
+    flat = risen.model_copy(update={"party": party})  # a second budget spent without a level: no rise
+    leg = flown.leg(flat, "beat_brock")
+    assert leg is not None and leg.goal.model_dump().get("map_id") == ROAD
+    restored = pilot()
+    restored.restore(flown.snapshot())
+    assert restored.training_chance == flown.training_chance and restored.latest_chance
+
+
+def dry(state: GameState, pp: int) -> GameState:
+    mon = state.party[0]
+    moves = tuple(slot.model_copy(update={"pp": pp}) for slot in mon.moves)
+    return state.model_copy(update={"party": (mon.model_copy(update={"moves": moves}),)})
+
+
+def test_a_strongest_member_whose_attacks_ran_dry_sees_a_nurse_before_the_next_fight() -> None:
+    flown = pilot()
+    ready = squirtle(30)
+    assert "go" in (flown.leg(dry(ready, 5), "beat_brock") or Leg(goal=HereGoal())).reason  # 15 uses left
+    leg = flown.leg(dry(ready, 0), "beat_brock")  # full HP, but only STRUGGLE
+    assert leg is not None and "heal first: SQUIRTLE's attacks have run dry" in leg.reason
+    abra = in_town(
+        team(member("ABRA", 30, ("TELEPORT",)))
+    )  # nothing to run dry: no endless walk to the nurse
+    assert "heal" not in (flown.leg(dry(abra, 0), "beat_brock") or Leg(goal=HereGoal())).reason

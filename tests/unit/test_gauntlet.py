@@ -7,7 +7,17 @@ from __future__ import annotations
 from engine.combat.fighter import Attack, Duel, Side, Switch, UseItem, fighter_of
 from engine.game.models import BagItem
 from engine.game.tables import game_data
-from engine.team.gauntlet import Bag, _mend, bag_of, gauntlet_forecast, greedy, planned_forecast
+from engine.team.gauntlet import (
+    CONFIRM_SAMPLES,
+    PLAN_SAMPLES,
+    Bag,
+    _mend,
+    bag_of,
+    gauntlet_forecast,
+    greedy,
+    planned_forecast,
+    settled_forecast,
+)
 from engine.team.planner import GAUNTLET, gauntlet
 from tests.unit.test_team import member, team
 
@@ -119,3 +129,12 @@ def test_the_planned_forecast_counts_the_stock_as_bought_and_is_remembered() -> 
 def test_an_unknown_boss_or_no_party_gives_no_forecast() -> None:
     assert gauntlet_forecast(team(), GAUNTLET) is None
     assert gauntlet_forecast(team(member("BLASTOISE", 60, ("SURF",))), (("NOBODY", 1),)) is None
+
+
+def test_a_chance_near_a_bar_is_drawn_again_before_it_is_believed() -> None:
+    strong = team(member("MEWTWO", 100, ("PSYCHIC_M", "ICE_BEAM", "THUNDERBOLT", "RECOVER")))
+    weak = team(member("RATTATA", 10, ("TACKLE",)))
+    sure, hopeless = settled_forecast(strong, gauntlet(strong)), settled_forecast(weak, gauntlet(weak))
+    assert sure is not None and hopeless is not None
+    assert sure.samples == CONFIRM_SAMPLES and sure.chance == 1.0
+    assert hopeless.samples == PLAN_SAMPLES and hopeless.chance == 0.0  # far from any bar: no more draws
