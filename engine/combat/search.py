@@ -81,8 +81,9 @@ DEEP_WORK = 480
 PLAYED_ON_DETAIL = 1  # the turn played by the member sent after ours went down
 PLAYED_ON_MASS = 0.1  # ways a switch ends less likely than this are left to the judge alone
 # In the Elite Four's rooms every PP spent is missing in the rooms after it, where no nurse and no Mart
-# gives it back (the lobby sells no ETHER): a move costs PP_WEIGHT / (its PP left) of winning chance, so
-# between lines nearly alike the move with PP to spare is used, as the chain's forecast plays. Blue seed 26
+# gives it back (the lobby sells no ETHER): a move costs PP_WEIGHT / (its PP left) of winning chance, less
+# what the attack with the most PP costs, so between attacks nearly alike the one with PP to spare is used,
+# as the chain's forecast plays. Blue seed 26
 # used ICE BEAM and HYDRO PUMP where STRENGTH did as well, reached LANCE with its PP spent, STRUGGLEd itself
 # down and met the Champion with field-move carriers. (pret trainer classes of the four rooms.)
 CHAIN_ROOMS = frozenset({"LORELEI", "BRUNO", "AGATHA", "LANCE"})
@@ -272,8 +273,7 @@ def _boost_first(duel: Duel, scored: tuple[Scored, ...], worth: list[int], index
     assert isinstance(action, Attack)
     if action.slot < 0 or move_pace(me, foe, action.slot)[0] >= foe.hp:
         return None
-    threat = max((move_pace(foe, me, slot)[0] for slot, pp in enumerate(foe.pp) if pp > 0), default=0.0)
-    if threat * SAFE_TURNS >= me.hp:
+    if threat(foe, me) * SAFE_TURNS >= me.hp:
         return None
     physical = move_of(me, action.slot).type in PHYSICAL_TYPES
     stat, item = (ATTACK, "X_ATTACK") if physical else (SPECIAL, "X_SPECIAL")
@@ -284,6 +284,11 @@ def _boost_first(duel: Duel, scored: tuple[Scored, ...], worth: list[int], index
         if isinstance(held, UseItem) and held.item == item:
             return i
     return None
+
+
+def threat(foe: Fighter, me: Fighter) -> float:
+    """The most one of the foe's moves is expected to do to `me`."""
+    return max((move_pace(foe, me, slot)[0] for slot, pp in enumerate(foe.pp) if pp > 0), default=0.0)
 
 
 def pp_cost(duel: Duel, action: Action) -> float:

@@ -42,6 +42,7 @@ from engine.combat.fighter import (
 from engine.combat.pace import move_pace
 from engine.combat.position import full_pp, trainer_side
 from engine.combat.position import our_fighters as party_fighters
+from engine.combat.search import BOOSTED, SAFE_TURNS, threat
 from engine.combat.turn import enemy_answers, resolve_turn
 from engine.frozen import Frozen
 from engine.game.damage import PHYSICAL_TYPES
@@ -56,8 +57,6 @@ SAMPLES = 16
 MAX_TURNS = 120  # a fight still going after this many turns counts as lost
 DETAIL = 4  # damage groups a turn's outcomes are drawn from (a draw needs no finer)
 DANGER = 0.4  # a member below this share of its HP, with a foe that can knock it out, drinks a potion
-SAFE_TURNS = 3  # an X item is used only when the foe needs more than this many turns to knock us out
-BOOSTED = 2  # stages an X item raises a stat to, at most
 SWITCH_MARGIN = 0.5  # how much better a bench member's duel must look for a switch as a foe comes out
 ETHER_PP = 10  # pret engine/items/item_effects.asm ItemUseMedicine: an ETHER or ELIXER restores 10 PP
 
@@ -221,8 +220,8 @@ def greedy(duel: Duel, bag: Bag) -> Action:
     while the foe is no threat yet (up to BOOSTED stages); else the attack that knocks the foe out in
     the fewest turns, the one with the most PP to spare among equals."""
     me, foe = duel.us.fighter, duel.them.fighter
-    threat = _threat(foe, me)
-    if duel.us.heals and me.hp < DANGER * me.max_hp and threat >= me.hp:
+    danger = threat(foe, me)
+    if duel.us.heals and me.hp < DANGER * me.max_hp and danger >= me.hp:
         heal = duel.us.heals[0]
         return UseItem(item="POTION", heal=None if heal >= FULL_HEAL_HP else heal, cures=frozenset(),
                        member=duel.us.active)  # fmt: skip
@@ -230,7 +229,7 @@ def greedy(duel: Duel, bag: Bag) -> Action:
     if switch is not None:
         return Switch(switch)
     slot = _best_slot(me, foe)
-    boost = _boost(me, foe, slot, threat, bag)
+    boost = _boost(me, foe, slot, danger, bag)
     if boost is not None:
         return UseItem(item=boost, heal=0, cures=frozenset(), member=duel.us.active)
     return Attack(slot)
@@ -249,10 +248,10 @@ def _better_member(duel: Duel) -> int | None:
     return best if _matchup(duel.us.members[best], foe) > now + SWITCH_MARGIN else None
 
 
-def _boost(me: Fighter, foe: Fighter, slot: int, threat: float, bag: Bag) -> str | None:
+def _boost(me: Fighter, foe: Fighter, slot: int, danger: float, bag: Bag) -> str | None:
     """The X item worth a turn now: the best move's attacking stat, then speed against a faster foe;
     None when the foe could hurt badly this turn, the move would knock it out anyway, or none is held."""
-    if threat * SAFE_TURNS >= me.hp or slot == STRUGGLE_SLOT:
+    if danger * SAFE_TURNS >= me.hp or slot == STRUGGLE_SLOT:
         return None
     pace = move_pace(me, foe, slot)[0]
     if pace >= foe.hp:
@@ -279,11 +278,6 @@ def _best_slot(me: Fighter, foe: Fighter) -> int:
     return max(enough, key=lambda slot: (me.pp[slot], paces[slot]))
 
 
-def _threat(foe: Fighter, me: Fighter) -> float:
-    """The most one of the foe's moves is expected to do to `me`."""
-    return max((move_pace(foe, me, slot)[0] for slot, pp in enumerate(foe.pp) if pp > 0), default=0.0)
-
-
 def _send_next(duel: Duel) -> Duel:
     """After a knock-out: a trainer's next member in order; ours, the one whose duel looks best."""
     if duel.them.fighter.fainted and not duel.them.defeated:
@@ -300,7 +294,7 @@ def _send_next(duel: Duel) -> Duel:
 def _matchup(member: Fighter, foe: Fighter) -> float:
     """How a duel looks: the share of the foe's HP our member takes a turn, less the share it loses."""
     ours = max((move_pace(member, foe, slot)[0] for slot, pp in enumerate(member.pp) if pp > 0), default=0.0)
-    return ours / max(1, foe.hp) - _threat(foe, member) / max(1, member.hp)
+    return ours / max(1, foe.hp) - threat(foe, member) / max(1, member.hp)
 
 
 def _mend(members: tuple[Fighter, ...], tops: tuple[tuple[int, ...], ...], bag: Bag) -> tuple[Fighter, ...]:
