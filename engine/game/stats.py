@@ -5,8 +5,8 @@ engine/pokemon/calc_stats.asm CalcStats, CalcStat; the DV layout of macros/ram.a
 from __future__ import annotations
 
 from engine.game.damage import stat_at_level
-from engine.game.models import Stats
-from engine.game.tables import Species
+from engine.game.models import PartyMon, Stats
+from engine.game.tables import Species, game_data
 
 StatExp = tuple[int, int, int, int, int]  # HP, Attack, Defense, Speed, Special
 NO_STAT_EXP: StatExp = (0, 0, 0, 0, 0)
@@ -30,3 +30,13 @@ def computed_stats(species: Species, level: int, dvs: int, stat_exp: StatExp) ->
         stat_at_level(b, level, dv, exp) for b, dv, exp in zip(bases, dvs4, stat_exp[1:], strict=True)
     )
     return max_hp, Stats(attack=attack, defense=defense, speed=speed, special=special)
+
+
+def raised(mon: PartyMon, level: int) -> PartyMon:
+    """The member at `level`, its stats worked out again and its HP full (what a plan weighs a level it has
+    not reached yet by); the member itself for its own level or an unknown species."""
+    species = game_data().species_by_index.get(mon.species_id)
+    if species is None or level == mon.level:
+        return mon
+    max_hp, stats = computed_stats(species, level, mon.dvs, mon.stat_exp)
+    return mon.model_copy(update={"level": level, "max_hp": max_hp, "hp": max_hp, "stats": stats})

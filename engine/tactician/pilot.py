@@ -11,6 +11,8 @@ over. Every escalation is in the leg's reason, so the run log says why.
 
 from __future__ import annotations
 
+import logging
+
 from pydantic import Field
 
 from engine.combat.chance import percent
@@ -36,6 +38,7 @@ from engine.tactician.explorer import Explorer
 from engine.tactician.puzzle_legs import PuzzleGuide, PuzzleSnapshot
 from engine.tactician.recruiting import Recruiting, RecruitingSnapshot
 from engine.tactician.spots import SpotChooser
+from engine.team.gauntlet import PROJECTED_GAINS, levels_to
 from engine.team.planner import TeamPlanner, gauntlet
 from engine.team.training import Spot
 from engine.world.gates import closed_gates
@@ -80,6 +83,7 @@ MAX_TRAINING = 12  # levels the strongest member trains for one boss before the 
 # ...unless the forecast rose this much over those levels: training still pays, and a new budget begins
 # (Blue seed 26 gave up on the gauntlet at 41% after 60,000 experience that had raised it from 0%).
 MIN_RISE = 0.1
+log = logging.getLogger("engine.tactician")
 STAGES = ("plan", "re-plan through story gates", "explore", "try another objective", "start over")
 
 
@@ -158,6 +162,7 @@ class PilotSnapshot(Frozen):
     training_chance: dict[str, float] = Field(default_factory=dict)
     latest_chance: dict[str, float] = Field(default_factory=dict)
     floors: dict[str, int] = Field(default_factory=dict)
+    projected: dict[str, int] = Field(default_factory=dict)
     catch_up: int = 0
     shunned: int | None = None
     since_progress: int = 0
@@ -205,6 +210,9 @@ class Pilot:
         self.latest_chance: dict[str, float] = {}  # the forecast at the last training leg
         # The level the strongest member reaches before a boss that won is tried again.
         self.floors: dict[str, int] = {}
+        # The level at which the gauntlet's forecast reaches its bar by projection (team/gauntlet.levels_to),
+        # worked out once a training budget is spent with the forecast flat (0: no projected level does).
+        self.projected: dict[str, int] = {}
         self.catch_up = 0  # the level a defeat by a trainer no step trains for asks of the strongest member
         # The map of that defeat: no training there until the level is reached (the rival on Route 22
         # stands beside its grass and would be met again at once).
@@ -353,7 +361,7 @@ class Pilot:
         if step.do == "train" and step.bar_key is not None:
             self._count_training(step.bar_key, step.forecast(state), state)
         if step.do in ("catch", "train"):
-            chance = f" ({self._forecast_words(step, state)})" if step.boss else ""
+            chance = f" ({self._forecast_words(step, state)})" if step.boss or step.gauntlet else ""
             wanted = f" (one that can learn {machine_move(step.machine)})" if step.machine else ""
             if step.do == "catch" and len(state.party) >= 6 and state.progress.box_count >= MONS_PER_BOX:
                 return self._new_box(state)
@@ -487,7 +495,7 @@ class Pilot:
             if top < floor:
                 bars[key] = UNREACHABLE  # below the level a defeat asked for: train, whatever the forecast
         for key in self.training_from:
-            if self._budget_spent(key, state) and not self._rising(key):
+            if self._budget_spent(key, state) and not self._rising(key) and top >= self.projected.get(key, 0):
                 bars[key] = 0.0
         return bars
 
@@ -507,6 +515,35 @@ class Pilot:
             key = step.bar_key
             if step.do == "train" and key in self.training_from and self._budget_spent(key, state):
                 self._count_training(key, step.forecast(state), state)
+                spent = self._budget_spent(key, state) and not self._rising(key)
+                if step.gauntlet and key is not None and spent and key not in self.projected:
+                    self._project(key, step, state)
+
+    def _project(self, key: str, step: Step, state: GameState) -> None:
+        """A gauntlet budget spent with the forecast flat: the level at which the forecast would reach the
+        bar, if a few more levels do it, is trained for before the chain is entered; else it is entered."""
+        bar = max(step.win_at, self.bars.get(key, 0.0))
+        top = max((mon.level for mon in state.party), default=0)
+        gain = levels_to(state, gauntlet(state), bar, gauntlet_stock(state))
+        self.projected[key] = top + gain if gain is not None else 0
+        now = percent(self.latest_chance.get(key, 0.0))
+        if gain is None:
+            log.info(
+                "plan: training left the gauntlet's forecast at %s; no level up to L%d reaches %.0f%%: "
+                "the chain is entered as the team is",
+                now,
+                top + PROJECTED_GAINS[-1],
+                bar * 100,
+            )
+        else:
+            log.info(
+                "plan: training left the gauntlet's forecast at %s; at L%d it reaches %.0f%% by "
+                "projection: training on to L%d first",
+                now,
+                top + gain,
+                bar * 100,
+                top + gain,
+            )
 
     def _count_training(self, key: str, chance: float | None, state: GameState) -> None:
         """Where training for `key` began, or begins again: a budget spent while the forecast rose by
@@ -691,15 +728,16 @@ class Pilot:
         return Leg(goal=goal, pc=order, reason=why)
 
     def _forecast_words(self, step: Step, state: GameState) -> str:
-        assert step.boss is not None
         chance = step.forecast(state)
         shown = "unknown" if chance is None else percent(chance)
         bar = self._bars_now(state).get(step.bar_key or "", step.win_at)
-        against = (
-            "to finish the Elite Four and the Champion" if step.gauntlet else f"to win against {step.boss[0]}"
-        )
+        boss = step.boss[0] if step.boss is not None else "the boss"
+        against = "to finish the Elite Four and the Champion" if step.gauntlet else f"to win against {boss}"
         floor = self.floors.get(step.bar_key or "")
         until = f"L{floor}" if bar >= UNREACHABLE and floor is not None else f"{bar:.0%}"
+        projected = self.projected.get(step.bar_key or "", 0)
+        if projected > max((mon.level for mon in state.party), default=0):
+            until = f"{until} (L{projected} reaches it by projection)"
         return f"{shown} {against}, training until {until}"
 
     # -- defeats -----------------------------------------------------------------------------------
@@ -724,6 +762,7 @@ class Pilot:
         self.floors[key] = top + LEVELS_AFTER_DEFEAT
         for kept in (self.training_from, self.training_exp, self.training_chance, self.latest_chance):
             kept.pop(key, None)
+        self.projected.pop(key, None)
         now = "unknown" if chance is None else percent(chance)
         what = "the Elite Four and the Champion" if key == GAUNTLET_KEY else opponent
         then = f"L{self.floors[key]} and {self.bars[key]:.0%}"
@@ -843,7 +882,8 @@ class Pilot:
             puzzles=self.puzzles.snapshot(), bars=dict(self.bars), training_from=dict(self.training_from),
             training_exp=dict(self.training_exp), training_chance=dict(self.training_chance),
             latest_chance=dict(self.latest_chance),
-            floors=dict(self.floors), catch_up=self.catch_up, shunned=self.shunned,
+            floors=dict(self.floors), projected=dict(self.projected), catch_up=self.catch_up,
+            shunned=self.shunned,
             since_progress=self.since_progress,
             progress_mark=self._mark, progress_at=self.progress_at,
             recruiting=self.recruiting.snapshot() if self.recruiting is not None else RecruitingSnapshot(),
@@ -857,6 +897,7 @@ class Pilot:
         self.training_chance = dict(snapshot.training_chance)
         self.latest_chance = dict(snapshot.latest_chance)
         self.floors = dict(snapshot.floors)
+        self.projected = dict(snapshot.projected)
         self.catch_up = snapshot.catch_up
         self.shunned = snapshot.shunned
         self.since_progress = snapshot.since_progress

@@ -20,7 +20,7 @@ from engine.combat.position import forecast
 from engine.game.items import BATTLE_ITEMS
 from engine.game.mending import FIGHTER_LEVELS
 from engine.game.models import GameState, MoveSlot, PartyMon
-from engine.game.stats import computed_stats
+from engine.game.stats import raised
 from engine.game.stock import full_stock
 from engine.game.tables import game_data
 from engine.game.teaching import MOVE_SLOTS, can_learn, machine_move, move_values
@@ -121,8 +121,8 @@ def _raised_forecast(state: GameState, team: tuple[PartyMon, ...], boss: tuple[s
     top = _top_level(boss)
     if top is None:
         return None
-    raised = tuple(_at_level(mon, max(mon.level, top)) for mon in team)
-    return forecast(state.model_copy(update={"party": raised}), *boss, healed=True)
+    team = tuple(raised(mon, max(mon.level, top)) for mon in team)
+    return forecast(state.model_copy(update={"party": team}), *boss, healed=True)
 
 
 def _chain_shares(
@@ -138,8 +138,8 @@ def _chain_shares(
     top = max((level for level in tops if level is not None), default=None)
     if top is None:
         return []
-    raised = tuple(_at_level(mon, max(mon.level, top)) for mon in team)
-    stocked = with_stock(state.model_copy(update={"party": raised}), full_stock(state))
+    team = tuple(raised(mon, max(mon.level, top)) for mon in team)
+    stocked = with_stock(state.model_copy(update={"party": team}), full_stock(state))
     found = gauntlet_forecast(stocked, chain, samples=CHAIN_SAMPLES)
     return list(found.beaten) if found is not None else []
 
@@ -149,11 +149,3 @@ def _top_level(boss: tuple[str, int]) -> int | None:
         if (party.trainer_class, party.number) == boss:
             return max(member.level for member in party.party)
     return None
-
-
-def _at_level(mon: PartyMon, level: int) -> PartyMon:
-    species = game_data().species_by_index.get(mon.species_id)
-    if species is None or level == mon.level:
-        return mon
-    max_hp, stats = computed_stats(species, level, mon.dvs, mon.stat_exp)
-    return mon.model_copy(update={"level": level, "max_hp": max_hp, "hp": max_hp, "stats": stats})

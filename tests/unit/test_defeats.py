@@ -5,13 +5,16 @@ not waited on for ever; and a snapshot keeps the raised bars."""
 from __future__ import annotations
 
 from engine.game.models import GameState
-from engine.story.graph import StoryGraph, parse_graph
+from engine.game.stock import gauntlet_stock
+from engine.story.graph import GAUNTLET_KEY, StoryGraph, parse_graph
 from engine.tactician.explorer import Explorer
 from engine.tactician.pilot import BAR_RAISE, MAX_TRAINING, MAX_TRAINING_EXP, Pilot
-from engine.team.planner import TeamPlanner
+from engine.team.gauntlet import PROJECTED_GAINS, levels_to
+from engine.team.planner import TeamPlanner, gauntlet
 from engine.world.goals import HereGoal, Leg
 from engine.world.world import World
 from tests.support.tiny_world import INDOOR, TinyMap, build_world, person, state_at
+from tests.unit.test_gauntlet import holding
 from tests.unit.test_pilot import CENTER_ART, ROAD, in_town, world
 from tests.unit.test_team import member, team
 
@@ -325,3 +328,50 @@ def test_a_strongest_member_whose_attacks_ran_dry_sees_a_nurse_before_the_next_f
         team(member("ABRA", 30, ("TELEPORT",)))
     )  # nothing to run dry: no endless walk to the nurse
     assert "heal" not in (flown.leg(dry(abra, 0), "beat_brock") or Leg(goal=HereGoal())).reason
+
+
+def gauntlet_graph() -> StoryGraph:
+    return parse_graph({"objectives": [
+        {"name": "beat_the_league", "title": "beat the league", "done": [["badge:BOULDER"]], "source": "test",
+         "steps": [{"do": "train", "boss": ["LORELEI", 1], "gauntlet": True, "win_at": 0.7,
+                    "why": "five in a row"},
+                   {"do": "go", "map": "ROAD", "why": "the plateau"}]},
+    ]})  # fmt: skip
+
+
+def blastoise(level: int, exp: int = 0) -> GameState:
+    state = holding(team(member("BLASTOISE", level, ("SURF", "BLIZZARD", "EARTHQUAKE", "BODY_SLAM"))),
+                    FULL_RESTORE=16, X_SPECIAL=6)  # fmt: skip
+    mon = state.party[0]
+    return in_town(state).model_copy(update={"party": (mon.model_copy(update={"exp": mon.exp + exp}),)})
+
+
+def test_a_flat_gauntlet_budget_trains_on_to_the_level_a_projection_reaches_the_bar_at() -> None:
+    w = world()
+    flown = Pilot(w, gauntlet_graph(), Explorer(w), stuck_legs=3)
+    first = flown.leg(blastoise(64), "beat_the_league")
+    assert first is not None and "train" in first.reason and "to finish the Elite Four" in first.reason
+    flat = blastoise(64, exp=MAX_TRAINING_EXP)  # a budget spent, the forecast where it was (below 70%)
+    gain = levels_to(flat, gauntlet(flat), 0.7, gauntlet_stock(flat))
+    assert gain is not None and gain in PROJECTED_GAINS
+    leg = flown.leg(flat, "beat_the_league")
+    assert (
+        leg is not None and "train" in leg.reason and f"L{64 + gain} reaches it by projection" in leg.reason
+    )
+    assert flown.projected[GAUNTLET_KEY] == 64 + gain
+    restored = Pilot(w, gauntlet_graph(), Explorer(w), stuck_legs=3)
+    restored.restore(flown.snapshot())
+    assert restored.projected == flown.projected
+    there = flown.leg(blastoise(64 + gain, exp=MAX_TRAINING_EXP), "beat_the_league")
+    assert there is not None and there.goal.model_dump().get("map_id") == ROAD
+
+
+def test_a_flat_gauntlet_budget_no_projected_level_rescues_enters_the_chain_as_before() -> None:
+    w = world()
+    flown = Pilot(w, gauntlet_graph(), Explorer(w), stuck_legs=3)
+    assert "train" in (flown.leg(blastoise(50), "beat_the_league") or Leg(goal=HereGoal())).reason
+    leg = flown.leg(blastoise(50, exp=MAX_TRAINING_EXP), "beat_the_league")  # L66 is 0-6%: no rescue
+    assert leg is not None and leg.goal.model_dump().get("map_id") == ROAD
+    assert flown.projected[GAUNTLET_KEY] == 0
+    lost = flown.battle_ended("defeat", "LANCE #1", blastoise(50, exp=MAX_TRAINING_EXP))
+    assert lost is not None and GAUNTLET_KEY not in flown.projected  # the next budget may project again

@@ -6,15 +6,18 @@ from __future__ import annotations
 
 from engine.combat.fighter import Attack, Duel, Side, Switch, UseItem, fighter_of
 from engine.game.models import BagItem
+from engine.game.stats import raised
 from engine.game.tables import game_data
 from engine.team.gauntlet import (
     CONFIRM_SAMPLES,
     PLAN_SAMPLES,
+    PROJECTED_GAINS,
     Bag,
     _mend,
     bag_of,
     gauntlet_forecast,
     greedy,
+    levels_to,
     planned_forecast,
     settled_forecast,
 )
@@ -138,3 +141,17 @@ def test_a_chance_near_a_bar_is_drawn_again_before_it_is_believed() -> None:
     assert sure is not None and hopeless is not None
     assert sure.samples == CONFIRM_SAMPLES and sure.chance == 1.0
     assert hopeless.samples == PLAN_SAMPLES and hopeless.chance == 0.0  # far from any bar: no more draws
+
+
+def test_the_levels_to_a_bar_are_the_fewest_projected_gains_that_reach_it_or_none() -> None:
+    strong = team(member("MEWTWO", 90, ("PSYCHIC_M", "ICE_BEAM", "THUNDERBOLT", "RECOVER")))
+    weak = team(member("RATTATA", 10, ("TACKLE",)))
+    assert levels_to(strong, gauntlet(strong), 0.7) == PROJECTED_GAINS[0]
+    assert levels_to(weak, gauntlet(weak), 0.7) is None  # L26 is hopeless still
+    mid = holding(team(member("BLASTOISE", 64, ("SURF", "BLIZZARD", "EARTHQUAKE", "BODY_SLAM"))),
+                  FULL_RESTORE=16, X_SPECIAL=6)  # fmt: skip
+    gain = levels_to(mid, gauntlet(mid), 0.7)
+    assert gain is not None and gain > PROJECTED_GAINS[0]
+    below = raised(mid.party[0], 64 + gain - PROJECTED_GAINS[0])
+    short = settled_forecast(mid.model_copy(update={"party": (below,)}), gauntlet(mid))
+    assert short is not None and short.chance < 0.7  # the gain before it does not reach the bar
