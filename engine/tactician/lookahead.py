@@ -9,12 +9,15 @@ from engine.combat.judge import Judge
 from engine.combat.pace import move_pace
 from engine.combat.position import duel_of, model_action
 from engine.combat.search import search
-from engine.game.actions import BattleAction, SendNext, describe
+from engine.game.actions import BattleAction, SendNext, SwitchTo, describe
 from engine.game.assessment import Fairness
 from engine.game.models import GameState
 from engine.memory.lessons import Measurement
 
 SEEN_KEPT = 64  # enemies whose used moves are remembered
+Front = tuple[
+    int, int | None, int | None, str | None, int
+]  # the enemy in front: trainer, number, place, kind
 # Observed damage from lesson memory replaces the calculator's estimate gradually: after n observed uses
 # it weighs n / (n + PRIOR_USES). The calculator is exact for a plain hit but blind to what only shows in
 # play (moves that fail, the enemy's hidden stat boosts), and two uses are too few to overrule it.
@@ -29,19 +32,30 @@ class Lookahead:
     def __init__(self, fairness: Fairness, boss_plies: int = 1) -> None:
         self.fairness = fairness
         self.boss_plies = boss_plies
-        self.seen: dict[tuple[int, int | None, int | None, str | None, int], set[int]] = {}
+        self.seen: dict[Front, set[int]] = {}
+        # Our members switched out while this enemy was in front: none goes back in against it (a member
+        # sent after a faint still may). One turn's search judges each switch afresh, and each side of a
+        # pair looked better from the other: Red seed 31 switched PIDGEY and VILEPLUME in and out in front
+        # of SABRINA's KADABRA four times, each taking a free PSYCHIC, and lost the battle it said was 92%.
+        self.withdrawn: tuple[Front | None, frozenset[int]] = (None, frozenset())
 
-    def _seen_moves(self, state: GameState) -> set[int]:
+    @staticmethod
+    def _front(state: GameState) -> Front:
         battle = state.battle
         assert battle is not None and battle.enemy is not None
         enemy = battle.enemy
-        key = (
+        return (
             battle.cur_opponent,
             battle.trainer_number,
             battle.enemy_party_pos,
             enemy.species_name,
             enemy.level,
         )
+
+    def _seen_moves(self, state: GameState) -> set[int]:
+        key = self._front(state)
+        battle = state.battle
+        assert battle is not None
         if key not in self.seen and len(self.seen) >= SEEN_KEPT:
             self.seen.pop(next(iter(self.seen)))
         moves = self.seen.setdefault(key, set())
@@ -63,13 +77,19 @@ class Lookahead:
         if duel is None:
             return None
         duel, notes = with_lessons(duel, observed or {})
+        front = self._front(state)
+        barred = self.withdrawn[1] if self.withdrawn[0] == front else frozenset()
+        offered = [a for a in legal if not (isinstance(a, SwitchTo) and a.slot in barred)] or legal
         pairs: list[tuple[BattleAction, Action]] = [
-            (action, model) for action in legal if (model := model_action(action)) is not None
+            (action, model) for action in offered if (model := model_action(action)) is not None
         ]
         if not pairs:
             return None
         verdict = search(duel, [model for _, model in pairs], boss_plies=self.boss_plies)
-        return pairs[verdict.index][0], verdict.reason + notes
+        chosen = pairs[verdict.index][0]
+        if isinstance(chosen, SwitchTo) and state.battle is not None:
+            self.withdrawn = (front, barred | {state.battle.player_active_slot})
+        return chosen, verdict.reason + notes
 
     @collector_paused
     def send_next(self, state: GameState, senders: list[SendNext]) -> tuple[SendNext, str] | None:

@@ -94,7 +94,7 @@ def test_policy_choices(fixture: str, expected: str, fairness: Fairness) -> None
     assert decision.reason
 
 
-def test_policy_switches_out_of_a_bad_matchup() -> None:
+def pikachu_before_geodude() -> GameState:
     """PIKACHU (ELECTRIC) facing GEODUDE (ROCK/GROUND): THUNDERSHOCK does nothing, GEODUDE's GROUND hits
     2x; WARTORTLE on the bench wins easily."""
     state = fixture_state("red_brock_party_menu")
@@ -112,10 +112,34 @@ def test_policy_switches_out_of_a_bad_matchup() -> None:
         }
     )  # fmt: skip
     battle = state.battle.model_copy(update={"player": as_pikachu, "player_active_slot": pikachu.slot})
-    at_menu = state.model_copy(update={"battle": battle, "decision_point": "battle_main_menu"})
-    decision = RuleBasedPolicy().decide(at_menu)
+    return state.model_copy(update={"battle": battle, "decision_point": "battle_main_menu"})
+
+
+def test_policy_switches_out_of_a_bad_matchup() -> None:
+    at_menu = pikachu_before_geodude()
+    policy = RuleBasedPolicy()
+    decision = policy.decide(at_menu)
     assert decision is not None
     assert describe(decision.action, at_menu) == "switch to WARTORTLE"
+    assert policy.lookahead is not None and at_menu.battle is not None
+    assert policy.lookahead.withdrawn[1] == {at_menu.battle.player_active_slot}  # PIKACHU left this GEODUDE
+
+
+def test_a_member_switched_out_in_front_of_an_enemy_is_not_switched_back_in_against_it() -> None:
+    at_menu = pikachu_before_geodude()
+    assert at_menu.battle is not None and at_menu.battle.enemy is not None
+    wartortle = next(m.slot for m in at_menu.party if m.species_name == "WARTORTLE")
+    policy = RuleBasedPolicy()
+    assert policy.lookahead is not None
+    front = policy.lookahead._front(at_menu)
+    policy.lookahead.withdrawn = (front, frozenset({wartortle}))  # as if WARTORTLE had left this GEODUDE
+    decision = policy.decide(at_menu)
+    assert decision is not None and decision.action != SwitchTo(slot=wartortle)
+    # Against another enemy in front (here a GEODUDE a level up) the member may come in again.
+    older = at_menu.battle.enemy.model_copy(update={"level": at_menu.battle.enemy.level + 1})
+    other = at_menu.model_copy(update={"battle": at_menu.battle.model_copy(update={"enemy": older})})
+    again = policy.decide(other)
+    assert again is not None and describe(again.action, other) == "switch to WARTORTLE"
 
 
 def test_policy_keeps_old_moves_when_the_offer_is_weaker() -> None:
