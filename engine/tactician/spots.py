@@ -13,6 +13,7 @@ from engine.frozen import Frozen
 from engine.game.field_moves import usable_field_moves
 from engine.game.models import GameState
 from engine.game.tables import game_data
+from engine.puzzles.seafoam import BOTTOM_FLOOR, seafoam_floors
 from engine.puzzles.strength import strength_floors
 from engine.tactician.by_air import by_air
 from engine.tactician.explorer import LEG_SLACK, Explorer
@@ -62,8 +63,11 @@ class SpotChooser:
         self._out_of_reach: dict[int, int] = {}
         self._trainers: dict[tuple[int, int, int], TrainerSpot | None] = {}
         # Victory Road's floors: their boulders, put back on every visit, can shut the way out (to a nurse
-        # above all), so no training there.
-        self._puzzle_floors = strength_floors(world)
+        # above all), so no training there. Nor on the Seafoam Islands' floors, whose holes drop one way
+        # to a bottom floor walled by currents: Red seed 31 trained there for the gauntlet, fell to B4F and
+        # found no walk to a nurse in 500 legs.
+        bottom = {data.id for name, data in world.by_name.items() if name == BOTTOM_FLOOR}
+        self._puzzle_floors = strength_floors(world) | seafoam_floors(world) | bottom
         # Trainers a hunt's walk could not reach (the plan saw a way the walk did not), and how many story
         # events were set then.
         self._unreached: dict[tuple[int, int], int] = {}

@@ -201,3 +201,12 @@ def test_no_training_on_cycling_roads_slope() -> None:
     w = two_caves("ROUTE_17")
     found = SpotChooser(w, Explorer(w)).best(in_town_now)
     assert found is not None and found.map_id == POOR
+
+
+def test_no_training_on_the_seafoam_islands_whose_holes_drop_one_way() -> None:
+    lead = team(member("SQUIRTLE", 14, ("TACKLE", "BUBBLE")))
+    in_town_now = state_at(lead, TOWN, 3, 3)
+    for floor in ("SEAFOAM_ISLANDS_B1F", "SEAFOAM_ISLANDS_B4F"):  # a floor with holes, and the bottom one
+        w = two_caves(floor)
+        found = SpotChooser(w, Explorer(w)).best(in_town_now)
+        assert found is not None and found.map_id == POOR, floor
