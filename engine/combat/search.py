@@ -442,6 +442,15 @@ def _is_attack(duel: Duel, action: Action) -> bool:
     return isinstance(action, Attack) and deals_damage(move_of(duel.us.fighter, action.slot))
 
 
+def _alike_attacks(duel: Duel, best: Scored, plain: Scored) -> bool:
+    """Two attacks the ranking cannot tell apart (outside the chain's rooms, where PP tells them apart)."""
+    return (
+        _is_attack(duel, best.action)
+        and duel.them.trainer_class not in CHAIN_ROOMS
+        and round(best.value / ALIKE) == round(plain.value / ALIKE)
+    )
+
+
 def label(duel: Duel, action: Action) -> str:
     if isinstance(action, Attack):
         return move_of(duel.us.fighter, action.slot).name
@@ -469,6 +478,10 @@ def _reason(duel: Duel, best: Scored, scored: tuple[Scored, ...]) -> str:
     if plain is None or plain is best:
         return f"{name}: {percent(best.win)} to win, {knock_out(best)}"
     other = label(duel, plain.action)
+    if _alike_attacks(duel, best, plain):
+        # The tie-break between lines alike, not a setup: "SURF first: then KO in 1 turn instead of in 1
+        # turn" said nothing true.
+        return f"{name}: {percent(best.win)} to win, {knock_out(best)}; as good as {other}, a harder hit now"
     if abs(best.win - plain.win) >= WIN_SHOWN:
         gain = f"{percent(best.win)} to win against {percent(plain.win)} with {other}"
     elif (

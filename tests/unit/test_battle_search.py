@@ -101,6 +101,16 @@ def test_the_search_attacks_when_nothing_else_helps() -> None:
     assert verdict.best.action == Attack(1) and verdict.reason.startswith("BUBBLE: ")
 
 
+def test_between_attacks_alike_the_reason_names_the_tie_break_not_a_setup() -> None:
+    # ICE_BEAM and SURF both knock a RATTATA out at once: SURF, the harder hit now, is no "first".
+    blastoise = mon("BLASTOISE", 50, "ICE_BEAM", "SURF")
+    position = Duel(us=Side(members=(blastoise,)), them=Side(members=(mon("RATTATA", 3),)), wild=True)
+    verdict = search(position, [Attack(0), Attack(1)])
+    assert verdict.best.action == Attack(1)
+    assert verdict.reason.startswith("SURF: ") and "as good as ICE_BEAM, a harder hit now" in verdict.reason
+    assert "first" not in verdict.reason
+
+
 def test_the_search_switches_out_of_a_hopeless_matchup() -> None:
     pikachu, squirtle = mon("PIKACHU", 14, "THUNDERSHOCK", "GROWL"), mon("SQUIRTLE", 14, "TACKLE", "BUBBLE")
     position = Duel(us=Side(members=(pikachu, squirtle)), them=trainer("BROCK", mon("GEODUDE", 12)))
