@@ -131,6 +131,10 @@ class SpotChooser:
                 beaten = thing.beaten_event
                 if thing.trainer_class is None or beaten is None or beaten < 0:
                     continue
+                if thing.toggle is not None and thing.toggle in state.story.hidden_objects:
+                    # Gone from the map though never beaten: Silph Co.'s Rockets leave with Giovanni, and
+                    # Red seed 31 walked its floors for 208,000 frames after them, for 16 battles.
+                    continue
                 if self._unreached.get((map_id, thing.index)) == events:
                     continue
                 trainer = game_data().trainer_classes.get(thing.trainer_class - OPP_ID_OFFSET)

@@ -90,6 +90,19 @@ def test_a_trainer_hunt_whose_walk_reaches_no_one_is_not_tried_again() -> None:
     assert chooser.trainer(strong.model_copy(update={"story": story})) is not None  # a gate may be open
 
 
+def test_a_trainer_gone_from_the_map_is_not_hunted_though_never_beaten() -> None:
+    # Silph Co.'s Rockets leave with Giovanni: their toggles hide them, their beaten flags stay unset.
+    bug_catcher = person(
+        1, 3, 2, trainer_class=OPP_ID_OFFSET + 2, trainer_number=1, sight=0, beaten_event=7, toggle=40
+    )
+    w = pilot_world("ROAD", (bug_catcher,))
+    strong = strong_squirtle()
+    assert SpotChooser(w, Explorer(w)).trainer(strong) is not None  # still there: hunted
+    story = strong.story.model_copy(update={"hidden_objects": frozenset({40})})
+    gone = strong.model_copy(update={"story": story})
+    assert SpotChooser(w, Explorer(w)).trainer(gone) is None
+
+
 def test_the_pilot_gives_up_a_hunt_that_ended_without_its_battle() -> None:
     w = hunting_world()
     strong = strong_squirtle()
