@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from engine.combat.position import forecast
 from engine.frozen import Frozen
+from engine.game.decoders import ELITE_FOUR_MAPS
 from engine.game.field_moves import usable_field_moves
 from engine.game.models import GameState
 from engine.game.tables import game_data
@@ -127,6 +128,11 @@ class SpotChooser:
         found = []
         events = len(state.story.event_flags)
         for map_id in self.world.maps_near(state.overworld.map_id, TRAINER_HOPS) - self._puzzle_floors:
+            if self.world.maps[map_id].name in ELITE_FOUR_MAPS:
+                # The gauntlet is the boss trained for, not a trainer to train on: from the lobby LORELEI
+                # looked sure, and Blue seed 33 walked in six times "for experience", lost to LANCE, and each
+                # defeat raised the bar the real entry waits for.
+                continue
             for thing in self.world.maps[map_id].objects:
                 beaten = thing.beaten_event
                 if thing.trainer_class is None or beaten is None or beaten < 0:

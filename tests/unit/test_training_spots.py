@@ -103,6 +103,13 @@ def test_a_trainer_gone_from_the_map_is_not_hunted_though_never_beaten() -> None
     assert SpotChooser(w, Explorer(w)).trainer(gone) is None
 
 
+def test_the_elite_fours_rooms_are_never_a_trainer_hunt() -> None:
+    # From the lobby LORELEI looked sure to fall: a hunt walked into the gauntlet "for experience".
+    assert SpotChooser(hunting_world(), Explorer(hunting_world())).trainer(strong_squirtle()) is not None
+    w = hunting_world("LORELEIS_ROOM")
+    assert SpotChooser(w, Explorer(w)).trainer(strong_squirtle()) is None
+
+
 def test_the_pilot_gives_up_a_hunt_that_ended_without_its_battle() -> None:
     w = hunting_world()
     strong = strong_squirtle()
