@@ -8,6 +8,7 @@ from engine.frozen import Frozen
 from engine.game.models import GameState
 from engine.story.graph import Step
 from engine.tactician.explorer import Explorer
+from engine.tactician.spots import puzzle_floors
 from engine.team.changes import Recruit
 from engine.team.recruits import recruits_for
 from engine.world.goals import Leg
@@ -37,6 +38,7 @@ class Recruiting:
         self.tried: set[str] = set()  # "boss species": recruits given up or caught
         self._weighed: set[tuple[object, ...]] = set()
         self.note = ""  # the last give-up or catch, for the next leg's reason
+        self._puzzle_floors = puzzle_floors(world)
 
     def leg(self, state: GameState, boss: Step | None, bar: float | None) -> Leg | None:
         """A leg looking for the recruit on its map; None when there is none to look for."""
@@ -72,7 +74,7 @@ class Recruiting:
         shut = SAFARI_MAPS if seer else SAFARI_MAPS | GHOST_MAPS  # no ordinary ball or battle there
         maps = {
             m
-            for m in self.world.maps_near(state.overworld.map_id, HOPS)
+            for m in self.world.maps_near(state.overworld.map_id, HOPS) - self._puzzle_floors
             if self.world.maps[m].name not in shut
         }
         # Of the recruits that reach the bar, the nearest; failing that, the one that lifts the forecast most.

@@ -55,6 +55,15 @@ class TrainerSpot(Frozen):
     key: tuple[int, int]  # (map, object)
 
 
+def puzzle_floors(world: World) -> frozenset[int]:
+    """Floors no errand (training, a catch) is sent to. Victory Road's: their boulders, put back on every
+    visit, can shut the way out (to a nurse above all). The Seafoam Islands': their holes drop one way to a
+    bottom floor walled by currents; Red seed 31 trained there for the gauntlet, Blue seed 34 went in to
+    catch a SLOWBRO, and both fell to B4F and found no walk out in 500 legs."""
+    bottom = {data.id for name, data in world.by_name.items() if name == BOTTOM_FLOOR}
+    return strength_floors(world) | seafoam_floors(world) | bottom
+
+
 class SpotChooser:
     def __init__(self, world: World, explorer: Explorer) -> None:
         self.world = world
@@ -63,12 +72,7 @@ class SpotChooser:
         # Maps the planner found no way to, and how many story events were set then (a gate may open).
         self._out_of_reach: dict[int, int] = {}
         self._trainers: dict[tuple[int, int, int], TrainerSpot | None] = {}
-        # Victory Road's floors: their boulders, put back on every visit, can shut the way out (to a nurse
-        # above all), so no training there. Nor on the Seafoam Islands' floors, whose holes drop one way
-        # to a bottom floor walled by currents: Red seed 31 trained there for the gauntlet, fell to B4F and
-        # found no walk to a nurse in 500 legs.
-        bottom = {data.id for name, data in world.by_name.items() if name == BOTTOM_FLOOR}
-        self._puzzle_floors = strength_floors(world) | seafoam_floors(world) | bottom
+        self._puzzle_floors = puzzle_floors(world)
         # Trainers a hunt's walk could not reach (the plan saw a way the walk did not), and how many story
         # events were set then.
         self._unreached: dict[tuple[int, int], int] = {}

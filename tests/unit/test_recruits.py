@@ -20,9 +20,9 @@ TOWN, CAVE = 1, 0x30  # the cave an indoor map: wild Pokémon on every floor squ
 ART = ("#" * 8, *("#......#" for _ in range(6)), "#" * 8)
 
 
-def world() -> World:
+def world(cave_name: str = "CAVE") -> World:
     town = TinyMap(TOWN, "TOWN", ["#D" + ART[0][2:], *ART[1:]], warps=[(1, 0, CAVE, 0)])
-    cave = TinyMap(CAVE, "CAVE", ["#D" + ART[0][2:], *ART[1:]], tileset=INDOOR, warps=[(1, 0, TOWN, 0)])
+    cave = TinyMap(CAVE, cave_name, ["#D" + ART[0][2:], *ART[1:]], tileset=INDOOR, warps=[(1, 0, TOWN, 0)])
     w = build_world(town, cave)
     w.wild = {CAVE: WildTable(rate=20, slots=((22, "DIGLETT"),) * 9 + ((8, "RATTATA"),))}
     return w
@@ -71,3 +71,14 @@ def test_the_recruit_is_looked_for_on_its_map_until_it_joins_or_for_so_long() ->
     again = Recruiting(w, Explorer(w))
     legs = [again.leg(weak(), boss, None) for _ in range(MAX_LEGS + 1)]
     assert all(legs[:MAX_LEGS]) and legs[MAX_LEGS] is None  # given up, and not proposed again for this boss
+
+
+def test_no_recruit_is_looked_for_on_the_seafoam_islands_whose_holes_drop_one_way() -> None:
+    # Blue seed 34 went in for a SLOWBRO, fell to B4F and found no walk out.
+    boss = parse_graph({"objectives": [
+        {"name": "beat_surge", "title": "beat Surge", "done": [["badge:THUNDER"]], "source": "test",
+         "steps": [{"do": "train", "boss": ["LT_SURGE", 1], "win_at": 0.7}, {"do": "go", "map": "TOWN"}]},
+    ]}).named("beat_surge").steps[0]  # fmt: skip
+    for name, looked_for in (("CAVE", True), ("SEAFOAM_ISLANDS_1F", False)):
+        w = world(name)
+        assert (Recruiting(w, Explorer(w)).leg(weak(), boss, None) is not None) is looked_for, name
