@@ -15,9 +15,8 @@ from engine.game.models import GameState
 from engine.memory.lessons import Measurement
 
 SEEN_KEPT = 64  # enemies whose used moves are remembered
-Front = tuple[
-    int, int | None, int | None, str | None, int
-]  # the enemy in front: trainer, number, place, kind
+# The enemy in front: the opponent, the trainer's number, its place in the party, species and level.
+Front = tuple[int, int | None, int | None, str | None, int]
 # Observed damage from lesson memory replaces the calculator's estimate gradually: after n observed uses
 # it weighs n / (n + PRIOR_USES). The calculator is exact for a plain hit but blind to what only shows in
 # play (moves that fail, the enemy's hidden stat boosts), and two uses are too few to overrule it.

@@ -134,8 +134,8 @@ class SpotChooser:
         for map_id in self.world.maps_near(state.overworld.map_id, TRAINER_HOPS) - self._puzzle_floors:
             if self.world.maps[map_id].name in ELITE_FOUR_MAPS:
                 # The gauntlet is the boss trained for, not a trainer to train on: from the lobby LORELEI
-                # looked sure, and Blue seed 33 walked in six times "for experience", lost to LANCE, and each
-                # defeat raised the bar the real entry waits for.
+                # looked sure, and Blue seed 33 walked in seven times "for experience", lost each time,
+                # and each defeat raised the bar the real entry waits for.
                 continue
             for thing in self.world.maps[map_id].objects:
                 beaten = thing.beaten_event
