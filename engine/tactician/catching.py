@@ -65,8 +65,11 @@ def catch_decision(
         move = move_by_id(battle.player.moves[action.slot].move_id)
         if move is None or move.power == 0:
             continue
-        if ko_probability(attacker, defender, move, enemy.hp) <= SAFE_KO:
-            gentle.append((expected_damage(attacker, defender, move), action, move.name))
+        damage = expected_damage(attacker, defender, move)
+        # A move the target is immune to weakens nothing: Blue seed 35 used BODY SLAM on a wild GASTLY
+        # until its WARTORTLE fainted, eleven battles in a row.
+        if damage > 0 and ko_probability(attacker, defender, move, enemy.hp) <= SAFE_KO:
+            gentle.append((damage, action, move.name))
     if not gentle:
         return ActionDecision(
             action=throw, reason=f"catch: no move is safe to weaken {enemy.species_name}, throw {throw.item}"

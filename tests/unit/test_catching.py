@@ -106,3 +106,17 @@ def test_the_owned_species_decoded_agree_with_the_owned_count_and_the_player_wal
     progress = decode_progress(MemoryImage(bytes(raw)), RED_BLUE)
     assert progress.owned_dex == {7, 16, 151} and progress.pokedex_owned == 3
     assert fixture_state("red_wild_main_menu").overworld.mode == "walk"
+
+
+def test_a_move_the_target_is_immune_to_does_not_weaken_it() -> None:
+    # SQUIRTLE's TACKLE into a GHOST does nothing: the ball goes at once rather than TACKLE for ever.
+    state = with_balls(fixture_state("red_wild_main_menu"))
+    battle = state.battle
+    assert battle is not None and battle.enemy is not None
+    ghost = battle.enemy.model_copy(
+        update={"type1": 0x08, "type2": 0x08, "type1_name": "GHOST", "type2_name": "GHOST"}
+    )
+    state = state.model_copy(update={"battle": battle.model_copy(update={"enemy": ghost})})
+    decision = catch_decision(state, legal_actions(state))
+    assert decision is not None and decision.action == UseItem(item="POKE_BALL")
+    assert "no move is safe" in decision.reason
