@@ -34,7 +34,7 @@ from engine.world.goals import Leg, StepGoal, ThingGoal
 from engine.world.models import Square
 from engine.world.planner import Plan, Planner, gates_as_costs, surroundings
 from engine.world.targets import SquaresTarget, target_for
-from engine.world.world import Edge, World
+from engine.world.world import STEPS, Edge, World
 
 STEP_FRAMES = 40  # a step is 16 frames; turning first and a slow frame or two fit well inside
 # wWalkCounter counts a step's 8 moves down from 8, one every 2 frames; the coordinates change at 0. On the
@@ -397,16 +397,25 @@ class Traveller(ObstacleSteps, MenuSteps):
     def _through_warp(self, edge: Edge, before: Square) -> Square | None:
         """Into a warp: wCurMap changes as the fade begins, the coordinates only once the new map is in
         (and a door then walks the player out one square), so the warp is done when the player stands
-        where the plan expects, or, failing that, anywhere new and free to move."""
+        where the plan expects, or, failing that, anywhere new and free to move.
+
+        A warp that leads to the same map (Saffron Gym's and Silph Co.'s pads) leaves wCurMap as it was:
+        there the warp is done once the player stands neither here nor on the pad. Held until the timeout
+        instead, the button walked the player on from the pad they landed on, through the next pad, and
+        a run went back and forth between two rooms of Saffron Gym until it stopped."""
         ram = self.ram
+        dx, dy = STEPS[edge.direction]
+        near = {before[1:], (before[1] + dx, before[2] + dy)}
 
         def warped(memory: LiveMemory) -> bool:
-            return memory[ram.wCurMap] != before[0] or bool(memory[ram.wIsInBattle])
+            if memory[ram.wCurMap] != before[0] or memory[ram.wIsInBattle]:
+                return True
+            return (memory[ram.wXCoord], memory[ram.wYCoord]) not in near
 
         self._hold_for(edge.direction, warped, WARP_FRAMES)
         if self.session.read_u8(ram.wIsInBattle):
             raise Stop("battle", "a battle began")
-        if self.position()[0] == before[0]:
+        if self.position()[0] == before[0] and self.position()[1:] in near:
             if self._interrupted():
                 raise self._why_stopped()
             return None if self.position() == before else self.position()

@@ -1,5 +1,6 @@
-"""The spinner floors on a real cartridge: the arrow tables read from the ROM land on floor, and a walk
-across the Viridian Gym's spinners arrives where the world model says, with every spin waited out."""
+"""The puzzle floors on a real cartridge: the arrow tables read from the ROM land on floor, a walk across
+the Viridian Gym's spinners arrives where the world model says, with every spin waited out, and a walk
+over Saffron Gym's pads (warps within one map) lands on each pad the plan names."""
 
 from __future__ import annotations
 
@@ -58,3 +59,25 @@ def test_a_walk_across_the_viridian_gyms_spinners_arrives(rom_path: Path) -> Non
     # The shortest way runs over three arrows (the world model's plan: 12 steps); trainers may stop a
     # leg, and the walk goes on.
     assert report.spins >= 3 and report.planned_steps is not None
+
+
+def test_a_walk_over_saffron_gyms_pads_reaches_sabrina_and_leaves(rom_path: Path) -> None:
+    world = load_world(rom_path.read_bytes())
+    with open_session(rom_path, EmulatorConfig()) as session:
+        story_state(session, world, "saffron_gym_cleared", "SAFFRON_CITY")
+        start = session.export_state()
+    role = EmulatorRole.on_session(open_session(rom_path, EmulatorConfig()))
+    try:
+        role.start(start)
+        policy = by_policy(RuleBasedPolicy())
+        # Sabrina's room is only reached over pads; each lands the player on another pad, which a button
+        # held a frame too long takes again.
+        inside = take_trip(role, Leg(goal=parse_place(world, "SAFFRON_GYM:10,10"), max_steps=400), policy)
+        out = take_trip(role, Leg(goal=parse_place(world, "SAFFRON_CITY"), max_steps=400), policy)
+    finally:
+        role.close()
+    assert inside.arrived, inside.reason
+    assert (inside.legs, inside.steps) == (1, inside.planned_steps), inside.as_json()
+    assert out.arrived, out.reason
+    where = out.state.overworld if out.state is not None else None
+    assert where is not None and where.map_name == "SAFFRON_CITY"

@@ -54,6 +54,8 @@ _LAB_OAK = (("OAKS_LAB", 5),)
 _AFTER_POKEDEX = (*_LAB_AFTER_RIVAL, ("OAKS_LAB", 6), ("OAKS_LAB", 7), ("VIRIDIAN_CITY", 5))
 _VIRIDIAN_OLD_MAN = (("VIRIDIAN_CITY", 7),)
 
+_SAFFRON_GYM_TRAINERS = tuple(f"EVENT_BEAT_SAFFRON_GYM_TRAINER_{n}" for n in range(7))
+
 STAGES = {
     "starter": Stage(events=_STARTER, hidden=_LAB_AFTER_RIVAL, shown=_LAB_OAK, scripts=_AFTER_LAB),
     "pokedex": Stage(events=_POKEDEX, hidden=_AFTER_POKEDEX, shown=(*_LAB_OAK, *_VIRIDIAN_OLD_MAN),
@@ -66,6 +68,13 @@ STAGES = {
     "viridian_gym_open": Stage(events=(*_POKEDEX, "EVENT_VIRIDIAN_GYM_OPEN"), hidden=_AFTER_POKEDEX,
                                shown=(*_LAB_OAK, *_VIRIDIAN_OLD_MAN), party=(("MEWTWO", 90),),
                                scripts=_AFTER_PARCEL),
+    # Saffron Gym with its seven trainers beaten (pret constants/event_constants.asm) and the city's
+    # Rockets gone (objects 1-7 of pret data/maps/objects/SaffronCity.asm; one stands at the gym's door):
+    # for walking the gym's pads, which lead from room to room of the same map.
+    "saffron_gym_cleared": Stage(events=(*_POKEDEX, *_SAFFRON_GYM_TRAINERS),
+                                 hidden=(*_AFTER_POKEDEX, *(("SAFFRON_CITY", n) for n in range(1, 8))),
+                                 shown=(*_LAB_OAK, *_VIRIDIAN_OLD_MAN),
+                                 party=(("MEWTWO", 90),), scripts=_AFTER_PARCEL),
 }  # fmt: skip
 
 
