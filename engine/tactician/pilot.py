@@ -118,6 +118,11 @@ def _fresh(objective: Objective, state: GameState) -> bool:
     return now is None or healed is None or now >= healed - WORN
 
 
+def party_levels(state: GameState) -> int:
+    """The party's levels added up: what a defeat by a trainer no step trains for asks to grow."""
+    return sum(mon.level for mon in state.party)
+
+
 def game_seconds(state: GameState) -> int:
     """The game's own clock (wPlayTimeHours/Minutes/Seconds) in seconds."""
     hours, minutes, seconds = (int(part) for part in state.progress.play_time.split(":"))
@@ -213,7 +218,8 @@ class Pilot:
         # The level at which the gauntlet's forecast reaches its bar by projection (team/gauntlet.levels_to),
         # worked out once a training budget is spent with the forecast flat (0: no projected level does).
         self.projected: dict[str, int] = {}
-        self.catch_up = 0  # the level a defeat by a trainer no step trains for asks of the strongest member
+        # The party's levels added up that a defeat by a trainer no step trains for asks for (0: none).
+        self.catch_up = 0
         # The map of that defeat: no training there until the level is reached (the rival on Route 22
         # stands beside its grass and would be met again at once).
         self.shunned: int | None = None
@@ -433,11 +439,10 @@ class Pilot:
 
     def _catch_up_leg(self, state: GameState) -> Leg | None:
         """After losing to a trainer no step trains for: training (the best trainer or grass near) until the
-        strongest member reaches the level the defeat asked for; a team to heal heals first."""
-        top = max((mon.level for mon in state.party), default=0)
-        if not self.catch_up or top >= self.catch_up or self.world is None or needs_nurse(state):
+        party has gained the levels the defeat asked for; a team to heal heals first."""
+        if not self._catching_up_to(state) or self.world is None or needs_nurse(state):
             return None
-        why = f"after a defeat, train to L{self.catch_up} before going on"
+        why = f"after a defeat, train the party to {self.catch_up} levels in all before going on"
         hunt = self._trainer_to_fight(state)
         if hunt is not None:
             return hunt.model_copy(update={"reason": f"{why}: {hunt.reason}"})
@@ -580,9 +585,15 @@ class Pilot:
     def _training_spot(self, state: GameState) -> Spot | None:
         if self.spots is None:
             return None
-        top = max((mon.level for mon in state.party), default=0)
-        avoid = frozenset({self.shunned}) if self.shunned is not None and top < self.catch_up else frozenset()
+        shun = self.shunned is not None and self._catching_up_to(state)
+        avoid = frozenset({self.shunned}) if self.shunned is not None and shun else frozenset()
         return self.spots.best(state, avoid)
+
+    def _catching_up_to(self, state: GameState) -> bool:
+        """Whether a defeat's levels are still owed. Counted over the party, not on the strongest member:
+        training raises the lead, and Red 37's lead (VILEPLUME L23) trained 15 levels, 400,000 frames, for
+        a BLASTOISE L36 to reach L38 after a CHANNELER's GASTLY won."""
+        return bool(self.catch_up) and party_levels(state) < self.catch_up
 
     @staticmethod
     def _teach(step: Step, state: GameState) -> Leg | None:
@@ -751,9 +762,9 @@ class Pilot:
         if step is None or step.bar_key is None:
             if " #" not in opponent:
                 return None  # a wild Pokémon: the heal after the whiteout is change enough
-            self.catch_up = max(self.catch_up, top + LEVELS_AFTER_DEFEAT)
+            self.catch_up = max(self.catch_up, party_levels(state) + LEVELS_AFTER_DEFEAT)
             self.shunned = state.overworld.map_id
-            then = f"the team trains to L{self.catch_up} before going on"
+            then = f"the team trains {LEVELS_AFTER_DEFEAT} levels (to {self.catch_up} in all) before going on"
             return f"lost to {opponent}, a trainer the story does not train for: {then}"
         key = step.bar_key
         chance = step.forecast(state)
@@ -837,7 +848,7 @@ class Pilot:
         otherwise wild battles only cost game time."""
         if self._step is not None and self._step.do in ("train", "catch"):
             return True
-        if self.catch_up and max((mon.level for mon in state.party), default=0) < self.catch_up:
+        if self._catching_up_to(state):
             return True  # a defeat asked for levels: a wild battle on the way is training
         return self.boss_ahead(state) is not None
 

@@ -5,6 +5,7 @@ not waited on for ever; and a snapshot keeps the raised bars."""
 from __future__ import annotations
 
 from engine.game.models import GameState
+from engine.game.stats import raised
 from engine.game.stock import gauntlet_stock
 from engine.story.graph import GAUNTLET_KEY, StoryGraph, parse_graph
 from engine.tactician.explorer import Explorer
@@ -167,10 +168,23 @@ def test_training_that_earned_enough_experience_no_longer_waits_either() -> None
 def test_a_trainer_no_step_trains_for_asks_for_levels_before_going_on() -> None:
     flown = pilot()
     line = flown.battle_ended("defeat", "BROCK #2", charmander(10))  # not the boss the story trains for
-    assert line is not None and "L12 before going on" in line and flown.bars == {}
+    assert line is not None and "2 levels (to 12 in all) before going on" in line and flown.bars == {}
     leg = flown.leg(charmander(11), "beat_brock")
-    assert leg is not None and leg.reason.startswith("after a defeat, train to L12")
+    assert leg is not None and leg.reason.startswith("after a defeat, train the party to 12 levels in all")
     assert not (flown.leg(charmander(12), "beat_brock") or leg).reason.startswith("after a defeat")
+
+
+def test_the_levels_a_defeat_asks_for_may_come_to_any_member() -> None:
+    flown = pilot()
+    strong, weak = charmander(30).party[0], charmander(10).party[0].model_copy(update={"slot": 1})
+    two = charmander(30).model_copy(update={"party": (weak, strong)})
+    flown.battle_ended("defeat", "BROCK #2", two)
+    assert flown.wants_experience(two)
+    # The lead trains: two levels of it are the two levels asked, the strongest member still at L30.
+    trained = two.model_copy(update={"party": (raised(weak, 12), strong)})
+    assert not flown.wants_experience(trained) or flown.boss_ahead(trained) is not None
+    leg = flown.leg(trained, "beat_brock")
+    assert leg is None or not leg.reason.startswith("after a defeat")
     assert flown.battle_ended("defeat", "PIDGEY", charmander(12)) is None  # a wild one: the whiteout's heal
 
 
