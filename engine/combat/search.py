@@ -22,6 +22,7 @@ from engine.combat.pace import move_pace
 from engine.combat.race import DuelOdds
 from engine.combat.turn import enemy_answers, member_after_item, resolve_turn
 from engine.game.damage import PHYSICAL_TYPES
+from engine.game.mending import FIGHTER_LEVELS
 
 SEARCH_DETAIL = 2  # damage groups and sleep/confusion lengths per branch
 # With five or six members the whole battle after the turn (the judge's chain of duels) settles the
@@ -92,6 +93,7 @@ PP_MARGIN = 0.02  # how much worse (in winning chance) a thriftier attack may lo
 BOOST_MARGIN = 0.05  # ...and an X item that makes every later attack of the room count twice
 BOOSTED = 2  # stages an X item raises the attacking stat to, at most (as team/gauntlet.py plays)
 SAFE_TURNS = 3  # an X item only while the foe needs more than this many turns to knock us out
+DANGER = 0.4  # a fighter below this share of its HP, with a foe that can knock it out, drinks a potion
 WIN_SHOWN = 0.01  # smaller differences in winning chance are not worth naming in a reason
 KO_SHOWN = 0.5  # a knock-out less likely than this is not timed in a reason
 ITEM_COST = 0.03
@@ -210,10 +212,14 @@ def _verdict(
     index = max(worth, key=lambda i: _ranking(duel, scored[i], actions[i]))
     if boss_plies > 1 and duel.them.trainer_class in enemy.BOSS_CLASSES:
         index, scored = _deeper(duel, actions, answers, judge, scored, worth, index)
-    chosen = _thrifty(duel, scored, worth, index)
+    guard = _guard_first(duel, scored, worth)
+    chosen = guard if guard is not None else _thrifty(duel, scored, worth, index)
     best = scored[chosen]
     reason = _reason(duel, best, scored)
-    if chosen != index and isinstance(best.action, UseItem):
+    if chosen == guard and chosen != index:
+        reason = (f"{label(duel, best.action)} first: the rooms ahead need this fighter, and the foe's next "
+                  f"hit would knock it out")  # fmt: skip
+    elif chosen != index and isinstance(best.action, UseItem):
         reason = f"{best.action.item} first: every later hit of the room counts more (PP no nurse gives back)"
     return Verdict(best=best, index=chosen, scored=scored, reason=reason)
 
@@ -261,6 +267,29 @@ def _thrifty(duel: Duel, scored: tuple[Scored, ...], worth: list[int], index: in
     close = [i for i in worth if _is_attack(duel, scored[i].action)
              and _preference(duel, scored[i]) >= top - PP_MARGIN]  # fmt: skip
     return max(close, key=lambda i: _preference(duel, scored[i]) - pp_cost(duel, scored[i].action))
+
+
+def _guard_first(duel: Duel, scored: tuple[Scored, ...], worth: list[int]) -> int | None:
+    """In the Elite Four's rooms, a fighter below DANGER of its HP that the foe in front can knock out drinks
+    the bag's best heal for it first, as the chain's forecast plays (team/gauntlet.py greedy). The search
+    weighs the room alone, where a fighter lost is a price like any other while a member is left to win
+    with: a run's BLASTOISE at 18% attacked LANCE's DRAGONITE with a FULL RESTORE in the bag ("99% to
+    win"), fell to HYPER BEAM, VILEPLUME won the room in 96 turns, and the Champion met a RATTATA."""
+    me, foe = duel.us.fighter, duel.them.fighter
+    if duel.them.trainer_class not in CHAIN_ROOMS or me.hp >= DANGER * me.max_hp:
+        return None
+    if me.level <= max(member.level for member in duel.us.members) - FIGHTER_LEVELS:
+        return None  # a field-move carrier: the rooms ahead do not hang on it
+    danger = threat(foe, me)
+    if danger < me.hp or danger >= me.max_hp:
+        return None  # no knock-out ahead, or one no heal would outlast
+    heals = [i for i in worth if _heals_front(duel, scored[i].action)]
+    return max(heals, key=lambda i: _preference(duel, scored[i])) if heals else None
+
+
+def _heals_front(duel: Duel, action: Action) -> bool:
+    """An item that gives the member in front HP (None: all of it; a FULL HEAL gives none)."""
+    return isinstance(action, UseItem) and action.member == duel.us.active and action.heal != 0
 
 
 def _boost_first(duel: Duel, scored: tuple[Scored, ...], worth: list[int], index: int) -> int | None:

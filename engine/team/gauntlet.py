@@ -2,7 +2,8 @@
 many times, with what each fight leaves (HP, PP, fainted members, the bag's items) carried into the next.
 
 Between rooms the bag mends the fighters as game/mending.py does out of battle (a revive for the fainted,
-then HP; PP only from the bag's ETHERs and ELIXERs), and inside a fight a member in danger drinks the
+then HP; PP only from the bag's ETHERs and ELIXERs), the strongest member comes to each door with the
+levels the rooms before gave it (`grown`), and inside a fight a member in danger drinks the
 bag's best potion. Our side plays a quick greedy policy, not the search: the best damage for the turns
 a knock-out needs, the cheapest move that needs no more turns than the strongest (a speedrunner saves
 the strong moves' PP for the foes that need them), and on a knock-out the member whose duel looks best.
@@ -42,10 +43,11 @@ from engine.combat.fighter import (
 from engine.combat.pace import move_pace
 from engine.combat.position import full_pp, trainer_side
 from engine.combat.position import our_fighters as party_fighters
-from engine.combat.search import BOOSTED, SAFE_TURNS, threat
+from engine.combat.search import BOOSTED, DANGER, SAFE_TURNS, threat
 from engine.combat.turn import enemy_answers, resolve_turn
 from engine.frozen import Frozen
 from engine.game.damage import PHYSICAL_TYPES
+from engine.game.growth import level_for_experience
 from engine.game.items import BATTLE_ITEMS, ItemKind
 from engine.game.mending import FIGHTER_LEVELS
 from engine.game.models import BagItem, GameState
@@ -55,9 +57,10 @@ from engine.game.tables import game_data
 Boss = tuple[str, int]
 T = TypeVar("T")
 SAMPLES = 16
+EXP_DIVISOR = 7  # pret engine/battle/experience.asm: base experience × level / 7 for a lone winner
+TRAINER_BONUS = 1.5  # and half again for a trainer's Pokémon
 MAX_TURNS = 120  # a fight still going after this many turns counts as lost
 DETAIL = 4  # damage groups a turn's outcomes are drawn from (a draw needs no finer)
-DANGER = 0.4  # a member below this share of its HP, with a foe that can knock it out, drinks a potion
 SWITCH_MARGIN = 0.5  # how much better a bench member's duel must look for a switch as a foe comes out
 ETHER_PP = 10  # pret engine/items/item_effects.asm ItemUseMedicine: an ETHER or ELIXER restores 10 PP
 
@@ -151,10 +154,10 @@ def gauntlet_forecast(
     rng = random.Random(seed)
     beaten = [0] * len(sides)
     turns = 0
+    rooms = [s for s in sides if s is not None]
+    growth = grown(state, rooms)
     for _ in range(samples):
-        wins, used = _one_chain(
-            team, tops, [s for s in sides if s is not None], badges, bag.copy(), rng, policy or greedy
-        )
+        wins, used = _one_chain(team, tops, rooms, growth, badges, bag.copy(), rng, policy or greedy)
         turns += used
         for at in range(wins):
             beaten[at] += 1
@@ -170,6 +173,7 @@ def _one_chain(
     team: tuple[Fighter, ...],
     tops: tuple[tuple[int, ...], ...],
     sides: list[Side],
+    growth: Growth,
     badges: frozenset[str],
     bag: Bag,
     rng: random.Random,
@@ -178,6 +182,7 @@ def _one_chain(
     """Bosses beaten in a row and the turns taken, in one sample."""
     members, turns = team, 0
     for wins, them in enumerate(sides):
+        members = _with_growth(members, growth, wins)
         able = [at for at, member in enumerate(members) if not member.fainted]
         if not able:
             return wins, turns
@@ -190,6 +195,50 @@ def _one_chain(
         bag.heals = list(duel.us.heals)
         members = _mend(duel.us.members, tops, bag)
     return len(sides), turns
+
+
+# The strongest member's index and, per room, that member as the rooms before it leave it (None: no level
+# gained by then).
+Growth = tuple[int, tuple[Fighter | None, ...]]
+
+
+def grown(state: GameState, sides: Sequence[Side]) -> Growth:
+    """The levels the chain itself gives: each room's Pokémon give base experience × level / 7, half again
+    for a trainer's (pret engine/battle/experience.asm), counted whole to the strongest member, the one
+    that knocks out most of them (a lone fighter gets all of it). A member of L58 in front of LORELEI
+    stands at about L62 in front of the Champion; a forecast that kept L58 was a floor under the floor."""
+    top = max(range(len(state.party)), key=lambda at: state.party[at].level)
+    mon = state.party[top]
+    species = game_data().species_by_index.get(mon.species_id)
+    if species is None:
+        return top, (None,) * len(sides)
+    by_name = game_data().species_by_name
+    found: list[Fighter | None] = [None]
+    exp = float(mon.exp)
+    for side in sides[:-1]:
+        for foe in side.members:
+            base = by_name.get(foe.species)
+            exp += (base.base_exp if base is not None else 0) * foe.level / EXP_DIVISOR * TRAINER_BONUS
+        level = level_for_experience(species.growth_rate, int(exp))
+        if level <= mon.level:
+            found.append(None)
+            continue
+        party = tuple(raised(m, level) if at == top else m for at, m in enumerate(state.party))
+        found.append(party_fighters(state.model_copy(update={"party": party}))[top])
+    return top, tuple(found)
+
+
+def _with_growth(members: tuple[Fighter, ...], growth: Growth, room: int) -> tuple[Fighter, ...]:
+    """The strongest member at the room's door as the experience so far raised it (a fainted member
+    gained nothing after it fell; a level's extra max HP comes on top of the HP it has, as in the game)."""
+    top, levels = growth
+    now = levels[room] if room < len(levels) else None
+    member = members[top]
+    if now is None or member.fainted or now.level <= member.level:
+        return members
+    hp = min(now.max_hp, member.hp + now.max_hp - member.max_hp)
+    member = member._replace(level=now.level, max_hp=now.max_hp, stats=now.stats, hp=hp)
+    return (*members[:top], member, *members[top + 1 :])
 
 
 def _fight(duel: Duel, rng: random.Random, policy: Policy, bag: Bag) -> tuple[bool, Duel, int]:

@@ -700,3 +700,26 @@ def test_in_the_elite_fours_rooms_the_attacking_stat_is_raised_first_while_the_f
     assert chosen["COOLTRAINER_M", 0][0] == "SURF"  # one room, no rooms after it: the hit now
     assert chosen["LORELEI", 0][0] == "X_SPECIAL" and "every later hit of the room" in chosen["LORELEI", 0][1]
     assert "every later hit" not in chosen["LORELEI", 2][1]  # two stages up: the search's own choice
+
+
+def test_in_the_elite_fours_rooms_a_fighter_about_to_fall_drinks_though_a_member_is_left_to_win() -> None:
+    # A run's BLASTOISE at 39 of 217 HP in front of LANCE's DRAGONITE (HYPER BEAM), a VILEPLUME behind it
+    # that wins the room slowly: the room alone looks won either way, the chain does not.
+    blastoise = mon("BLASTOISE", 63, "SURF", "STRENGTH", "ICE_BEAM", "HYDRO_PUMP", hp=39)._replace(
+        pp=(4, 7, 2, 3)
+    )
+    vileplume = mon("VILEPLUME", 38, "MEGA_DRAIN", "ABSORB", "CUT", "STUN_SPORE")
+    dragonite = mon("DRAGONITE", 62, "AGILITY", "SLAM", "BARRIER", "HYPER_BEAM")
+    restore = UseItem(item="FULL_RESTORE", heal=None, cures=frozenset({"PSN"}), member=0)
+    chosen = {}
+    for cls in ("LANCE", "COOLTRAINER_M"):
+        position = Duel(
+            us=Side(members=(blastoise, vileplume), heals=(999,) * 3), them=trainer(cls, dragonite)
+        )
+        verdict = search(position, [*attacks(position), restore])
+        chosen[cls] = (verdict.best.action, verdict.reason)
+    assert chosen["LANCE"][0] == restore and "the rooms ahead need this fighter" in chosen["LANCE"][1]
+    # Out of the Elite Four, and for a member the rooms do not hang on, the search's own choice stands.
+    healthy = blastoise._replace(hp=200)
+    position = Duel(us=Side(members=(healthy, vileplume), heals=(999,) * 3), them=trainer("LANCE", dragonite))
+    assert search(position, [*attacks(position), restore]).best.action != restore

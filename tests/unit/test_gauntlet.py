@@ -5,6 +5,8 @@ a better member as a foe comes out), the mending between rooms, and chances that
 from __future__ import annotations
 
 from engine.combat.fighter import Attack, Duel, Side, Switch, UseItem, fighter_of
+from engine.combat.position import our_fighters, trainer_side
+from engine.game.growth import experience_for_level
 from engine.game.models import BagItem
 from engine.game.stats import raised
 from engine.game.tables import game_data
@@ -14,9 +16,11 @@ from engine.team.gauntlet import (
     PROJECTED_GAINS,
     Bag,
     _mend,
+    _with_growth,
     bag_of,
     gauntlet_forecast,
     greedy,
+    grown,
     levels_to,
     planned_forecast,
     settled_forecast,
@@ -155,3 +159,29 @@ def test_the_levels_to_a_bar_are_the_fewest_projected_gains_that_reach_it_or_non
     below = raised(mid.party[0], 64 + gain - PROJECTED_GAINS[0])
     short = settled_forecast(mid.model_copy(update={"party": (below,)}), gauntlet(mid))
     assert short is not None and short.chance < 0.7  # the gain before it does not reach the bar
+
+
+def test_the_chain_raises_the_strongest_member_by_the_experience_of_the_rooms_before() -> None:
+    blastoise = member("BLASTOISE", 55, ("SURF",))
+    blastoise = blastoise.model_copy(update={"exp": experience_for_level("GROWTH_MEDIUM_SLOW", 55)})
+    state = team(member("PIDGEY", 20, ("GUST",)), blastoise)
+    rooms = [trainer_side(*boss) for boss in (*GAUNTLET, CHAMPION)]
+    top, levels = grown(state, [room for room in rooms if room is not None])
+    assert top == 1 and levels[0] is None  # nothing gained before LORELEI
+    reached = [55 if fighter is None else fighter.level for fighter in levels]
+    assert reached == sorted(reached) and reached[-1] >= 59  # about a level a room at L55
+    grown_up = levels[-1]
+    assert grown_up is not None and grown_up.max_hp > blastoise.max_hp
+    assert grown_up.stats[0] > blastoise.stats.attack
+
+
+def test_a_level_gained_adds_its_max_hp_and_a_fainted_member_gains_nothing() -> None:
+    state = team(member("BLASTOISE", 55, ("SURF",)))
+    now = our_fighters(state)[0]
+    later = our_fighters(state.model_copy(update={"party": (raised(state.party[0], 58),)}))[0]
+    hurt = now._replace(hp=10)
+    (up,) = _with_growth((hurt,), (0, (None, later)), 1)
+    assert (up.level, up.max_hp, up.hp) == (58, later.max_hp, 10 + later.max_hp - now.max_hp)
+    assert _with_growth((hurt,), (0, (None, later)), 0) == (hurt,)  # the first room: nothing yet
+    fallen = now._replace(hp=0)
+    assert _with_growth((fallen,), (0, (None, later)), 1) == (fallen,)
