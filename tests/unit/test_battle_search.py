@@ -723,3 +723,26 @@ def test_in_the_elite_fours_rooms_a_fighter_about_to_fall_drinks_though_a_member
     healthy = blastoise._replace(hp=200)
     position = Duel(us=Side(members=(healthy, vileplume), heals=(999,) * 3), them=trainer("LANCE", dragonite))
     assert search(position, [*attacks(position), restore]).best.action != restore
+
+
+def test_against_a_trainer_a_member_sure_of_its_duel_attacks_rather_than_switch_out() -> None:
+    # A run's ODDISH in front of ERIKA's VICTREEBEL (RAZOR LEAF does it a quarter): the chain's judge
+    # preferred any switch, each to be knocked out so the bench could be chosen freely after it.
+    erika = trainer(
+        "ERIKA",
+        mon("VICTREEBEL", 29, "RAZOR_LEAF", "WRAP", "POISONPOWDER", "SLEEP_POWDER"),
+        mon("TANGELA", 24, "CONSTRICT", "BIND"),
+        mon("VILEPLUME", 29, "PETAL_DANCE", "POISONPOWDER", "MEGA_DRAIN", "SLEEP_POWDER"),
+    )
+    oddish = mon("ODDISH", 19, "ABSORB", "POISONPOWDER", "CUT", "STUN_SPORE")
+    wartortle = mon("WARTORTLE", 34, "BUBBLEBEAM", "BODY_SLAM", hp=91)
+    bench = (mon("PIDGEY", 14, "GUST", "QUICK_ATTACK"), wartortle, mon("DODUO", 22, "PECK", "GROWL"))
+    position = Duel(us=Side(members=(oddish, *bench)), them=erika)
+    actions = [*attacks(position), Switch(1), Switch(2), Switch(3)]
+    verdict = search(position, actions)
+    assert isinstance(verdict.best.action, Attack), verdict.reason
+    assert "stays in: ODDISH wins its duel with VICTREEBEL" in verdict.reason
+    # A member whose duel goes against it is left to the search's own choice.
+    pidgey_first = position._replace(us=Side(members=(bench[0], oddish, *bench[1:]), active=0))
+    left = search(pidgey_first, [*attacks(pidgey_first), Switch(1), Switch(2), Switch(3)])
+    assert "stays in" not in left.reason
