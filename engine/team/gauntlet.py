@@ -179,14 +179,18 @@ def _one_chain(
     rng: random.Random,
     policy: Policy,
 ) -> tuple[int, int]:
-    """Bosses beaten in a row and the turns taken, in one sample."""
+    """Bosses beaten in a row and the turns taken, in one sample. Each room opens with the member whose duel
+    with its first foe looks best, as the plan's lead and the search's first switch would have it: played
+    with the party's first member, a HAUNTER in front of LORELEI's DEWGONG (REST) never switched and drank
+    FULL RESTOREs for 120 turns, and a team that won three rooms in every play was forecast at 0%."""
     members, turns = team, 0
     for wins, them in enumerate(sides):
         members = _with_growth(members, growth, wins)
         able = [at for at, member in enumerate(members) if not member.fainted]
         if not able:
             return wins, turns
-        us = Side(members=members, active=able[0], badges=badges, heals=tuple(bag.heals))
+        lead = max(able, key=lambda at: _matchup(members[at], them.members[0]))
+        us = Side(members=members, active=lead, badges=badges, heals=tuple(bag.heals))
         duel = Duel(us=us.with_fighter(fresh(us.fighter, badges)), them=them)
         won, duel, used = _fight(duel, rng, policy, bag)
         turns += used

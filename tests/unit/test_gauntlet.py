@@ -185,3 +185,16 @@ def test_a_level_gained_adds_its_max_hp_and_a_fainted_member_gains_nothing() -> 
     assert _with_growth((hurt,), (0, (None, later)), 0) == (hurt,)  # the first room: nothing yet
     fallen = now._replace(hp=0)
     assert _with_growth((fallen,), (0, (None, later)), 1) == (fallen,)
+
+
+def test_each_room_opens_with_the_member_best_placed_against_its_first_foe() -> None:
+    # LORELEI's DEWGONG has REST: a HAUNTER in front (NIGHT SHADE) never wins and, played first, never left.
+    haunter = member("HAUNTER", 44, ("LICK", "PSYWAVE", "NIGHT_SHADE", "HYPNOSIS"))
+    blastoise = member("BLASTOISE", 62, ("SURF", "STRENGTH", "ICE_BEAM", "BODY_SLAM"), slot=1)
+    bosses = (*GAUNTLET, CHAMPION)
+    weak_first = gauntlet_forecast(holding(team(haunter, blastoise), FULL_RESTORE=20), bosses, samples=8)
+    strong_first = gauntlet_forecast(
+        holding(team(blastoise.model_copy(update={"slot": 0}), haunter.model_copy(update={"slot": 1})),
+                FULL_RESTORE=20), bosses, samples=8)  # fmt: skip
+    assert weak_first is not None and strong_first is not None
+    assert weak_first.beaten[0] >= 0.75 and abs(weak_first.beaten[0] - strong_first.beaten[0]) <= 0.25
