@@ -389,3 +389,11 @@ def test_a_flat_gauntlet_budget_no_projected_level_rescues_enters_the_chain_as_b
     assert flown.projected[GAUNTLET_KEY] == 0
     lost = flown.battle_ended("defeat", "LANCE #1", blastoise(50, exp=MAX_TRAINING_EXP))
     assert lost is not None and GAUNTLET_KEY not in flown.projected  # the next budget may project again
+
+
+def test_a_lost_gauntlet_keeps_its_bar_and_waits_for_two_more_levels() -> None:
+    w = world()
+    flown = Pilot(w, gauntlet_graph(), Explorer(w), stuck_legs=3)
+    lost = flown.battle_ended("defeat", "LANCE #1", blastoise(64))
+    assert lost is not None and "the next try waits for L66 and 70%" in lost
+    assert flown.bars[GAUNTLET_KEY] == 0.7  # a boss's bar rises ten points; the chain's forecast holds
