@@ -14,7 +14,18 @@ from dataclasses import dataclass, replace
 from engine.combat import enemy
 from engine.combat.chance import percent
 from engine.combat.collector import collector_paused
-from engine.combat.fighter import ATTACK, SPECIAL, Action, Attack, Duel, Fighter, Switch, UseItem, move_of
+from engine.combat.fighter import (
+    ATTACK,
+    FULL_HEAL_HP,
+    SPECIAL,
+    Action,
+    Attack,
+    Duel,
+    Fighter,
+    Switch,
+    UseItem,
+    move_of,
+)
 from engine.combat.futility import futile
 from engine.combat.hits import deals_damage
 from engine.combat.judge import Judge, Outlook
@@ -303,11 +314,16 @@ def _guard_first(duel: Duel, scored: tuple[Scored, ...], worth: list[int]) -> in
         return None
     if me.level <= max(member.level for member in duel.us.members) - FIGHTER_LEVELS:
         return None  # a field-move carrier: the rooms ahead do not hang on it
-    danger = threat(foe, me)
-    if danger < me.hp or danger >= me.max_hp:
+    if reach(foe, me) < me.hp or threat(foe, me) >= me.max_hp:
         return None  # no knock-out ahead, or one no heal would outlast
     heals = [i for i in worth if _heals_front(duel, scored[i].action)]
-    return max(heals, key=lambda i: _preference(duel, scored[i])) if heals else None
+    # The bag's biggest heal, as the forecast drinks it: the rooms' stock is bought for these turns.
+    return max(heals, key=lambda i: _healed_by(scored[i].action)) if heals else None
+
+
+def _healed_by(action: Action) -> int:
+    assert isinstance(action, UseItem)
+    return FULL_HEAL_HP if action.heal is None else action.heal
 
 
 def _heals_front(duel: Duel, action: Action) -> bool:
@@ -341,6 +357,15 @@ def _boost_first(duel: Duel, scored: tuple[Scored, ...], worth: list[int], index
 def threat(foe: Fighter, me: Fighter) -> float:
     """The most one of the foe's moves is expected to do to `me`."""
     return max((move_pace(foe, me, slot)[0] for slot, pp in enumerate(foe.pp) if pp > 0), default=0.0)
+
+
+def reach(foe: Fighter, me: Fighter) -> float:
+    """The most one of the foe's moves does to `me` on a bad draw (two standard deviations over its mean:
+    a critical hit, a high roll). LANCE's GYARADOS's HYPER BEAM is about 70 to a L63 BLASTOISE and 137
+    when critical; a fighter at 81 HP, healed by 50 rather than in full, fell to it."""
+    worst = (mean + 2 * math.sqrt(var) for slot, pp in enumerate(foe.pp) if pp > 0
+             for mean, var in (move_pace(foe, me, slot),))  # fmt: skip
+    return max(worst, default=0.0)
 
 
 def pp_cost(duel: Duel, action: Action) -> float:

@@ -43,7 +43,7 @@ from engine.combat.fighter import (
 from engine.combat.pace import move_pace
 from engine.combat.position import full_pp, trainer_side
 from engine.combat.position import our_fighters as party_fighters
-from engine.combat.search import BOOSTED, DANGER, SAFE_TURNS, threat
+from engine.combat.search import BOOSTED, DANGER, SAFE_TURNS, reach, threat
 from engine.combat.turn import enemy_answers, resolve_turn
 from engine.frozen import Frozen
 from engine.game.damage import PHYSICAL_TYPES
@@ -275,7 +275,7 @@ def greedy(duel: Duel, bag: Bag) -> Action:
     the fewest turns, the one with the most PP to spare among equals."""
     me, foe = duel.us.fighter, duel.them.fighter
     danger = threat(foe, me)
-    if duel.us.heals and me.hp < DANGER * me.max_hp and danger >= me.hp:
+    if duel.us.heals and me.hp < DANGER * me.max_hp and reach(foe, me) >= me.hp:
         heal = duel.us.heals[0]
         return UseItem(item="POTION", heal=None if heal >= FULL_HEAL_HP else heal, cures=frozenset(),
                        member=duel.us.active)  # fmt: skip

@@ -21,7 +21,7 @@ from engine.combat.fighter import (
 from engine.combat.judge import Judge, win_probability
 from engine.combat.race import duel_odds
 from engine.combat.rollout import sampled_win_rate
-from engine.combat.search import SWITCHES_SEARCHED, attacks, label, search
+from engine.combat.search import SWITCHES_SEARCHED, attacks, label, reach, search, threat
 from engine.combat.turn import enemy_answers, resolve_turn
 from engine.combat.wear import stage_multiplier
 from engine.game.damage import ai_type_effectiveness
@@ -746,3 +746,18 @@ def test_against_a_trainer_a_member_sure_of_its_duel_attacks_rather_than_switch_
     pidgey_first = position._replace(us=Side(members=(bench[0], oddish, *bench[1:]), active=0))
     left = search(pidgey_first, [*attacks(pidgey_first), Switch(1), Switch(2), Switch(3)])
     assert "stays in" not in left.reason
+
+
+def test_a_fighter_a_critical_hit_would_knock_out_drinks_the_bags_biggest_heal() -> None:
+    # A run's BLASTOISE under 40% in LANCE's room: GYARADOS's HYPER BEAM does less than its HP on average
+    # and far more when critical. Healed by a SUPER POTION's 50 it fell to the critical hit; a FULL
+    # RESTORE outlasts it.
+    blastoise = mon("BLASTOISE", 63, "SURF", "STRENGTH", "ICE_BEAM", "HYDRO_PUMP", hp=70)
+    gyarados = mon("GYARADOS", 58, "HYDRO_PUMP", "DRAGON_RAGE", "LEER", "HYPER_BEAM")
+    assert threat(gyarados, blastoise) < 70 <= reach(gyarados, blastoise)
+    super_potion = UseItem(item="SUPER_POTION", heal=50, cures=frozenset(), member=0)
+    restore = UseItem(item="FULL_RESTORE", heal=None, cures=frozenset({"PSN"}), member=0)
+    vileplume = mon("VILEPLUME", 38, "MEGA_DRAIN", "CUT")
+    position = Duel(us=Side(members=(blastoise, vileplume), heals=(999, 50)), them=trainer("LANCE", gyarados))
+    verdict = search(position, [*attacks(position), super_potion, restore])
+    assert verdict.best.action == restore, verdict.reason
