@@ -827,6 +827,11 @@ class Pilot:
         )
         if found is None and self.objective in self.graph.done(after):
             found = f"{self.objective} done"
+        if found is None and self._step.do == "train" and after.battle is not None:
+            # A training leg that met its battle did its work, though the battle's experience comes after
+            # the leg: trainer hunts on Cycling Road, each stopped early by the trainer's own eyes, were
+            # counted as "stuck for 12 legs" and sent the plan re-planning through story gates.
+            found = "a battle to train on"
         self.idle_legs = 0 if found else self.idle_legs + 1
         if self.stage == "start over":
             self.idle_legs = 0

@@ -4,7 +4,7 @@ not waited on for ever; and a snapshot keeps the raised bars."""
 
 from __future__ import annotations
 
-from engine.game.models import GameState
+from engine.game.models import BattleState, GameState
 from engine.game.stats import raised
 from engine.game.stock import gauntlet_stock
 from engine.story.graph import GAUNTLET_KEY, StoryGraph, parse_graph
@@ -397,3 +397,18 @@ def test_a_lost_gauntlet_keeps_its_bar_and_waits_for_two_more_levels() -> None:
     lost = flown.battle_ended("defeat", "LANCE #1", blastoise(64))
     assert lost is not None and "the next try waits for L66 and 70%" in lost
     assert flown.bars[GAUNTLET_KEY] == 0.7  # a boss's bar rises ten points; the chain's forecast holds
+
+
+def test_a_training_leg_that_meets_its_battle_is_never_counted_as_stuck() -> None:
+    flown = pilot()
+    weak = charmander(10)  # far below BROCK's bar: the step trains
+    fighting = weak.model_copy(update={"battle": BattleState.model_construct(kind="trainer")})
+    for _ in range(10):
+        leg = flown.leg(weak, "beat_brock")
+        assert leg is not None and "train" in leg.reason
+        flown.travelled(weak, fighting)  # each walk ended where a trainer saw the player
+    assert flown.idle_legs == 0
+    for _ in range(3):
+        flown.leg(weak, "beat_brock")
+        flown.travelled(weak, weak)  # a walk that went nowhere and met no one is a leg lost
+    assert flown.idle_legs == 3
