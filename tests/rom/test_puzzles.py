@@ -12,7 +12,7 @@ from engine.config import EmulatorConfig
 from engine.emulator.session import open_session
 from engine.mechanics.battle_driver import by_policy
 from engine.mechanics.role import EmulatorRole
-from engine.mechanics.trip import take_trip
+from engine.mechanics.trip import TripReport, take_trip
 from engine.tactician.rule_based import RuleBasedPolicy
 from engine.world.goals import Leg
 from engine.world.places import parse_place
@@ -39,20 +39,26 @@ def test_every_arrow_and_every_landing_is_floor(rom_path: Path) -> None:
     assert found["ROCKET_HIDEOUT_B2F"][(4, 9)].to == (2, 9)
 
 
-def test_a_walk_across_the_viridian_gyms_spinners_arrives(rom_path: Path) -> None:
+def trips(rom_path: Path, stage: str, town: str, *places: str) -> list[TripReport]:
+    """From `town` at a story `stage`, one trip to each place in turn (400 steps each at most)."""
     world = load_world(rom_path.read_bytes())
     with open_session(rom_path, EmulatorConfig()) as session:
-        story_state(session, world, "viridian_gym_open", "VIRIDIAN_CITY")
+        story_state(session, world, stage, town)
         start = session.export_state()
     role = EmulatorRole.on_session(open_session(rom_path, EmulatorConfig()))
     try:
         role.start(start)
-        into = take_trip(role, Leg(goal=parse_place(world, "VIRIDIAN_GYM")), by_policy(RuleBasedPolicy()))
-        assert into.arrived
-        leg = Leg(goal=parse_place(world, "VIRIDIAN_GYM:18,1"), max_steps=400)
-        report = take_trip(role, leg, by_policy(RuleBasedPolicy()))
+        policy = by_policy(RuleBasedPolicy())
+        return [
+            take_trip(role, Leg(goal=parse_place(world, place), max_steps=400), policy) for place in places
+        ]
     finally:
         role.close()
+
+
+def test_a_walk_across_the_viridian_gyms_spinners_arrives(rom_path: Path) -> None:
+    into, report = trips(rom_path, "viridian_gym_open", "VIRIDIAN_CITY", "VIRIDIAN_GYM", "VIRIDIAN_GYM:18,1")
+    assert into.arrived
     assert report.arrived, report.reason
     where = report.state.overworld if report.state is not None else None
     assert where is not None and (where.map_name, where.x, where.y) == ("VIRIDIAN_GYM", 18, 1)
@@ -62,20 +68,9 @@ def test_a_walk_across_the_viridian_gyms_spinners_arrives(rom_path: Path) -> Non
 
 
 def test_a_walk_over_saffron_gyms_pads_reaches_sabrina_and_leaves(rom_path: Path) -> None:
-    world = load_world(rom_path.read_bytes())
-    with open_session(rom_path, EmulatorConfig()) as session:
-        story_state(session, world, "saffron_gym_cleared", "SAFFRON_CITY")
-        start = session.export_state()
-    role = EmulatorRole.on_session(open_session(rom_path, EmulatorConfig()))
-    try:
-        role.start(start)
-        policy = by_policy(RuleBasedPolicy())
-        # Sabrina's room is only reached over pads; each lands the player on another pad, which a button
-        # held a frame too long takes again.
-        inside = take_trip(role, Leg(goal=parse_place(world, "SAFFRON_GYM:10,10"), max_steps=400), policy)
-        out = take_trip(role, Leg(goal=parse_place(world, "SAFFRON_CITY"), max_steps=400), policy)
-    finally:
-        role.close()
+    # Sabrina's room is only reached over pads; each lands the player on another pad, which a button held a
+    # frame too long takes again.
+    inside, out = trips(rom_path, "saffron_gym_cleared", "SAFFRON_CITY", "SAFFRON_GYM:10,10", "SAFFRON_CITY")
     assert inside.arrived, inside.reason
     assert (inside.legs, inside.steps) == (1, inside.planned_steps), inside.as_json()
     assert out.arrived, out.reason
