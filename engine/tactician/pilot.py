@@ -590,8 +590,8 @@ class Pilot:
     def _training_spot(self, state: GameState) -> Spot | None:
         if self.spots is None:
             return None
-        shun = self.shunned is not None and self._catching_up_to(state)
-        avoid = frozenset({self.shunned}) if self.shunned is not None and shun else frozenset()
+        shunned = self.shunned if self._catching_up_to(state) else None
+        avoid = frozenset({shunned}) if shunned is not None else frozenset()
         return self.spots.best(state, avoid)
 
     def _catching_up_to(self, state: GameState) -> bool:

@@ -53,12 +53,11 @@ from engine.game.mending import FIGHTER_LEVELS
 from engine.game.models import BagItem, GameState
 from engine.game.stats import raised
 from engine.game.tables import game_data
+from engine.team.training import trainer_battle
 
 Boss = tuple[str, int]
 T = TypeVar("T")
 SAMPLES = 16
-EXP_DIVISOR = 7  # pret engine/battle/experience.asm: base experience × level / 7 for a lone winner
-TRAINER_BONUS = 1.5  # and half again for a trainer's Pokémon
 MAX_TURNS = 120  # a fight still going after this many turns counts as lost
 DETAIL = 4  # damage groups a turn's outcomes are drawn from (a draw needs no finer)
 SWITCH_MARGIN = 0.5  # how much better a bench member's duel must look for a switch as a foe comes out
@@ -216,13 +215,10 @@ def grown(state: GameState, sides: Sequence[Side]) -> Growth:
     species = game_data().species_by_index.get(mon.species_id)
     if species is None:
         return top, (None,) * len(sides)
-    by_name = game_data().species_by_name
     found: list[Fighter | None] = [None]
     exp = float(mon.exp)
     for side in sides[:-1]:
-        for foe in side.members:
-            base = by_name.get(foe.species)
-            exp += (base.base_exp if base is not None else 0) * foe.level / EXP_DIVISOR * TRAINER_BONUS
+        exp += trainer_battle(tuple((foe.species, foe.level) for foe in side.members), mon.level)[0]
         level = level_for_experience(species.growth_rate, int(exp))
         if level <= mon.level:
             found.append(None)
