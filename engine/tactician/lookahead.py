@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from engine.combat.chance import percent
 from engine.combat.collector import collector_paused
+from engine.combat.enemy import BOSS_CLASSES
 from engine.combat.fighter import Action, Duel, moves_of
 from engine.combat.judge import Judge
 from engine.combat.pace import move_pace
 from engine.combat.position import duel_of, model_action
 from engine.combat.search import search
-from engine.game.actions import BattleAction, SendNext, SwitchTo, describe
+from engine.game.actions import BattleAction, SendNext, SwitchTo, UseItem, describe
 from engine.game.assessment import Fairness
+from engine.game.items import BATTLE_ITEMS, ItemKind
 from engine.game.models import GameState
 from engine.memory.lessons import Measurement
 
@@ -79,6 +81,7 @@ class Lookahead:
         front = self._front(state)
         barred = self.withdrawn[1] if self.withdrawn[0] == front else frozenset()
         offered = [a for a in legal if not (isinstance(a, SwitchTo) and a.slot in barred)] or legal
+        offered = [a for a in offered if not spends_boss_stock(state, a)] or offered
         pairs: list[tuple[BattleAction, Action]] = [
             (action, model) for action in offered if (model := model_action(action)) is not None
         ]
@@ -103,6 +106,19 @@ class Lookahead:
             scored.append((judge.battle(sent), action))
         win, best = max(scored, key=lambda item: item[0])
         return best, f"{describe(best, state)}: {percent(win)} to win the battle from here"
+
+
+def spends_boss_stock(state: GameState, action: BattleAction) -> bool:
+    """An X item (or GUARD SPEC., DIRE HIT) against anyone but a boss: the bag's stock of them is bought for
+    the gym leaders, the rival and the Elite Four, whose forecasts count on it. A run's HAUNTER, whose
+    moves could not touch a wild DODUO, drank six X SPECIALs and six X ATTACKs in one battle, and the
+    gauntlet's forecast fell from 38% to 0% until the Mart had been walked to again."""
+    if not isinstance(action, UseItem) or state.battle is None:
+        return False
+    item = BATTLE_ITEMS.get(action.item)
+    if item is None or item.kind is not ItemKind.STAT_BOOST:
+        return False
+    return state.battle.kind == "wild" or state.battle.trainer_class_name not in BOSS_CLASSES
 
 
 def with_lessons(duel: Duel, observed: dict[str, Measurement]) -> tuple[Duel, str]:

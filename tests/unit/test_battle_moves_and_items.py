@@ -37,6 +37,7 @@ from engine.game.assessment import Fairness
 from engine.game.items import BATTLE_ITEMS, pp_after
 from engine.game.models import BagItem, GameState
 from engine.game.tables import game_data
+from engine.tactician.lookahead import Lookahead, spends_boss_stock
 from tests.unit.test_actions_and_policy import fixture_state
 
 MOVES = game_data().moves_by_name
@@ -436,3 +437,23 @@ def test_a_charge_is_spent_by_the_duel_it_was_charged_in() -> None:
     verdict = search(duel, attacks(duel))
     assert chosen(duel) in ("SURF", "HYDRO_PUMP")
     assert verdict.scored[2].win < verdict.scored[0].win
+
+
+def test_x_items_are_kept_for_the_bosses() -> None:
+    """The bag's X items are stock for the bosses' forecasts: offered against BROCK, never in the wild or
+    against a trainer the story passes on the way."""
+    x_attack = UseItemAction(item="X_ATTACK")
+    potion = UseItemAction(item="POTION", target=0)
+    brock = _with_bag(fixture_state("red_brock_main_menu"), ("X_ATTACK", 3), ("POTION", 1))
+    wild = _with_bag(fixture_state("red_wild_main_menu"), ("X_ATTACK", 3), ("POTION", 1))
+    assert brock.battle is not None and brock.battle.trainer_class_name == "BROCK"
+    camper = brock.model_copy(
+        update={"battle": brock.battle.model_copy(update={"trainer_class_name": "BUG_CATCHER"})}
+    )
+    assert x_attack in legal_actions(brock) and x_attack in legal_actions(wild)
+    assert not spends_boss_stock(brock, x_attack)
+    assert spends_boss_stock(wild, x_attack)
+    assert spends_boss_stock(camper, x_attack)
+    assert not spends_boss_stock(wild, potion)
+    chosen = Lookahead(Fairness.FULL_RAM).choose(wild, [x_attack])
+    assert chosen is not None and chosen[0] == x_attack  # nothing else on offer: the game still goes on
