@@ -10,7 +10,7 @@ from engine.story.graph import Step
 from engine.tactician.explorer import Explorer
 from engine.tactician.spots import puzzle_floors
 from engine.team.changes import Recruit
-from engine.team.recruits import recruits_for
+from engine.team.recruits import BALLS, recruits_for
 from engine.world.goals import Leg
 from engine.world.tables import GHOST_MAPS, GHOST_SEER, SAFARI_MAPS
 from engine.world.world import World
@@ -52,6 +52,12 @@ class Recruiting:
             return None
         if self.legs >= MAX_LEGS:
             self.note = f"gave up looking for a {self.recruit.species} after {MAX_LEGS} legs"
+            self.recruit = None
+            return None
+        if not any(entry.name in BALLS and entry.quantity for entry in state.bag):
+            # The balls ran out on the way: every one met now is fought, not caught (Red seed 39 threw its
+            # last two POKé BALLs at a GASTLY and then knocked out eleven more over 40 legs).
+            self.note = f"gave up looking for a {self.recruit.species}: no ball left"
             self.recruit = None
             return None
         self.legs += 1

@@ -11,6 +11,7 @@ its map and catches it (tactician/catching.py).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Collection
 
 from engine.game.assessment import likely_moves
@@ -18,10 +19,17 @@ from engine.game.models import GameState, MoveSlot, PartyMon
 from engine.game.stats import NO_STAT_EXP, computed_stats
 from engine.game.tables import game_data
 from engine.team.changes import Recruit
-from engine.world.models import SLOT_CHANCES
+from engine.team.training import BATTLE_FRAMES, FRAMES_PER_STEP, WALK_FACTOR
+from engine.world.models import SLOT_CHANCES, WildTable
 from engine.world.world import World
 
 PARTY_SIZE = 6
+# A recruit must be met soon enough to be worth looking for: the frames its map's walk and battles take, on
+# average, before it appears (engine/team/training.py's model of a map). Of 30 recruits in twenty runs
+# from power-on met on 5% of a map's encounters or fewer (a HAUNTER on the tower's third floor, a DUGTRIO
+# in Diglett's Cave, a GLOOM on Route 12), expected at 28,000 frames and more, none was caught; each cost
+# 8,000 to 51,000 frames of looking. Those met on 15% or more were caught in most runs.
+MAX_FRAMES_TO_MEET = 20_000
 LEAP = 0.3  # a recruit that does not reach the bar must raise the forecast by this much at least
 DVS = 0x8888  # a wild Pokémon's DVs are random: the middle is assumed
 BALLS = ("POKE_BALL", "GREAT_BALL", "ULTRA_BALL")
@@ -45,7 +53,7 @@ def recruits_for(
     owned = {mon.species_name for mon in state.party}
     found: list[Recruit] = []
     for map_id, species, level, share in _met(world, maps):
-        if species in owned:
+        if species in owned or frames_to_meet(world.wild[map_id], share) > MAX_FRAMES_TO_MEET:
             continue
         after = forecast(state.model_copy(update={"party": (*state.party, wild_member(species, level))}))
         if after is None or (after < bar and after < before + LEAP):
@@ -53,6 +61,15 @@ def recruits_for(
         found.append(Recruit(species=species, level=level, map_id=map_id, map_name=world.maps[map_id].name,
                              share=share, before=before, after=after, bosses=()))  # fmt: skip
     return sorted(found, key=lambda recruit: (-recruit.after, -recruit.share))
+
+
+def frames_to_meet(table: WildTable, share: float) -> float:
+    """The frames a species met on `share` of the map's encounters takes to appear, on average: each
+    encounter's walk and battle (or flight) once for every time it turns up."""
+    if share <= 0 or table.rate <= 0:
+        return math.inf
+    walk = FRAMES_PER_STEP * WALK_FACTOR * 256 / table.rate
+    return (walk + BATTLE_FRAMES) / share
 
 
 def wild_member(species: str, level: int) -> PartyMon:

@@ -10,7 +10,7 @@ from engine.game.tables import game_data
 from engine.story.graph import parse_graph
 from engine.tactician.explorer import Explorer
 from engine.tactician.recruiting import MAX_LEGS, Recruiting
-from engine.team.recruits import recruits_for, wild_member
+from engine.team.recruits import MAX_FRAMES_TO_MEET, frames_to_meet, recruits_for, wild_member
 from engine.world.models import WildTable
 from engine.world.world import World
 from tests.support.tiny_world import INDOOR, TinyMap, build_world, state_at
@@ -20,11 +20,11 @@ TOWN, CAVE = 1, 0x30  # the cave an indoor map: wild Pokémon on every floor squ
 ART = ("#" * 8, *("#......#" for _ in range(6)), "#" * 8)
 
 
-def world(cave_name: str = "CAVE") -> World:
+def world(cave_name: str = "CAVE", slots: tuple[tuple[int, str], ...] | None = None) -> World:
     town = TinyMap(TOWN, "TOWN", ["#D" + ART[0][2:], *ART[1:]], warps=[(1, 0, CAVE, 0)])
     cave = TinyMap(CAVE, cave_name, ["#D" + ART[0][2:], *ART[1:]], tileset=INDOOR, warps=[(1, 0, TOWN, 0)])
     w = build_world(town, cave)
-    w.wild = {CAVE: WildTable(rate=20, slots=((22, "DIGLETT"),) * 9 + ((8, "RATTATA"),))}
+    w.wild = {CAVE: WildTable(rate=20, slots=slots or ((22, "DIGLETT"),) * 9 + ((8, "RATTATA"),))}
     return w
 
 
@@ -82,3 +82,26 @@ def test_no_recruit_is_looked_for_on_the_seafoam_islands_whose_holes_drop_one_wa
     for name, looked_for in (("CAVE", True), ("SEAFOAM_ISLANDS_1F", False)):
         w = world(name)
         assert (Recruiting(w, Explorer(w)).leg(weak(), boss, None) is not None) is looked_for, name
+
+
+def test_a_species_met_too_rarely_is_not_worth_looking_for() -> None:
+    """DIGLETT in the last slot only (3 of 256 encounters): about 118,000 frames before one appears."""
+    rare = world(slots=((8, "RATTATA"),) * 9 + ((22, "DIGLETT"),))
+    common = world(slots=((22, "DIGLETT"),) * 2 + ((8, "RATTATA"),) * 8)
+    assert frames_to_meet(rare.wild[CAVE], 3 / 256) > MAX_FRAMES_TO_MEET
+    assert frames_to_meet(common.wild[CAVE], 102 / 256) < MAX_FRAMES_TO_MEET
+    assert recruits_for(weak(), rare, {CAVE}, surge, 0.7) == []
+    assert [r.species for r in recruits_for(weak(), common, {CAVE}, surge, 0.7)] == ["DIGLETT"]
+
+
+def test_a_recruit_is_given_up_when_the_balls_run_out() -> None:
+    boss = parse_graph({"objectives": [
+        {"name": "beat_surge", "title": "beat Surge", "done": [["badge:THUNDER"]], "source": "test",
+         "steps": [{"do": "train", "boss": ["LT_SURGE", 1], "win_at": 0.7}, {"do": "go", "map": "TOWN"}]},
+    ]}).named("beat_surge").steps[0]  # fmt: skip
+    w = world()
+    recruiting = Recruiting(w, Explorer(w))
+    assert recruiting.leg(weak(), boss, None) is not None and recruiting.species() == "DIGLETT"
+    thrown = weak().model_copy(update={"bag": ()})
+    assert recruiting.leg(thrown, boss, None) is None and recruiting.species() is None
+    assert "no ball left" in recruiting.note
