@@ -96,8 +96,11 @@ class Shopper(MartMenus):
             result.notes.append(f"{item}: the game did not buy {quantity} (bag -{gone}, money +{paid})")
 
     # -- one purchase ------------------------------------------------------------------------------
-    def _buy(self, purchase: Purchase, stock: tuple[int, ...], result: ShopResult) -> None:
+    def _buy(self, wanted: Purchase, stock: tuple[int, ...], result: ShopResult) -> None:
         data = game_data()
+        purchase = wanted.stocked(stock)
+        if purchase is not wanted:
+            result.notes.append(f"{wanted.item} is not sold here: {purchase.item} instead")
         item_id = data.item_ids[purchase.item]
         before = self.driver.state()
         price = data.item_prices.get(purchase.item)

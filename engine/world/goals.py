@@ -6,6 +6,7 @@ models with a `kind` to tell them apart.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Annotated, Literal
 
 from pydantic import Field, field_validator
@@ -96,6 +97,9 @@ class Purchase(Frozen):
 
     item: str
     quantity: int = Field(ge=1, le=99)  # the quantity box offers 1 to 99
+    # Bought instead, the first the Mart stocks, where it does not sell `item`: the nearest Mart may be
+    # one without POKé BALLs (Saffron's sells GREAT BALLs), and any ball catches.
+    or_else: tuple[str, ...] = ()
 
     @field_validator("item")
     @classmethod
@@ -103,6 +107,22 @@ class Purchase(Frozen):
         if item not in game_data().item_ids:
             raise ValueError(f"{item!r} is not an item's pret name (game/data/items.json)")
         return item
+
+    @field_validator("or_else")
+    @classmethod
+    def _known_items(cls, items: tuple[str, ...]) -> tuple[str, ...]:
+        for item in items:
+            cls._known_item(item)
+        return items
+
+    def stocked(self, stock: Collection[int]) -> Purchase:
+        """This purchase where the Mart's `stock` (item ids) has its item, else the first alternative it
+        has, in the same quantity; itself when it has none of them."""
+        ids = game_data().item_ids
+        if ids[self.item] in stock:
+            return self
+        found = next((item for item in self.or_else if ids[item] in stock), None)
+        return self if found is None else Purchase(item=found, quantity=self.quantity)
 
 
 class PcOrder(Frozen):

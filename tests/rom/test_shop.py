@@ -187,3 +187,18 @@ def test_a_whole_stack_and_a_tm_are_sold_and_a_key_item_is_not_offered(
     assert kept == [("POKE_BALL", 5), ("POTION", 3), ("BICYCLE", 1), ("ANTIDOTE", 2)]
     assert report.frames < SHOPPING_FRAMES
     assert_free_to_walk(role, world, "VIRIDIAN_CITY")
+
+
+def test_where_the_mart_does_not_sell_an_item_its_first_stocked_alternative_is_bought(
+    role: EmulatorRole, world: World, at_the_door: dict[str, bytes]
+) -> None:
+    role.session.load_state(at_the_door["VIRIDIAN_MART"])
+    set_money(role.session, 1000)
+    # No POTION or SUPER_POTION at Viridian; ANTIDOTE is its first alternative the Mart stocks.
+    wanted = Purchase(item="POTION", quantity=2, or_else=("SUPER_POTION", "ANTIDOTE", "POKE_BALL"))
+    before, report = shop(role, world, "VIRIDIAN_MART", (wanted,))
+    assert report.outcome == "arrived" and report.bought == (p("ANTIDOTE", 2),), report.reason
+    assert "POTION is not sold here: ANTIDOTE instead" in report.reason, report.reason
+    assert count(report.state, "ANTIDOTE") == count(before, "ANTIDOTE") + 2
+    assert report.state.progress.money == 1000 - 2 * 100
+    assert_free_to_walk(role, world, "VIRIDIAN_CITY")

@@ -111,3 +111,14 @@ def test_a_purchase_names_a_real_item_and_a_quantity_the_box_offers() -> None:
     assert Leg(goal=goal).buy == ()
     leg = Leg(goal=goal, buy=(Purchase(item="POTION", quantity=2),))
     assert Leg.model_validate_json(leg.model_dump_json()) == leg
+
+
+def test_a_purchase_falls_back_to_its_first_alternative_the_mart_stocks() -> None:
+    ids = game_data().item_ids
+    balls = Purchase(item="POKE_BALL", quantity=5, or_else=("GREAT_BALL", "ULTRA_BALL"))
+    saffron = (ids["GREAT_BALL"], ids["HYPER_POTION"], ids["ULTRA_BALL"])  # pret marts.asm: no POKE_BALL
+    assert balls.stocked(saffron) == Purchase(item="GREAT_BALL", quantity=5)
+    assert balls.stocked((ids["POKE_BALL"], ids["GREAT_BALL"])) is balls
+    assert balls.stocked((ids["POTION"],)) is balls  # none of them: the Mart's "not sold here" note
+    with pytest.raises(ValidationError):
+        Purchase(item="POKE_BALL", quantity=1, or_else=("NOT_AN_ITEM",))
