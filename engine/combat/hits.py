@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from engine.combat.fighter import ACCURACY, ATTACK, DEFENSE, EVASION, SPECIAL, SPEED, Fighter
+from engine.combat.fighter import ACCURACY, ATTACK, DEFENSE, EVASION, SPECIAL, SPEED, Fighter, move_of
 from engine.combat.memo import keep
 from engine.game.damage import (
     PHYSICAL_TYPES,
@@ -85,6 +85,19 @@ def _battle_pair(move: Move, user: Fighter, target: Fighter, critical: bool) -> 
     if (target.reflect and physical) or (target.light_screen and not physical):
         defense *= 2  # not capped at 999, as in the game
     return user.battle[attack_at], defense
+
+
+def sure_knock_out(user: Fighter, target: Fighter) -> int | None:
+    """The slot of a one-hit knock-out move (FISSURE, HORN DRILL, GUILLOTINE) with PP left that X ACCURACY
+    makes sure against `target`: one not faster than `user` and not immune (pret engine/battle/core.asm
+    MoveHitTest, OHKOEffect). The speedrunner's way through the Elite Four."""
+    for slot, pp in enumerate(user.pp):
+        if slot >= len(user.moves):
+            break
+        move = move_of(user, slot)
+        if pp > 0 and move.effect == OHKO and rolls(move, user, target, False) == (target.hp,):
+            return slot
+    return None
 
 
 def rolls(move: Move, user: Fighter, target: Fighter, critical: bool) -> tuple[int, ...]:

@@ -79,8 +79,8 @@ def _strike_key(move: Move, user: Fighter, target: Fighter, slot: int) -> tuple[
     hp = target.hp if move.effect in HP_MOVES else 0
     return (
         move.id, hp, user.scale(slot), user.level, user.battle, user.stats, user.types, user.base_speed,
-        user.focus_energy, user.stages, target.battle, target.stats, target.types, target.stages,
-        target.reflect, target.light_screen,
+        user.focus_energy, user.x_accuracy, user.stages, target.battle, target.stats, target.types,
+        target.stages, target.reflect, target.light_screen,
     )  # fmt: skip
 
 

@@ -18,6 +18,7 @@ from engine.combat.fighter import (
     ATTACK,
     FULL_HEAL_HP,
     SPECIAL,
+    STRUGGLE_SLOT,
     Action,
     Attack,
     Duel,
@@ -27,7 +28,7 @@ from engine.combat.fighter import (
     move_of,
 )
 from engine.combat.futility import futile
-from engine.combat.hits import deals_damage
+from engine.combat.hits import deals_damage, sure_knock_out
 from engine.combat.judge import Judge, Outlook
 from engine.combat.pace import move_pace
 from engine.combat.race import DuelOdds
@@ -99,6 +100,7 @@ PLAYED_ON_MASS = 0.1  # ways a switch ends less likely than this are left to the
 # used ICE BEAM and HYDRO PUMP where STRENGTH did as well, reached LANCE with its PP spent, STRUGGLEd itself
 # down and met the Champion with field-move carriers. (pret trainer classes of the four rooms.)
 CHAIN_ROOMS = frozenset({"LORELEI", "BRUNO", "AGATHA", "LANCE"})
+GAUNTLET_ROOMS = CHAIN_ROOMS | {"RIVAL3"}
 PP_WEIGHT = 0.05
 PP_MARGIN = 0.02  # how much worse (in winning chance) a thriftier attack may look and still be used
 BOOST_MARGIN = 0.05  # ...and an X item that makes every later attack of the room count twice
@@ -225,6 +227,8 @@ def _verdict(
     if boss_plies > 1 and duel.them.trainer_class in enemy.BOSS_CLASSES:
         index, scored = _deeper(duel, actions, answers, judge, scored, worth, index)
     guard = _guard_first(duel, scored, worth)
+    if guard is None:
+        guard = _sure_first(duel, scored, worth)
     chosen = (
         guard
         if guard is not None
@@ -236,7 +240,12 @@ def _verdict(
         ours = judge.duel(duel)
         reason += (f"; stays in: {duel.us.fighter.species} wins its duel with {duel.them.fighter.species} "
                    f"({percent(ours.win)})")  # fmt: skip
-    if chosen == guard and chosen != index:
+    if chosen == guard and chosen != index and isinstance(best.action, Attack):
+        reason = f"{label(duel, best.action)}: sure under X_ACCURACY, one hit"
+    elif chosen == guard and chosen != index and _x_accuracy(best.action):
+        reason = (f"X_ACCURACY first: {label(duel, duel_move(duel))} then knocks out every foe of the room "
+                  f"not faster than {duel.us.fighter.species} in one hit")  # fmt: skip
+    elif chosen == guard and chosen != index:
         reason = (f"{label(duel, best.action)} first: the rooms ahead need this fighter, and the foe's next "
                   f"hit would knock it out")  # fmt: skip
     elif chosen != index and isinstance(best.action, UseItem):
@@ -319,6 +328,35 @@ def _guard_first(duel: Duel, scored: tuple[Scored, ...], worth: list[int]) -> in
     heals = [i for i in worth if _heals_front(duel, scored[i].action)]
     # The bag's biggest heal, as the forecast drinks it: the rooms' stock is bought for these turns.
     return max(heals, key=lambda i: _healed_by(scored[i].action)) if heals else None
+
+
+def _sure_first(duel: Duel, scored: tuple[Scored, ...], worth: list[int]) -> int | None:
+    """In the gauntlet's rooms, the Champion's too: X ACCURACY while the foe is no threat, when the member in
+    front holds a one-hit knock-out move it makes sure against this foe, as the chain's forecast plays
+    (team/gauntlet.py greedy). One room weighed alone rarely pays an item's price for it; the stock was
+    bought for these rooms, and every foe after it in the room falls to one FISSURE."""
+    me, foe = duel.us.fighter, duel.them.fighter
+    sure = sure_knock_out(me, foe)
+    if duel.them.trainer_class not in GAUNTLET_ROOMS or sure is None:
+        return None
+    if me.x_accuracy:
+        # Taken for this: the sure knock-out, unless another move with PP knocks out in one hit as well.
+        ones = [slot for slot, pp in enumerate(me.pp)
+                if pp > 0 and slot != sure and move_pace(me, foe, slot)[0] >= foe.hp]  # fmt: skip
+        return None if ones else next((i for i in worth if scored[i].action == Attack(sure)), None)
+    if threat(foe, me) * SAFE_TURNS >= me.hp:
+        return None
+    return next((i for i in worth if _x_accuracy(scored[i].action)), None)
+
+
+def _x_accuracy(action: Action) -> bool:
+    return isinstance(action, UseItem) and action.item == "X_ACCURACY"
+
+
+def duel_move(duel: Duel) -> Attack:
+    """The one-hit knock-out move X ACCURACY is taken for."""
+    slot = sure_knock_out(duel.us.fighter, duel.them.fighter)
+    return Attack(STRUGGLE_SLOT if slot is None else slot)
 
 
 def _healed_by(action: Action) -> int:

@@ -40,6 +40,7 @@ from engine.combat.fighter import (
     fresh,
     move_of,
 )
+from engine.combat.hits import sure_knock_out
 from engine.combat.pace import move_pace
 from engine.combat.position import full_pp, trainer_side
 from engine.combat.position import our_fighters as party_fighters
@@ -122,7 +123,7 @@ def bag_of(state: GameState) -> Bag:
             bag.ethers += entry.quantity
         elif name in ("ELIXER", "MAX_ELIXER"):
             bag.elixers += entry.quantity
-        elif name in X_ITEMS:
+        elif name in X_ITEMS or name == "X_ACCURACY":
             bag.boosts[name] = bag.boosts.get(name, 0) + entry.quantity
     bag.heals.sort(reverse=True)
     return bag
@@ -299,10 +300,13 @@ def _better_member(duel: Duel) -> int | None:
 
 
 def _boost(me: Fighter, foe: Fighter, slot: int, danger: float, bag: Bag) -> str | None:
-    """The X item worth a turn now: the best move's attacking stat, then speed against a faster foe;
-    None when the foe could hurt badly this turn, the move would knock it out anyway, or none is held."""
+    """The X item worth a turn now: X ACCURACY for a one-hit knock-out move the foe is not too fast for or
+    immune to, else the best move's attacking stat, then speed against a faster foe; None when the foe
+    could hurt badly this turn, the move would knock it out anyway, or none is held."""
     if danger * SAFE_TURNS >= me.hp or slot == STRUGGLE_SLOT:
         return None
+    if bag.boosts.get("X_ACCURACY", 0) and not me.x_accuracy and sure_knock_out(me, foe) is not None:
+        return "X_ACCURACY"
     pace = move_pace(me, foe, slot)[0]
     if pace >= foe.hp:
         return None

@@ -31,6 +31,9 @@ from engine.team.planner import gauntlet
 GAIN = 0.02  # the least rise in the mean potential a TM is taught for
 KEPT = 256  # potentials remembered
 CHAIN_SAMPLES = 64  # 16 left the shares ±0.1 apart from 128's: a TM's GAIN was a coin toss
+# The gauntlet's potential counts on a few X ACCURACYs from the Celadon store (team/boosts.py buys them
+# where they pay): FISSURE or HORN DRILL is worth its slot only with them, as a speedrunner plays it.
+ACCURACY_STOCK = (("X_ACCURACY", 5),)
 
 
 class MachinePlanner:
@@ -139,7 +142,8 @@ def _chain_shares(
     if top is None:
         return []
     team = tuple(raised(mon, max(mon.level, top)) for mon in team)
-    stocked = with_stock(state.model_copy(update={"party": team}), full_stock(state))
+    stock = (*full_stock(state), *ACCURACY_STOCK)
+    stocked = with_stock(state.model_copy(update={"party": team}), stock)
     found = gauntlet_forecast(stocked, chain, samples=CHAIN_SAMPLES)
     return list(found.beaten) if found is not None else []
 

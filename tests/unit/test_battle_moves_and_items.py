@@ -457,3 +457,16 @@ def test_x_items_are_kept_for_the_bosses() -> None:
     assert not spends_boss_stock(wild, potion)
     chosen = Lookahead(Fairness.FULL_RAM).choose(wild, [x_attack])
     assert chosen is not None and chosen[0] == x_attack  # nothing else on offer: the game still goes on
+
+
+def test_in_the_gauntlet_x_accuracy_comes_first_for_a_sure_fissure_as_the_chain_plays_it() -> None:
+    blastoise = mon("BLASTOISE", 62, "SURF", "FISSURE")
+    accuracy = UseItem(item="X_ACCURACY", heal=0, cures=frozenset(), member=0)
+    foes = (mon("SLOWBRO", 54, "WATER_GUN"), mon("JYNX", 56, "LOVELY_KISS"))
+    lorelei = versus("LORELEI", (blastoise,), foes)
+    verdict = search(lorelei, [*attacks(lorelei), accuracy])
+    assert verdict.best.action == accuracy and "FISSURE" in verdict.reason, verdict.reason
+    sure = lorelei._replace(us=lorelei.us.with_fighter(blastoise._replace(x_accuracy=True)))
+    assert search(sure, [*attacks(sure), accuracy]).best.action == Attack(1)  # FISSURE, sure now
+    wild_duel = wild(blastoise, mon("SLOWBRO", 54, "WATER_GUN"))
+    assert search(wild_duel, [*attacks(wild_duel), accuracy]).best.action != accuracy

@@ -5,6 +5,7 @@ a better member as a foe comes out), the mending between rooms, and chances that
 from __future__ import annotations
 
 from engine.combat.fighter import Attack, Duel, Side, Switch, UseItem, fighter_of
+from engine.combat.hits import sure_knock_out
 from engine.combat.position import our_fighters, trainer_side
 from engine.game.growth import experience_for_level
 from engine.game.models import BagItem
@@ -198,3 +199,28 @@ def test_each_room_opens_with_the_member_best_placed_against_its_first_foe() -> 
                 FULL_RESTORE=20), bosses, samples=8)  # fmt: skip
     assert weak_first is not None and strong_first is not None
     assert weak_first.beaten[0] >= 0.75 and abs(weak_first.beaten[0] - strong_first.beaten[0]) <= 0.25
+
+
+def test_greedy_takes_x_accuracy_for_a_sure_fissure_where_the_foe_is_slower_and_not_immune() -> None:
+    us = fighter_of("BLASTOISE", 60, moves("SURF", "FISSURE"))
+    slowbro = fighter_of("SLOWBRO", 54, moves("WATER_GUN"))
+    aerodactyl = fighter_of("AERODACTYL", 60, moves("BITE"))  # a flier, and faster
+    duel = Duel(us=Side(members=(us,)), them=Side(members=(slowbro,), turns_out=1))
+    accuracy = Bag(boosts={"X_ACCURACY": 1})
+    assert sure_knock_out(us, slowbro) == 1 and sure_knock_out(us, aerodactyl) is None
+    assert greedy(duel, accuracy) == UseItem("X_ACCURACY", 0, frozenset(), 0)
+    sure = duel._replace(us=duel.us.with_fighter(us._replace(x_accuracy=True)))
+    assert greedy(sure, accuracy) == Attack(1)  # FISSURE: one turn for any SLOWBRO
+    assert greedy(duel, Bag()) == Attack(0)  # none held: SURF
+    flier = duel._replace(them=Side(members=(aerodactyl,), turns_out=1))
+    assert greedy(flier, accuracy) != UseItem("X_ACCURACY", 0, frozenset(), 0)
+
+
+def test_x_accuracy_and_fissure_raise_the_chain() -> None:
+    bosses = (*GAUNTLET, CHAMPION)
+    state = team(member("BLASTOISE", 62, ("SURF", "ICE_BEAM", "FISSURE", "BODY_SLAM")))
+    plain = gauntlet_forecast(holding(state, FULL_RESTORE=10), bosses, samples=24)
+    sure = gauntlet_forecast(holding(state, FULL_RESTORE=10, X_ACCURACY=5), bosses, samples=24)
+    assert plain is not None and sure is not None
+    assert sum(sure.beaten) > sum(plain.beaten)
+    print(f"with 5 X ACCURACY: {sure.words()}; without: {plain.words()}")
