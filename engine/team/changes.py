@@ -69,14 +69,15 @@ class Lesson(Change):
 
 
 class Boosts(Change):
-    """Buy `count` of the X item `item` for the gauntlet."""
+    """Buy `count` of the X item `item` for the gauntlet (`why`: a reason other than the forecast's rise)."""
 
     item: str
     count: int
+    why: str | None = None
 
     @property
     def reason(self) -> str:
-        return f"{self.count} {self.item} for the gauntlet: {self.forecast}"
+        return f"{self.count} {self.item} for the gauntlet: {self.why or self.forecast}"
 
 
 class Recruit(Change):

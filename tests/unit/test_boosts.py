@@ -3,10 +3,11 @@ the lobby, never beyond the money."""
 
 from __future__ import annotations
 
+from engine.game.models import BagItem
 from engine.game.tables import game_data
 from engine.story.graph import story_graph
 from engine.tactician.asides import Asides
-from engine.team.boosts import CLERK, GAIN, ITEMS, SHOP, boosts_to_buy
+from engine.team.boosts import ACCURACY_HELD, CLERK, GAIN, ITEMS, SHOP, accuracy_wanted, boosts_to_buy
 from engine.team.planner import GAUNTLET
 from engine.world.goals import ObjectGoal
 from tests.support.tiny_world import INDOOR, TinyMap, build_world, person, state_at
@@ -34,6 +35,23 @@ def test_x_items_that_raise_the_chain_are_bought_within_the_money() -> None:
 def test_no_money_buys_nothing_and_a_sure_chain_needs_nothing() -> None:
     assert boosts_to_buy(pair(60, 100), CHAIN) is None
     assert boosts_to_buy(pair(90, 40_000), CHAIN) is None  # already sure: nothing to gain
+
+
+def test_a_fighter_with_fissure_holds_x_accuracys_first_within_the_money() -> None:
+    fissure = trained("BLASTOISE", 60, ("SURF", "BLIZZARD", "FISSURE", "STRENGTH"))
+    state = team(fissure, money=40_000)
+    assert accuracy_wanted(state) == ACCURACY_HELD and accuracy_wanted(pair(60, 40_000)) == 0
+    found = boosts_to_buy(state, CHAIN)
+    assert found is not None and (found.item, found.count) == ("X_ACCURACY", ACCURACY_HELD)
+    assert "one-hit knock-out move sure" in found.reason
+    poorer = boosts_to_buy(team(fissure, money=2_000), CHAIN)  # ¥950 each: two
+    assert poorer is not None and (poorer.item, poorer.count) == ("X_ACCURACY", 2)
+    ids = game_data().item_ids
+    five = BagItem(item_id=ids["X_ACCURACY"], name="X_ACCURACY", quantity=5)
+    stocked = state.model_copy(update={"bag": (*state.bag, five)})
+    assert accuracy_wanted(stocked) == 0
+    held = boosts_to_buy(stocked, CHAIN)
+    assert held is None or held.item != "X_ACCURACY"
 
 
 def test_a_purchase_is_tried_twice_from_each_map_so_a_flight_does_not_use_up_its_tries() -> None:
