@@ -61,11 +61,12 @@ class Lesson(Change):
     forget: int | None
     forgotten: str | None
     in_pc: bool
+    why: str | None = None  # a reason other than the forecast's rise
 
     @property
     def reason(self) -> str:
         instead = f" in place of {self.forgotten}" if self.forgotten else ""
-        return f"{self.item} to {self.species}: {self.move}{instead}, {self.forecast}"
+        return f"{self.item} to {self.species}: {self.move}{instead}, {self.why or self.forecast}"
 
 
 class Boosts(Change):

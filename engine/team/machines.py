@@ -16,9 +16,10 @@ from __future__ import annotations
 
 from statistics import fmean
 
+from engine.combat.hits import OHKO
 from engine.combat.position import forecast
 from engine.game.items import BATTLE_ITEMS
-from engine.game.mending import FIGHTER_LEVELS
+from engine.game.mending import FIGHTER_LEVELS, fighters
 from engine.game.models import GameState, MoveSlot, PartyMon
 from engine.game.stats import raised
 from engine.game.stock import full_stock
@@ -34,6 +35,11 @@ CHAIN_SAMPLES = 64  # 16 left the shares ±0.1 apart from 128's: a TM's GAIN was
 # The gauntlet's potential counts on a few X ACCURACYs from the Celadon store (team/boosts.py buys them
 # where they pay): FISSURE or HORN DRILL is worth its slot only with them, as a speedrunner plays it.
 ACCURACY_STOCK = (("X_ACCURACY", 5),)
+# A potential this near 100% cannot tell lessons apart by GAIN (the bag's X items and the lobby's stock
+# make the chain at the Champion's level nearly sure; 64 samples at 90% are ±4 points): Red 50's BLASTOISE
+# kept DIG and HYDRO PUMP, ICE BEAM and FISSURE stayed in the PC, every lesson within 0.016 of 0.984.
+SATURATED = 0.9
+Bosses = tuple[tuple[str, int], ...]
 
 
 class MachinePlanner:
@@ -63,7 +69,42 @@ class MachinePlanner:
                     best = Lesson(item=item, move=move, member=member, species=mon.species_name or "?",
                                   forget=forget, forgotten=_name(mon, forget), in_pc=in_pc,
                                   before=before, after=after, bosses=bosses)  # fmt: skip
+        if best is None and before >= SATURATED:
+            best = self._sure_lesson(state, machines, bosses, before)
         return best
+
+    def _sure_lesson(
+        self,
+        state: GameState,
+        machines: list[tuple[str, bool]],
+        bosses: tuple[tuple[str, int], ...],
+        before: float,
+    ) -> Lesson | None:
+        """A one-hit knock-out TM for the strongest fighter, in place of its least useful move, while no
+        fighter knows one and the potential is too near 100% to tell lessons apart (SATURATED): with the
+        X ACCURACYs bought for it (team/boosts.py) it is sure against every foe not faster than its user."""
+        moves = game_data().moves_by_name
+        if any(moves[slot.name].effect == OHKO for mon in fighters(state) for slot in mon.moves
+               if slot.name in moves):  # fmt: skip
+            return None
+        member = max(range(len(state.party)), key=lambda at: state.party[at].level)
+        mon = state.party[member]
+        for item, in_pc in machines:
+            move = machine_move(item)
+            if move is None or moves[move].effect != OHKO or not _may_learn(mon, item, move):
+                continue
+            slots = _forgettable(mon)
+            values = move_values(mon)
+            forget = min(slots, key=lambda slot: -1.0 if slot is None else values[slot])
+            party = tuple(
+                _taught(mon, move, forget) if at == member else m for at, m in enumerate(state.party)
+            )
+            after = self.potential(state, party, bosses)
+            why = "sure under X ACCURACY against every foe not faster than its user"
+            return Lesson(item=item, move=move, member=member, species=mon.species_name or "?", forget=forget,
+                          forgotten=_name(mon, forget), in_pc=in_pc, before=before,
+                          after=before if after is None else after, bosses=bosses, why=why)  # fmt: skip
+        return None
 
     def potential(
         self, state: GameState, party: tuple[PartyMon, ...], bosses: tuple[tuple[str, int], ...]

@@ -7,7 +7,7 @@ from __future__ import annotations
 from engine.game.models import BagItem, PartyMon
 from engine.game.stats import computed_stats
 from engine.game.tables import game_data
-from engine.team.machines import MachinePlanner
+from engine.team.machines import SATURATED, MachinePlanner, _taught
 from engine.team.planner import GAUNTLET
 from tests.unit.test_team import member, team
 
@@ -85,3 +85,22 @@ def test_the_potential_counts_the_bags_battle_items() -> None:
     without = planner.potential(bare, bare.party, sabrina)
     with_potion = planner.potential(rich, rich.party, sabrina)
     assert without is not None and with_potion is not None and with_potion > without
+
+
+def test_a_saturated_potential_still_teaches_a_one_hit_knock_out_move_for_x_accuracy() -> None:
+    """Red 50's case: X items in the bag make every lesson weigh about the same near 100%; FISSURE goes to
+    the strongest fighter in place of its least useful move (the X ACCURACYs follow, team/boosts.py)."""
+    blastoise = trained("BLASTOISE", 54, ("BODY_SLAM", "SURF", "STRENGTH", "ICE_BEAM"))
+    state = rival_chose(team(blastoise, bag=("TM_FISSURE",)), "BULBASAUR")
+    ids = game_data().item_ids
+    rich = tuple(BagItem(item_id=ids[name], name=name, quantity=n)
+                 for name, n in (("TM_FISSURE", 1), ("X_SPECIAL", 12), ("X_ATTACK", 9)))  # fmt: skip
+    saturated = state.model_copy(update={"bag": rich})
+    planner = MachinePlanner()
+    before = planner.potential(saturated, saturated.party, CHAIN)
+    assert before is not None and before >= SATURATED
+    lesson = planner.lesson(saturated, CHAIN)
+    assert lesson is not None and lesson.move == "FISSURE" and lesson.forgotten in ("BODY_SLAM", "ICE_BEAM")
+    assert "sure under X ACCURACY" in lesson.reason
+    knows = saturated.model_copy(update={"party": (_taught(blastoise, "FISSURE", 0),)})
+    assert planner.lesson(knows, CHAIN) is None  # one is enough
