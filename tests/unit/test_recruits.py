@@ -7,7 +7,7 @@ from __future__ import annotations
 from engine.combat.position import forecast
 from engine.game.models import BagItem, GameState
 from engine.game.tables import game_data
-from engine.story.graph import parse_graph
+from engine.story.graph import Step, parse_graph
 from engine.tactician.explorer import Explorer
 from engine.tactician.recruiting import MAX_LEGS, Recruiting
 from engine.team.recruits import MAX_FRAMES_TO_MEET, frames_to_meet, recruits_for, wild_member
@@ -30,6 +30,14 @@ def world(cave_name: str = "CAVE", slots: tuple[tuple[int, str], ...] | None = N
 
 def surge(state: GameState) -> float | None:
     return forecast(state, "LT_SURGE", 1, healed=True)
+
+
+def surge_step() -> Step:
+    """A story step that trains for LT_SURGE (the recruit's boss)."""
+    return parse_graph({"objectives": [
+        {"name": "beat_surge", "title": "beat Surge", "done": [["badge:THUNDER"]], "source": "test",
+         "steps": [{"do": "train", "boss": ["LT_SURGE", 1], "win_at": 0.7}, {"do": "go", "map": "TOWN"}]},
+    ]}).named("beat_surge").steps[0]  # fmt: skip
 
 
 def weak(*extra: BagItem, size: int = 2) -> GameState:
@@ -57,10 +65,7 @@ def test_nothing_is_proposed_with_a_full_party_no_ball_or_the_boss_within_reach(
 
 
 def test_the_recruit_is_looked_for_on_its_map_until_it_joins_or_for_so_long() -> None:
-    boss = parse_graph({"objectives": [
-        {"name": "beat_surge", "title": "beat Surge", "done": [["badge:THUNDER"]], "source": "test",
-         "steps": [{"do": "train", "boss": ["LT_SURGE", 1], "win_at": 0.7}, {"do": "go", "map": "TOWN"}]},
-    ]}).named("beat_surge").steps[0]  # fmt: skip
+    boss = surge_step()
     w = world()
     recruiting = Recruiting(w, Explorer(w))
     leg = recruiting.leg(weak(), boss, None)
@@ -75,10 +80,7 @@ def test_the_recruit_is_looked_for_on_its_map_until_it_joins_or_for_so_long() ->
 
 def test_no_recruit_is_looked_for_on_the_seafoam_islands_whose_holes_drop_one_way() -> None:
     # Blue seed 34 went in for a SLOWBRO, fell to B4F and found no walk out.
-    boss = parse_graph({"objectives": [
-        {"name": "beat_surge", "title": "beat Surge", "done": [["badge:THUNDER"]], "source": "test",
-         "steps": [{"do": "train", "boss": ["LT_SURGE", 1], "win_at": 0.7}, {"do": "go", "map": "TOWN"}]},
-    ]}).named("beat_surge").steps[0]  # fmt: skip
+    boss = surge_step()
     for name, looked_for in (("CAVE", True), ("SEAFOAM_ISLANDS_1F", False)):
         w = world(name)
         assert (Recruiting(w, Explorer(w)).leg(weak(), boss, None) is not None) is looked_for, name
@@ -95,10 +97,7 @@ def test_a_species_met_too_rarely_is_not_worth_looking_for() -> None:
 
 
 def test_a_recruit_is_given_up_when_the_balls_run_out() -> None:
-    boss = parse_graph({"objectives": [
-        {"name": "beat_surge", "title": "beat Surge", "done": [["badge:THUNDER"]], "source": "test",
-         "steps": [{"do": "train", "boss": ["LT_SURGE", 1], "win_at": 0.7}, {"do": "go", "map": "TOWN"}]},
-    ]}).named("beat_surge").steps[0]  # fmt: skip
+    boss = surge_step()
     w = world()
     recruiting = Recruiting(w, Explorer(w))
     assert recruiting.leg(weak(), boss, None) is not None and recruiting.species() == "DIGLETT"
