@@ -25,7 +25,7 @@ from engine.team.boosts import ITEMS as BOOST_ITEMS
 from engine.team.boosts import SHOP as BOOST_SHOP
 from engine.team.boosts import boosts_to_buy
 from engine.team.changes import Boosts
-from engine.team.leads import LeadChoice, best_lead
+from engine.team.leads import LeadChoice, best_lead, strongest_lead
 from engine.team.machines import MachinePlanner
 from engine.team.planner import (
     STONE_CLERK,
@@ -90,7 +90,7 @@ class Asides:
         team = self._team_leg(state, step, done, helpers.counter, helpers.at_pc)
         if team is not None:
             return team.model_copy(update={"reason": f"the team: {team.reason}"})
-        lead = self._lead(state, boss) if boss is not None else None
+        lead = self._lead(state, boss) if boss is not None else self._strongest_leads(state)
         if lead is not None:
             return lead.model_copy(update={"reason": f"the team: {lead.reason}"})
         potions = self._potions(state, upcoming, helpers.counter) if upcoming is not None else None
@@ -214,15 +214,24 @@ class Asides:
         leads (remembered per team: a forecast for each member costs a little)."""
         top = max((mon.level for mon in state.party), default=0)
         fighters = [mon for mon in state.party if mon.hp > 0 and mon.level > top - FIGHTER_LEVELS]
-        if boss.gauntlet and len(fighters) < 2:
-            return None  # one fighter for the chain: it leads already, no forecast needed to say so
         key = (boss.bar_key, tuple((mon.species_id, mon.level, mon.hp > 0) for mon in state.party))
         if key not in self._leads:
             if len(self._leads) >= LEADS_KEPT:
                 self._leads.clear()
-            self._leads[key] = best_lead(state, boss.forecast, None if boss.gauntlet else boss.win_at)
+            lone = boss.gauntlet and len(fighters) < 2  # no forecast needed: the lone fighter leads
+            bar = None if boss.gauntlet else boss.win_at
+            self._leads[key] = strongest_lead(state) if lone else best_lead(state, boss.forecast, bar)
         choice = self._leads[key]
         if choice is None or not self._may_try(f"lead {choice.member} {key}"):
+            return None
+        return Leg(goal=HereGoal(), order=(0, choice.member), reason=choice.reason)
+
+    def _strongest_leads(self, state: GameState) -> Leg | None:
+        """With no boss to train for, the strongest member in front: a weak lead chosen for an earlier
+        boss's experience would open every battle with a switch, the next boss's among them."""
+        choice = strongest_lead(state)
+        key = tuple((mon.species_id, mon.level, mon.hp > 0) for mon in state.party)
+        if choice is None or not self._may_try(f"strongest {choice.member} {key}"):
             return None
         return Leg(goal=HereGoal(), order=(0, choice.member), reason=choice.reason)
 

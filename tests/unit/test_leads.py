@@ -1,6 +1,7 @@
 """Who leads for experience: the member that brings the boss within reach for the least experience, by the
 real forecast against ERIKA; no change when the forecast already meets the bar (a defeat asked for levels
-of the strongest member, which a new lead would only take experience from)."""
+of the strongest member, which a new lead would only take experience from), except that the strongest goes
+in front when a weak member leads for nothing."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from engine.combat.position import forecast
 from engine.game.growth import experience_for_level
 from engine.game.models import GameState
 from engine.game.tables import game_data
-from engine.team.leads import best_lead
+from engine.team.leads import best_lead, strongest_lead
 from tests.unit.test_team import member, team
 
 
@@ -61,3 +62,32 @@ def test_a_member_is_weighed_with_the_moves_it_learns_on_the_way() -> None:
     )
     assert brock(state) == 0.0
     assert best_lead(state, brock, 0.7) is None
+
+
+def weak_in_front() -> GameState:
+    return team(
+        member("BUTTERFREE", 17, ("CONFUSION", "TACKLE")),
+        member("PIDGEY", 11, ("GUST", "FLY"), slot=1),
+        member("BLASTOISE", 59, ("SURF", "ICE_BEAM"), slot=2),
+    )
+
+
+def test_the_strongest_leads_when_no_member_raises_the_forecast() -> None:
+    # Blue seed 53: a gauntlet forecast that three levels of anyone leave where it is; the BUTTERFREE L17
+    # in front opened 40 trainer battles with a switch and took half of their experience.
+    choice = best_lead(weak_in_front(), lambda state: 0.74)
+    assert choice is not None and choice.member == 2 and choice.species == "BLASTOISE" and choice.strongest
+    assert "the strongest" in choice.reason
+
+
+def test_the_strongest_leads_when_the_forecast_already_meets_the_bar() -> None:
+    choice = best_lead(weak_in_front(), lambda state: 0.9, 0.7)
+    assert choice is not None and choice.member == 2 and choice.strongest
+
+
+def test_no_change_when_the_strongest_leads_or_has_fainted() -> None:
+    state = weak_in_front()
+    blastoise_first = state.model_copy(update={"party": (state.party[2], *state.party[:2])})
+    assert strongest_lead(blastoise_first) is None
+    fainted = state.party[2].model_copy(update={"hp": 0})
+    assert strongest_lead(state.model_copy(update={"party": (*state.party[:2], fainted)})) is None
