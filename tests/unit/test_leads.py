@@ -91,3 +91,17 @@ def test_no_change_when_the_strongest_leads_or_has_fainted() -> None:
     assert strongest_lead(blastoise_first) is None
     fainted = state.party[2].model_copy(update={"hp": 0})
     assert strongest_lead(state.model_copy(update={"party": (*state.party[:2], fainted)})) is None
+
+
+def test_the_tactician_puts_a_lone_fighter_in_front_for_the_gauntlet_and_the_strongest_with_no_boss() -> None:
+    from engine.story.graph import story_graph
+    from engine.tactician.asides import Asides
+    from tests.unit.test_repels import world
+
+    graph = story_graph()
+    chain = next(step for o in graph.objectives for step in o.steps if step.gauntlet and step.do == "train")
+    asides = Asides(world(), graph, None)
+    leg = asides._lead(weak_in_front(), chain)  # no forecast asked: one member is a fighter
+    assert leg is not None and leg.order == (0, 2) and "BLASTOISE leads" in leg.reason
+    leg = Asides(world(), graph, None)._strongest_leads(weak_in_front())
+    assert leg is not None and leg.order == (0, 2)
