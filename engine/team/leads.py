@@ -79,16 +79,15 @@ def best_lead(state: GameState, forecast: Forecast, bar: float | None = None) ->
 
 
 def strongest_lead(state: GameState) -> LeadChoice | None:
-    """The highest-level member able to fight, as the lead; None when it leads already (or the one in
-    front is as high)."""
-    able = [at for at, mon in enumerate(state.party) if mon.hp > 0]
-    if not able:
+    """The highest-level member, as the lead; None when it leads already (or the one in front is as
+    high), or has fainted: the next nurse brings it back, and a member put in front meanwhile would only
+    be put back (Red seed 54 sent a PIDGEY in front each time its WARTORTLE fell)."""
+    if not state.party:
         return None
-    top = max(able, key=lambda at: state.party[at].level)
-    front = state.party[0]
-    if top == 0 or (front.hp > 0 and front.level >= state.party[top].level):
-        return None
+    top = max(range(len(state.party)), key=lambda at: state.party[at].level)
     mon = state.party[top]
+    if top == 0 or mon.hp <= 0 or state.party[0].level >= mon.level:
+        return None
     return LeadChoice(member=top, species=mon.species_name or "?", gain=0.0, cost=0, level=mon.level,
                       strongest=True)  # fmt: skip
 

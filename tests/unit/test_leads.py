@@ -91,6 +91,9 @@ def test_no_change_when_the_strongest_leads_or_has_fainted() -> None:
     assert strongest_lead(blastoise_first) is None
     fainted = state.party[2].model_copy(update={"hp": 0})
     assert strongest_lead(state.model_copy(update={"party": (*state.party[:2], fainted)})) is None
+    # Fainted in front: the PIDGEY behind is not the strongest, the one the next nurse brings back is.
+    fallen_first = (fainted, *state.party[:2])
+    assert strongest_lead(state.model_copy(update={"party": fallen_first})) is None
 
 
 def test_the_tactician_puts_a_lone_fighter_in_front_for_the_gauntlet_and_the_strongest_with_no_boss() -> None:
