@@ -10,6 +10,7 @@ from engine.game.tables import Species, game_data
 
 StatExp = tuple[int, int, int, int, int]  # HP, Attack, Defense, Speed, Special
 NO_STAT_EXP: StatExp = (0, 0, 0, 0, 0)
+MAX_FORMS = 2  # evolutions by level in a row at most (CHARMANDER, CHARMELEON, CHARIZARD)
 
 
 def split_dvs(dvs: int) -> tuple[int, int, int, int, int]:
@@ -34,9 +35,42 @@ def computed_stats(species: Species, level: int, dvs: int, stat_exp: StatExp) ->
 
 def raised(mon: PartyMon, level: int) -> PartyMon:
     """The member at `level`, its stats worked out again and its HP full (what a plan weighs a level it has
-    not reached yet by); the member itself for its own level or an unknown species."""
+    not reached yet by), in the form the levels on the way evolve it into; the member itself for its own
+    level or an unknown species."""
     species = game_data().species_by_index.get(mon.species_id)
     if species is None or level == mon.level:
         return mon
-    max_hp, stats = computed_stats(species, level, mon.dvs, mon.stat_exp)
-    return mon.model_copy(update={"level": level, "max_hp": max_hp, "hp": max_hp, "stats": stats})
+    form = grown_form(species, level) if level > mon.level else species
+    max_hp, stats = computed_stats(form, level, mon.dvs, mon.stat_exp)
+    update: dict[str, object] = {"level": level, "max_hp": max_hp, "hp": max_hp, "stats": stats}
+    return mon.model_copy(update=update | (form_fields(form) if form is not species else {}))
+
+
+def level_evolution(species: Species, level: int) -> tuple[int, Species] | None:
+    """The level and form of the species' evolution by level, when it comes by `level` (pret
+    data/pokemon/evos_moves.asm EVOLVE_LEVEL): a PIDGEY weighed at L40 is a PIDGEOT, whose stats are half
+    again a PIDGEY's; weighed as a PIDGEY, no member but the starter was ever worth raising."""
+    data = game_data()
+    for evolution in species.evolutions:
+        into = data.species_by_name.get(evolution.into)
+        if evolution.method == "EVOLVE_LEVEL" and evolution.level <= level and into is not None:
+            return evolution.level, into
+    return None
+
+
+def grown_form(species: Species, level: int) -> Species:
+    """The form a member of `species` has once it levels up to `level`."""
+    for _ in range(MAX_FORMS):
+        found = level_evolution(species, level)
+        if found is None:
+            break
+        species = found[1]
+    return species
+
+
+def form_fields(species: Species) -> dict[str, object]:
+    """The fields of a member that change with its form (its stats aside)."""
+    types = game_data().types_by_name
+    type1, type2 = (types[name] for name in species.types)
+    return {"species_id": species.index, "species_name": species.name, "type1": type1.id,
+            "type2": type2.id, "type1_name": type1.name, "type2_name": type2.name}  # fmt: skip

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from engine.game.damage import TWO_TURN_EFFECTS
 from engine.game.models import GameState, Mon, MoveSlot, PartyMon
+from engine.game.stats import MAX_FORMS, form_fields, level_evolution, raised
 from engine.game.tables import Move, game_data
 
 MOVE_SLOTS = 4
@@ -157,3 +158,19 @@ def with_level_moves(mon: PartyMon, level: int) -> PartyMon:
                 update={"moves": tuple(new if i == slot else m for i, m in enumerate(moves))}
             )
     return mon
+
+
+def grown(mon: PartyMon, level: int) -> PartyMon:
+    """The member grown to `level`: each form it evolves into by level on the way, the moves each form
+    learns at its levels (the new form's at the level it evolves at too, as pret
+    engine/pokemon/evos_moves.asm Evolution_PartyMonLoop teaches them), its stats, its HP full."""
+    data = game_data()
+    for _ in range(MAX_FORMS):
+        species = data.species_by_index.get(mon.species_id)
+        found = level_evolution(species, level) if species is not None and level > mon.level else None
+        if found is None:
+            break
+        at, into = found
+        at = max(at, mon.level + 1)  # a member past its level evolves at its next level-up
+        mon = with_level_moves(mon, at).model_copy(update={"level": at - 1} | form_fields(into))
+    return raised(with_level_moves(mon, level), level)

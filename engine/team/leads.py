@@ -2,16 +2,17 @@
 experience (and a trainer's, unless the search switches), so the lead should be the one that brings the
 next boss within reach for the least experience.
 
-For each member that can fight, the forecast is worked out again with it alone raised (its stats from
-its DVs and stat experience, pret engine/pokemon/calc_stats.asm): the fewest levels that reach the bar,
-and what they cost its growth rate (pret data/growth_rates.asm). The cheapest way to the bar leads: a
-PIDGEY far below the starter may be the cheaper way past ERIKA's grass. When no member alone reaches the
-bar within reach, the one whose next RAISE levels raise the forecast most per experience leads. A member
-that barely helps (an HM's carrier) gets nothing, however cheap its levels. The lead changes only for a
-clear gain (HYSTERESIS), so the party's order does not flap between equals. When no member's levels raise
-the forecast at all, the strongest leads: a weak lead left in front from an earlier boss costs a switch turn
-in every trainer battle and takes half of each one's experience (Blue seed 53's BUTTERFREE L17 led BLASTOISE
-L59 through 170 battles of training for the Elite Four, 40 of them opened by a switch).
+For each member that can fight, the forecast is worked out again with it alone raised (in the forms its
+levels evolve it into, its stats from its DVs and stat experience, pret engine/pokemon/calc_stats.asm): the
+fewest levels that reach the bar, and what they cost its growth rate (pret data/growth_rates.asm). The
+cheapest way to the bar leads: a PIDGEY far below the starter may be the cheaper way past ERIKA's grass.
+When no member alone reaches the bar within reach, the one whose next RAISE levels raise the forecast most
+per experience leads. A member that barely helps (an HM's carrier) gets nothing, however cheap its levels.
+The lead changes only for a clear gain (HYSTERESIS), so the party's order does not flap between equals. When
+no member's levels raise the forecast at all, the strongest leads: a weak lead left in front from an earlier
+boss costs a switch turn in every trainer battle and takes half of each one's experience (Blue seed 53's
+BUTTERFREE L17 led BLASTOISE L59 through 170 battles of training for the Elite Four, 40 of them opened by a
+switch).
 """
 
 from __future__ import annotations
@@ -21,9 +22,8 @@ from collections.abc import Callable
 from engine.frozen import Frozen
 from engine.game.growth import experience_for_level
 from engine.game.models import GameState, PartyMon
-from engine.game.stats import computed_stats
 from engine.game.tables import game_data
-from engine.game.teaching import with_level_moves
+from engine.game.teaching import grown
 
 RAISE = 3  # levels a member is weighed with
 MAX_LEVEL = 100
@@ -142,8 +142,5 @@ def _weighed(state: GameState, member: int, base: float, forecast: Forecast) -> 
 
 
 def _raised(mon: PartyMon, level: int) -> PartyMon:
-    """The member at `level`: its stats, and the moves it learns on the way."""
-    species = game_data().species_by_index[mon.species_id]
-    max_hp, stats = computed_stats(species, level, mon.dvs, mon.stat_exp)
-    grown = with_level_moves(mon, level)
-    return grown.model_copy(update={"level": level, "max_hp": max_hp, "hp": max_hp, "stats": stats})
+    """The member at `level`: the forms it evolves into, the moves it learns on the way, its stats."""
+    return grown(mon, level)

@@ -1,7 +1,8 @@
 """Who leads for experience: the member that brings the boss within reach for the least experience, by the
-real forecast against ERIKA; no change when the forecast already meets the bar (a defeat asked for levels
-of the strongest member, which a new lead would only take experience from), except that the strongest goes
-in front when a weak member leads for nothing."""
+real forecast against ERIKA, each member weighed in the forms its levels evolve it into; no change when
+the forecast already meets the bar (a defeat asked for levels of the strongest member, which a new lead
+would only take experience from), except that the strongest goes in front when a weak member leads for
+nothing."""
 
 from __future__ import annotations
 
@@ -108,3 +109,22 @@ def test_the_tactician_puts_a_lone_fighter_in_front_for_the_gauntlet_and_the_str
     assert leg is not None and leg.order == (0, 2) and "BLASTOISE leads" in leg.reason
     leg = Asides(world(), graph, None)._strongest_leads(weak_in_front())
     assert leg is not None and leg.order == (0, 2)
+
+
+def test_a_member_is_weighed_in_the_forms_its_levels_evolve_it_into() -> None:
+    from engine.game.stats import raised
+    from engine.game.teaching import grown
+
+    pidgey = member("PIDGEY", 11, ("GUST", "FLY"))
+    at_40 = grown(pidgey, 40)  # PIDGEOTTO at L18, PIDGEOT at L36 (pret data/pokemon/evos_moves.asm)
+    assert at_40.species_name == "PIDGEOT" and (at_40.type1_name, at_40.type2_name) == ("NORMAL", "FLYING")
+    assert "WING_ATTACK" in [slot.name for slot in at_40.moves]  # PIDGEOTTO learns it at L31
+    assert at_40.stats == raised(pidgey, 40).stats and at_40.hp == at_40.max_hp
+    as_pidgey = game_data().species_by_name["PIDGEY"]
+    from engine.game.stats import computed_stats
+
+    assert at_40.stats.attack > computed_stats(as_pidgey, 40, pidgey.dvs, pidgey.stat_exp)[1].attack
+    assert grown(pidgey, 17).species_name == "PIDGEY" and grown(pidgey, 18).species_name == "PIDGEOTTO"
+    # A member past the level it evolves at (a B pressed in the game) evolves at its next level-up.
+    late = member("IVYSAUR", 40, ("RAZOR_LEAF",))
+    assert grown(late, 41).species_name == "VENUSAUR" and raised(late, 40).species_name == "IVYSAUR"
