@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from engine.combat.position import forecast
 from engine.game.growth import experience_for_level
-from engine.game.models import GameState
+from engine.game.models import GameState, PartyMon
 from engine.game.tables import game_data
 from engine.team.leads import best_lead, strongest_lead
 from tests.unit.test_team import member, team
@@ -128,3 +128,30 @@ def test_a_member_is_weighed_in_the_forms_its_levels_evolve_it_into() -> None:
     # A member past the level it evolves at (a B pressed in the game) evolves at its next level-up.
     late = member("IVYSAUR", 40, ("RAZOR_LEAF",))
     assert grown(late, 41).species_name == "VENUSAUR" and raised(late, 40).species_name == "IVYSAUR"
+
+
+def at_level_start(mon: PartyMon) -> PartyMon:
+    growth = game_data().species_by_index[mon.species_id].growth_rate
+    return mon.model_copy(update={"exp": experience_for_level(growth, mon.level)})
+
+
+def test_the_choice_does_not_hang_on_the_order_the_party_stands_in() -> None:
+    # Blue seed 54 before the S.S. Anne's rival: with the PIDGEY in front the forecast fell, the starter's
+    # levels looked the cheaper way and it went in front, where PIDGEY's did: twelve swaps in 10,000 frames.
+    def rival(state: GameState) -> float:
+        pidgey, wartortle = sorted(state.party, key=lambda mon: -mon.slot)  # by the slot each was made in
+        weak_in_front = state.party[0].level < max(mon.level for mon in state.party)
+        return (
+            0.55
+            + 0.2 * (pidgey.level >= 10)
+            + 0.2 * (wartortle.level >= 25)
+            + 0.3 * (wartortle.level >= 27)
+            - 0.3 * weak_in_front
+        )
+
+    starter_first = team(at_level_start(member("WARTORTLE", 24, ("BUBBLEBEAM",))),
+                         at_level_start(member("PIDGEY", 8, ("GUST",), slot=1)))  # fmt: skip
+    choice = best_lead(starter_first, rival, 0.7)
+    assert choice is not None and choice.species == "PIDGEY" and choice.level == 10
+    pidgey_first = starter_first.model_copy(update={"party": starter_first.party[::-1]})
+    assert best_lead(pidgey_first, rival, 0.7) is None  # the chosen lead in front stays there
