@@ -32,7 +32,7 @@ from engine.messages import LegOutcome, LegReport
 from engine.world.errors import WorldError
 from engine.world.goals import Leg, StepGoal, ThingGoal
 from engine.world.models import Square
-from engine.world.planner import Plan, Planner, gates_as_costs, surroundings
+from engine.world.planner import Plan, Planner, feared_squares, gates_as_costs, surroundings
 from engine.world.targets import SquaresTarget, target_for
 from engine.world.world import STEPS, Edge, World
 
@@ -178,6 +178,8 @@ class Traveller(ObstacleSteps, MenuSteps):
             raise self._why_stopped() if state.battle is None else Stop("battle", "a battle is on")
         around = surroundings(self.world, state)
         progress.items, progress.unlockable = around.items, around.unlockable
+        if leg.feared:
+            around = replace(around, feared=feared_squares(self.world, state, leg.feared))
         if leg.cross_gates:
             around = gates_as_costs(around, frozenset(leg.shut))
         elif leg.shut:

@@ -145,6 +145,15 @@ def needs_nurse(state: GameState) -> bool:
     return party_hp(state) < HEAL_BELOW or (strongest is not None and (strongest.hp == 0 or _dry(strongest)))
 
 
+def unworn_aside(aside: Leg | None, state: GameState) -> Leg | None:
+    """An aside that walks waits while the team needs a nurse (the objective's leg goes to one first); one
+    done where the player stands does not. Blue seed 53 walked for a RARE CANDY with its WARTORTLE down, met
+    a BUG CATCHER with a PIDGEY L6, lost, and trained 10,000 frames before going on."""
+    if aside is None or isinstance(aside.goal, HereGoal) or not needs_nurse(state):
+        return aside
+    return None
+
+
 def _dry(mon: PartyMon) -> bool:
     """Its attacks have run (nearly) dry: a nurse would give back what it fights with (a member with no
     attack at all, an ABRA with TELEPORT, is not dry)."""
@@ -283,6 +292,7 @@ class Pilot:
             and not self.puzzles.inside(state)
         ):
             aside = self._recruit_leg(state)
+        aside = unworn_aside(aside, state)
         self._changing_team = aside is not None
         if aside is not None:
             self.last_leg = by_air(self.world, state, aside) if self.world is not None else aside

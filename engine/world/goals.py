@@ -188,3 +188,6 @@ class Leg(Frozen):
     fly: str | None = None  # a town (pret name) FLY takes the player to where the leg arrives (outdoors)
     order: tuple[int, int] | None = None  # two party members (0-based) put in each other's places
     stop: str | None = None  # no leg at all: the plan cannot go on, and this says why (the run stops)
+    # Trainers (map, object index) the team is forecast to lose to: the walk goes around what they watch
+    # where a way round exists.
+    feared: tuple[tuple[int, int], ...] = ()

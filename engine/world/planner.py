@@ -36,6 +36,9 @@ GRASS_COST: dict[Intent, float] = {"travel": 2.0, "train": 0.0, "explore": 1.0, 
 # A trainer's battle costs about 4,000 frames (250 steps) with its walk up and its text: with no experience
 # wanted (`pass`), a detour of up to 40 steps a watched square is cheaper.
 WATCHED_COST: dict[Intent, float] = {"travel": 6.0, "train": 2.0, "explore": 3.0, "pass": 40.0}
+# A square watched by a trainer the team is forecast to lose to, whatever the intent: a defeat costs the walk
+# back from the nurse and the levels the plan then asks for (some 15,000 frames, near a thousand steps).
+FEARED_COST = 250.0
 MAX_NODES = 250_000
 ITEM_COST = 8.0  # picking up an item ball in the way: A, "Found ...!", the jingle
 UNLOCK_COST = 6.0  # a locked door on the way: A, "Bingo! The CARD KEY opened the door!"
@@ -70,6 +73,7 @@ class Surroundings:
     # Closed doors whose key is in the bag (Silph Co.'s, with the CARD KEY): opened on the way with A.
     unlockable: frozenset[Square] = frozenset()
     within: frozenset[int] = frozenset()  # when given, the only maps a plan may enter (a puzzle's floors)
+    feared: frozenset[Square] = frozenset()  # watched by a trainer the team would likely lose to
 
 
 @dataclass(frozen=True)
@@ -181,6 +185,23 @@ def _sight(
         yield (map_id, x + dx * distance, y + dy * distance)
 
 
+def feared_squares(world: World, state: GameState, trainers: Iterable[tuple[int, int]]) -> frozenset[Square]:
+    """The squares the given trainers (map, object index) watch: where they stand now on the player's map,
+    where they were placed elsewhere; a beaten one watches nothing."""
+    where = state.overworld
+    live = {sprite.index: sprite for sprite in where.sprites}
+    found: set[Square] = set()
+    for map_id, index in trainers:
+        data = world.maps.get(map_id)
+        if data is None or not 0 < index <= len(data.objects):
+            continue
+        thing = data.objects[index - 1]
+        sprite = live.get(index) if map_id == where.map_id else None
+        x, y, facing = (sprite.x, sprite.y, sprite.facing) if sprite else (thing.x, thing.y, thing.facing)
+        found.update(_sight(world, map_id, thing, x, y, facing, state.story))
+    return frozenset(found)
+
+
 def _direction(facing: str | None) -> Direction | None:
     return Direction(facing) if facing in ("up", "down", "left", "right") else None
 
@@ -274,9 +295,10 @@ class Planner:
         reached, estimate, unknown = target.reached, target.estimate, float("inf")
         around, avoid = self.around, self.avoid
         blocked, gated, watched, costly = around.blocked, around.gated, around.watched, around.costly
+        feared = around.feared
         indoor, came_from, destination = around.indoor_group, around.came_from, self.world.warp_destination
         items, unlockable, within = around.items, around.unlockable, around.within
-        priced = bool(watched or costly or items or unlockable)
+        priced = bool(watched or costly or items or unlockable or feared)
         can_cut = "CUT" in around.field_moves
         can_surf = "SURF" in around.field_moves
         lift_maps = self.world.lift_maps
@@ -314,6 +336,8 @@ class Planner:
                     on = via if via is not None else to
                     if on in watched:
                         step += watched_cost
+                    if on in feared:
+                        step += FEARED_COST
                     if on in costly:
                         step += costly_cost
                     if on in items:

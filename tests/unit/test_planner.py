@@ -139,3 +139,23 @@ def test_with_no_experience_wanted_a_trainers_eyes_are_worth_a_longer_detour() -
     passing = Planner(w, around, "pass").plan(target_for(w, around, goal))
     assert travel is not None and travel.steps == 9  # past the trainer: a battle on the way is welcome
     assert passing is not None and passing.steps == 17 and all(e.to != (FIELD, 5, 4) for e in passing.edges)
+
+
+def test_a_feared_trainers_eyes_are_walked_around_even_when_experience_is_wanted() -> None:
+    # The corridor above: with experience wanted (`travel`) the walk goes past a trainer, but not past
+    # one the team would likely lose to (the leg names it; the walk goes round over the top row).
+    from dataclasses import replace
+
+    from engine.world.planner import feared_squares
+
+    art = ("..........", ".########.", ".########.", ".########.", "..........", "##########")
+    trainer = person(1, 5, 3, trainer_class=1, trainer_number=1, sight=1, beaten_event=7)
+    w = build_world(TinyMap(FIELD, "FIELD", art, objects=(trainer,)))
+    watcher = Sprite(index=1, picture=1, x=5, y=3, facing="down", walking=False)
+    state = state_at(PALLET, FIELD, 0, 4, sprites=[watcher])
+    assert feared_squares(w, state, [(FIELD, 1)]) == {(FIELD, 5, 4)}
+    beaten = state_at(PALLET, FIELD, 0, 4, sprites=[watcher], story=Story(event_flags=frozenset({7})))
+    assert feared_squares(w, beaten, [(FIELD, 1)]) == frozenset()
+    around = replace(surroundings(w, state, gates=()), feared=feared_squares(w, state, [(FIELD, 1)]))
+    wary = Planner(w, around, "travel").plan(target_for(w, around, SquareGoal(map_id=FIELD, x=9, y=4)))
+    assert wary is not None and wary.steps == 17 and all(e.to != (FIELD, 5, 4) for e in wary.edges)

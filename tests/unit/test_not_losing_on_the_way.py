@@ -1,0 +1,98 @@
+"""Not losing on the way. A wild Pokémon met by walking that the party beats less often than FLEE_BELOW is
+run from, experience wanted or not (a defeat costs the walk back from the nurse and the levels the plan
+then asks for); one it beats is fought as before. An aside that walks waits while the strongest member is
+down. A trainer the team would likely lose to is named on the leg, so the walk goes around what it
+watches."""
+
+from __future__ import annotations
+
+from engine.game.actions import Run, legal_actions
+from engine.game.models import GameState
+from engine.tactician.tactician import FLEE_BELOW, Tactician, _wild_chance
+from engine.world.models import WildTable
+from tests.support.tiny_world import TinyMap, build_world
+from tests.unit.test_actions_and_policy import fixture_state
+from tests.unit.test_repels import ART
+
+
+def met_here() -> tuple[Tactician, GameState]:
+    state = fixture_state("red_wild_main_menu")  # SQUIRTLE L6 against a wild PIDGEY L4
+    assert state.battle is not None and state.battle.enemy is not None
+    world = build_world(TinyMap(state.overworld.map_id, state.overworld.map_name or "ROUTE_1", ART))
+    world.wild = {state.overworld.map_id: WildTable(rate=20, slots=((4, "PIDGEY"),))}
+    return Tactician(world=world), state
+
+
+def worn(state: GameState, hp: int) -> GameState:
+    assert state.battle is not None and state.battle.player is not None
+    player = state.battle.player.model_copy(update={"hp": hp})
+    party = tuple(mon.model_copy(update={"hp": hp}) for mon in state.party)
+    return state.model_copy(
+        update={"battle": state.battle.model_copy(update={"player": player}), "party": party}
+    )
+
+
+def test_a_wild_battle_the_party_is_likely_to_lose_is_run_from() -> None:
+    tactician, state = met_here()
+    weak = worn(state, 2)
+    chance = _wild_chance(weak)
+    assert chance is not None and chance < FLEE_BELOW
+    decision = tactician._flee(weak, legal_actions(weak))
+    assert decision is not None and decision.action == Run() and "to win" in decision.reason
+
+
+def test_one_the_party_wins_is_not_run_from_for_its_chance() -> None:
+    tactician, state = met_here()
+    chance = _wild_chance(state)
+    assert chance is not None and chance > 0.99
+    decision = tactician._flee(state, legal_actions(state))
+    assert decision is None or "to win" not in decision.reason
+
+
+def test_an_aside_that_walks_waits_while_the_strongest_member_is_down() -> None:
+    from engine.tactician.pilot import unworn_aside
+    from engine.world.goals import HereGoal, Leg, ObjectGoal
+    from tests.unit.test_team import member, team
+
+    healthy = team(member("WARTORTLE", 18, ("BUBBLE",)), member("PIDGEY", 6, ("GUST",), slot=1))
+    down = healthy.model_copy(
+        update={"party": (healthy.party[0].model_copy(update={"hp": 0}), healthy.party[1])}
+    )
+    pick_up = Leg(
+        goal=ObjectGoal(map_id=59, index=10), interact=True, reason="the bag: pick up the RARE_CANDY"
+    )
+    in_place = Leg(goal=HereGoal(), order=(0, 1), reason="the team: PIDGEY leads")
+    assert unworn_aside(pick_up, down) is None  # the objective's leg goes to the nurse first
+    assert unworn_aside(in_place, down) == in_place
+    assert unworn_aside(pick_up, healthy) == pick_up
+
+
+def test_a_trainer_the_team_would_likely_lose_to_is_named_on_the_leg_to_walk_around() -> None:
+    from engine.game.tables import game_data
+    from engine.tactician.wary import Wary
+    from engine.world.goals import Leg, ObjectGoal, SquareGoal
+    from engine.world.tables import OPP_ID_OFFSET
+    from tests.support.tiny_world import person, state_at
+    from tests.unit.test_team import member, team
+
+    # BROCK's gym trainer (pret data/trainers/parties.asm: JR_TRAINER_M #1, DIGLETT and SANDSHREW L11).
+    jr = next(c for c in game_data().trainer_classes.values() if c.name == "JR_TRAINER_M")
+    gym_trainer = person(
+        2, 3, 6, trainer_class=jr.id + OPP_ID_OFFSET, trainer_number=1, sight=5, beaten_event=114
+    )
+    world = build_world(
+        TinyMap(7, "PEWTER_GYM", ART, objects=(gym_trainer,)), TinyMap(8, "PEWTER_POKECENTER", ART)
+    )
+    walk = Leg(goal=SquareGoal(map_id=7, x=1, y=1), reason="beat Brock: fight")
+    weak = state_at(team(member("SQUIRTLE", 9, ("TACKLE", "BUBBLE"))), 7, 2, 2)
+    strong = state_at(team(member("WARTORTLE", 30, ("SURF", "BITE"))), 7, 2, 2)
+    wary = Wary(world)
+    assert wary.around(weak, walk).feared == ((7, 2),)
+    assert wary.around(strong, walk) == walk  # one it beats is a battle like any other
+    fight_him = Leg(goal=ObjectGoal(map_id=7, index=2), interact=True, reason="fight him for experience")
+    assert wary.around(weak, fight_him) == fight_him  # the plan's own choice
+
+    # From the Pokémon Center two maps away: the trainers around the leg's goal count as well.
+    at_the_nurse = state_at(team(member("SQUIRTLE", 9, ("TACKLE", "BUBBLE"))), 8, 2, 2)
+    assert wary.feared(at_the_nurse) == []
+    assert wary.around(at_the_nurse, walk).feared == ((7, 2),)
