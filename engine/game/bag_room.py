@@ -37,9 +37,11 @@ def least_needed(state: GameState) -> tuple[str, int] | None:
     if not candidates:
         return None
 
-    def worth(name: str) -> tuple[bool, int]:
+    def worth(name: str) -> tuple[bool, bool, int]:
         useless_machine = name.startswith("TM_") and choose_student(state, name) is None
-        return (not useless_machine, prices.get(name) or 0)
+        # What the engine uses goes last, whatever its price: an ELIXER, which no Mart sells, was the
+        # cheapest item of Red seed 54's bag at the Elite Four's door, and was thrown away for a FULL HEAL.
+        return (not useless_machine, name in IN_USE, prices.get(name) or 0)
 
     chosen = min(candidates, key=lambda entry: worth(entry.name or ""))
     return (chosen.name or "", chosen.quantity)

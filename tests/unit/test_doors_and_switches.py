@@ -94,3 +94,6 @@ def test_a_full_bag_makes_room_by_a_useless_machine_first_and_never_a_key_item_o
     assert least_needed(with_bag(team, "S_S_TICKET", "NUGGET", "POTION", "TM_BIDE")) == ("POTION", 1)
     assert least_needed(with_bag(PALLET, "NUGGET", "POTION", "S_S_TICKET")) == ("POTION", 1)  # cheaper
     assert least_needed(with_bag(PALLET, "S_S_TICKET", "HM_CUT", "CARD_KEY")) is None
+    # What the engine uses goes last, whatever its price: no Mart sells an ELIXER (Red seed 54 threw one
+    # away at the Elite Four's door for room for a FULL HEAL).
+    assert least_needed(with_bag(PALLET, "ELIXER", "POTION", "S_S_TICKET")) == ("POTION", 1)
