@@ -16,7 +16,7 @@ from engine.game.mending import FIGHTER_LEVELS
 from engine.game.models import GameState
 from engine.game.selling import to_take
 from engine.story.graph import Step, StoryGraph
-from engine.tactician.collecting import Collector, Nearest
+from engine.tactician.collecting import Collector, Feared, Nearest
 from engine.tactician.potions import potions_leg
 from engine.tactician.repels import buying_leg, repel_leg
 from engine.tactician.sales import selling_leg
@@ -56,6 +56,7 @@ class Helpers:
     counter: Counter
     at_pc: AtPc
     nearest: Nearest
+    feared: Feared = lambda state, goal_map: False  # a trainer the team would likely lose to is near
 
 
 class Asides:
@@ -103,7 +104,7 @@ class Asides:
         if repel is not None:
             return repel.model_copy(update={"reason": f"the bag: {repel.reason}"})
         ahead = ahead_and_gauntlet(state, self.graph.bosses_ahead(state, done))
-        found = self.collector.leg(state, ahead, helpers.nearest)
+        found = self.collector.leg(state, ahead, helpers.nearest, helpers.feared)
         if found is not None:
             return found.model_copy(update={"reason": f"the bag: {found.reason}"})
         store = self._store(state, helpers.at_pc) or self._take(state, helpers.at_pc)

@@ -32,6 +32,7 @@ TRIES = 4
 FAR_MARGIN = 20  # steps a ball planned from elsewhere on the same map may have come nearer
 
 Nearest = Callable[[GameState, dict[tuple[int, int], Square]], Leg | None]
+Feared = Callable[[GameState, int], bool]  # a trainer the team would likely lose to is near this map
 
 
 class Collector:
@@ -43,12 +44,20 @@ class Collector:
         # out of reach is not planned for again at every leg on the same map.
         self._far: dict[tuple[int, tuple[int, int]], int | None] = {}
 
-    def leg(self, state: GameState, bosses: Bosses, nearest: Nearest) -> Leg | None:
-        """A leg to the most worthwhile item ball on this map within its worth in steps; None if none."""
+    def leg(
+        self, state: GameState, bosses: Bosses, nearest: Nearest, feared: Feared | None = None
+    ) -> Leg | None:
+        """A leg to the most worthwhile item ball on this map within its worth in steps; None if none. A
+        ball near a trainer the team would likely lose to waits for a stronger team (`feared`): Red seed
+        53 walked for a TM past a YOUNGSTER it had no chance against, lost, and trained 14,000 frames."""
         best: tuple[float, Leg] | None = None
         for key, name, square in self._balls(state):
             worth = self._worth(state, name, bosses)
-            if worth <= 0 or self.tries.get(key, 0) >= TRIES:
+            if (
+                worth <= 0
+                or self.tries.get(key, 0) >= TRIES
+                or (feared is not None and feared(state, key[0]))
+            ):
                 continue
             if self._known_far(state, key, worth):
                 continue

@@ -38,6 +38,7 @@ from engine.tactician.explorer import Explorer
 from engine.tactician.puzzle_legs import PuzzleGuide, PuzzleSnapshot
 from engine.tactician.recruiting import Recruiting, RecruitingSnapshot
 from engine.tactician.spots import SpotChooser
+from engine.tactician.wary import Wary
 from engine.team.gauntlet import PROJECTED_GAINS, levels_to
 from engine.team.planner import TeamPlanner, gauntlet
 from engine.team.training import Spot
@@ -210,6 +211,7 @@ class Pilot:
         self._nearest: int | None = None  # the fewest steps the step's target has been away, this step
         self._nearest_of: Step | None = None
         # The pilot's own last leg: only its legs say how near the step's target is (the explorer's do not).
+        self.wary = Wary(world)
         self.last_leg: Leg | None = None
         self._shortcut = False  # the last leg was a shortcut's (FLY, the BICYCLE), not the step's own walk
         self.puzzles = PuzzleGuide(world)
@@ -281,7 +283,8 @@ class Pilot:
             return catch_up
         aside = None
         if self.asides is not None and stage == "plan" and not self.puzzles.inside(state):
-            helpers = Helpers(counter=self._counter, at_pc=self._at_pc, nearest=self.explorer.nearest_talk)
+            helpers = Helpers(counter=self._counter, at_pc=self._at_pc, nearest=self.explorer.nearest_talk,
+                              feared=lambda at, goal_map: bool(self.wary.feared(at, goal_map)))  # fmt: skip
             wants = self.wants_experience(state)
             upcoming = _fought_next(objective, step)
             aside = self.asides.leg(state, step, done, helpers, self.boss_ahead(state), wants, upcoming)

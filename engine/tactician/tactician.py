@@ -40,7 +40,6 @@ from engine.tactician.lessons import BattleLessons
 from engine.tactician.pilot import Pilot, PilotSnapshot
 from engine.tactician.rule_based import ActionDecision, RuleBasedPolicy
 from engine.tactician.stall import StallGuard
-from engine.tactician.wary import Wary
 from engine.team.planner import TeamPlanner
 from engine.world.goals import Leg
 from engine.world.tables import GHOST_MAPS, GHOST_SEER
@@ -86,7 +85,7 @@ class Tactician:
         self.explorer = Explorer(world, seed=seed)
         team = team if team is not None else TeamPlanner(keep_unevolved)
         self.pilot = Pilot(world, story_graph(), self.explorer, stuck_legs, team)
-        self.wary = Wary(world)
+        self.wary = self.pilot.wary
         self.routing = routing or RoutingConfig()
         self.gateway = gateway
         self.lessons = BattleLessons(memory, self.policy)

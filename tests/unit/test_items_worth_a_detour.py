@@ -1,6 +1,6 @@
 """Items worth a detour: a RARE_CANDY within its worth in steps is picked up and a far one is not, a TM is
-worth its walk only when the TM planner would teach it, an item already taken is not looked for, and a
-ball tried twice is left alone."""
+worth its walk only when the TM planner would teach it, an item already taken is not looked for, a ball
+tried twice is left alone, and one near a trainer the team would likely lose to waits."""
 
 from __future__ import annotations
 
@@ -69,3 +69,14 @@ def test_a_ball_tried_twice_is_left_alone() -> None:
     state = standing(BLASTOISE, (20, 0, "RARE_CANDY"))
     legs = [collector.leg(state, GAUNTLET, explorer.nearest_talk) for _ in range(TRIES + 1)]
     assert [leg is not None for leg in legs] == [True] * TRIES + [False]
+
+
+def test_a_ball_near_a_trainer_the_team_would_likely_lose_to_waits_and_is_not_given_up() -> None:
+    w = world((20, 0, "RARE_CANDY"))
+    collector, explorer = Collector(w, MachinePlanner()), Explorer(w)
+    state = standing(BLASTOISE, (20, 0, "RARE_CANDY"))
+    feared_here = [collector.leg(state, GAUNTLET, explorer.nearest_talk, lambda at, where: where == HALL)
+                   for _ in range(TRIES + 1)]  # fmt: skip
+    assert feared_here == [None] * (TRIES + 1)
+    leg = collector.leg(state, GAUNTLET, explorer.nearest_talk, lambda at, where: False)
+    assert leg is not None and leg.goal == ObjectGoal(map_id=HALL, index=1)  # its tries were not used up
