@@ -28,11 +28,13 @@ def has_room_for(state: GameState, item: str) -> bool:
 
 
 def least_needed(state: GameState) -> tuple[str, int] | None:
-    """The item (and how many of it: the whole stack) to throw away for room; None if nothing may go."""
+    """The item (and how many of it: the whole stack) to throw away for room; None if nothing may go (what
+    the gauntlet's stock holds never goes)."""
     prices = game_data().item_prices
     candidates = [
         entry for entry in state.bag
         if entry.name and entry.name not in KEY_ITEMS and not entry.name.startswith("HM_")
+        and entry.name not in FOR_THE_GAUNTLET
     ]  # fmt: skip
     if not candidates:
         return None
@@ -52,6 +54,13 @@ IN_USE = frozenset({
     "REPEL", "SUPER_REPEL", "MAX_REPEL", "ESCAPE_ROPE", "RARE_CANDY", "POKE_DOLL", "GUARD_SPEC", "DIRE_HIT",
     "ETHER", "MAX_ETHER", "ELIXER", "MAX_ELIXER", "PP_UP", "HP_UP", "PROTEIN", "IRON", "CARBOS", "CALCIUM",
     "MOON_STONE", "FIRE_STONE", "THUNDER_STONE", "WATER_STONE", "LEAF_STONE",
+})  # fmt: skip
+# Bought for the Elite Four (team/boosts.py, game/stock.py): never thrown away for room. Blue seed 55 threw
+# its six X SPECIALs away for room for a FULL RESTORE and bought them again for the chain's forecast, ten
+# times over (58,901 frames in those legs alone).
+FOR_THE_GAUNTLET = frozenset({
+    "X_ACCURACY", "X_ATTACK", "X_DEFEND", "X_SPECIAL", "X_SPEED", "FULL_RESTORE", "MAX_POTION", "REVIVE",
+    "MAX_REVIVE", "FULL_HEAL",
 })  # fmt: skip
 # Key items with no use left to the story: the fossils (their revival is optional).
 STORABLE_KEY_ITEMS = frozenset({"DOME_FOSSIL", "HELIX_FOSSIL", "OLD_AMBER"})

@@ -97,3 +97,6 @@ def test_a_full_bag_makes_room_by_a_useless_machine_first_and_never_a_key_item_o
     # What the engine uses goes last, whatever its price: no Mart sells an ELIXER (Red seed 54 threw one
     # away at the Elite Four's door for room for a FULL HEAL).
     assert least_needed(with_bag(PALLET, "ELIXER", "POTION", "S_S_TICKET")) == ("POTION", 1)
+    # The gauntlet's stock never goes: tossed for room and bought again, it went round in a loop.
+    assert least_needed(with_bag(PALLET, "X_SPECIAL", "FULL_RESTORE", "ELIXER")) == ("ELIXER", 1)
+    assert least_needed(with_bag(PALLET, "X_SPECIAL", "FULL_RESTORE", "S_S_TICKET")) is None
