@@ -49,7 +49,7 @@ HISTORY_KEPT = 20
 # A wild battle met by walking that the whole party wins less often than this is run from, wanted experience
 # or not: a defeat costs the walk back from the nurse and the levels the plan then asks for. Every Blue run
 # of seeds 50-53 lost its SQUIRTLE L6 to a wild PIDGEY it had a 69% chance against, and then trained 14,000
-# to 16,000 frames before going on; six more wild defeats (ZUBAT, PARAS) in those eight runs.
+# to 16,000 frames before going on; three more wild defeats (ZUBAT twice, PARAS) in those eight runs.
 FLEE_BELOW = 0.8
 STUCK_LEGS = 12  # legs without progress on the objective before the pilot escalates
 

@@ -11,8 +11,8 @@ per experience leads. A member that barely helps (an HM's carrier) gets nothing,
 The lead changes only for a clear gain (HYSTERESIS), so the party's order does not flap between equals. When
 no member's levels raise the forecast at all, the strongest leads: a weak lead left in front from an earlier
 boss costs a switch turn in every trainer battle and takes half of each one's experience (Blue seed 53's
-BUTTERFREE L17 led BLASTOISE L59 through 170 battles of training for the Elite Four, 40 of them opened by a
-switch).
+BUTTERFREE L17 led BLASTOISE L59 through its training for the Elite Four; 40 of the run's trainer battles
+opened with a switch).
 """
 
 from __future__ import annotations
