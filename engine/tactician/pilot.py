@@ -210,8 +210,8 @@ class Pilot:
         self._step: Step | None = None
         self._nearest: int | None = None  # the fewest steps the step's target has been away, this step
         self._nearest_of: Step | None = None
+        self.wary = Wary(world)  # the trainers a walk goes around, and the balls that wait near them
         # The pilot's own last leg: only its legs say how near the step's target is (the explorer's do not).
-        self.wary = Wary(world)
         self.last_leg: Leg | None = None
         self._shortcut = False  # the last leg was a shortcut's (FLY, the BICYCLE), not the step's own walk
         self.puzzles = PuzzleGuide(world)
