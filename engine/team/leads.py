@@ -119,7 +119,7 @@ def _path(state: GameState, member: int, bar: float, forecast: Forecast) -> Lead
 
 def _raised_forecast(state: GameState, member: int, level: int, forecast: Forecast) -> float:
     mon = state.party[member]
-    raised = _raised(mon, level) if level != mon.level else mon
+    raised = grown(mon, level) if level != mon.level else mon
     party = tuple(raised if at == member else other for at, other in enumerate(state.party))
     return forecast(_strongest_first(state, party)) or 0.0
 
@@ -141,7 +141,7 @@ def _weighed(state: GameState, member: int, base: float, forecast: Forecast) -> 
     species = game_data().species_by_index.get(mon.species_id)
     if species is None or mon.hp <= 0 or mon.level + RAISE > MAX_LEVEL:
         return None
-    raised = _raised(mon, mon.level + RAISE)
+    raised = grown(mon, mon.level + RAISE)
     party = tuple(raised if at == member else other for at, other in enumerate(state.party))
     after = forecast(_strongest_first(state, party))
     if after is None:
@@ -149,8 +149,3 @@ def _weighed(state: GameState, member: int, base: float, forecast: Forecast) -> 
     cost = experience_for_level(species.growth_rate, mon.level + RAISE) - max(mon.exp, 0)
     return LeadChoice(member=member, species=mon.species_name or "?", gain=after - base, cost=max(1, cost),
                       level=mon.level + RAISE)  # fmt: skip
-
-
-def _raised(mon: PartyMon, level: int) -> PartyMon:
-    """The member at `level`: the forms it evolves into, the moves it learns on the way, its stats."""
-    return grown(mon, level)
