@@ -16,7 +16,7 @@ import logging
 from pydantic import Field
 
 from engine.combat.chance import percent
-from engine.combat.hits import deals_damage
+from engine.combat.hits import OHKO, deals_damage
 from engine.frozen import Frozen
 from engine.game.bag_room import has_room_for, least_needed
 from engine.game.decoders import BOXES, ELITE_FOUR_MAPS, MONS_PER_BOX
@@ -157,10 +157,14 @@ def unworn_aside(aside: Leg | None, state: GameState) -> Leg | None:
 
 def _dry(mon: PartyMon) -> bool:
     """Its attacks have run (nearly) dry: a nurse would give back what it fights with (a member with no
-    attack at all, an ABRA with TELEPORT, is not dry)."""
+    attack at all, an ABRA with TELEPORT, is not dry). A one-hit knock-out move's PP does not count: it
+    misses seven times in ten and fails against a faster foe, and a run's BLASTOISE trained on with FISSURE
+    alone, its other moves at 0 PP, through forty wild battles."""
     moves = game_data().moves_by_name
-    attacks = [slot for slot in mon.moves if slot.name in moves and deals_damage(moves[slot.name])]
-    return bool(attacks) and sum(slot.pp for slot in attacks) < DRY_PP
+    known = [(slot, moves[slot.name]) for slot in mon.moves if slot.name in moves]
+    attacks = [(slot, move) for slot, move in known if deals_damage(move)]
+    steady = sum(slot.pp for slot, move in attacks if move.effect != OHKO)
+    return bool(attacks) and steady < DRY_PP
 
 
 def _worn_words(state: GameState) -> str:

@@ -12,6 +12,8 @@ from collections import deque
 
 from engine.battles.errors import BattleError
 from engine.combat.chance import percent
+from engine.combat.fighter import moves_of
+from engine.combat.futility import futile
 from engine.combat.judge import Judge
 from engine.combat.position import duel_of
 from engine.config import RoutingConfig, Tier
@@ -149,6 +151,9 @@ class Tactician:
             return ActionDecision(action=Run(), reason=why)
         if self.pilot.catching() or not self._met_walking(state):
             return None
+        dry = _nothing_lands(state)
+        if dry is not None:
+            return ActionDecision(action=Run(), reason=f"run: {dry}")
         chance = _wild_chance(state)
         if chance is not None and chance < FLEE_BELOW:
             why = (
@@ -327,6 +332,21 @@ def _top_speed(enemy: BattleMon) -> int:
     if species is None:
         return enemy.stats.speed
     return stat_at_level(species.base.speed, enemy.level, MAX_DV)
+
+
+def _nothing_lands(state: GameState) -> str | None:
+    """Why the member in front should not fight the wild Pokémon at all: no move with PP left that can do
+    anything to it (FISSURE against a faster foe, a Normal move into a Ghost); None when one can. A run's
+    BLASTOISE, its other moves at 0 PP, stayed in forty wild battles with FISSURE alone and drank the
+    gauntlet's FULL RESTOREs in them."""
+    duel = duel_of(state, Fairness.VISIBLE_ONLY)
+    if duel is None or duel.us.fighter.fainted:
+        return None
+    me, foe = duel.us.fighter, duel.them.fighter
+    usable = [move for move, pp in zip(moves_of(me), me.pp, strict=False) if pp > 0]
+    if any(not futile(move, me, foe) for move in usable):
+        return None
+    return f"{me.species} has no move with PP left that can touch {foe.species}"
 
 
 def _wild_chance(state: GameState) -> float | None:
