@@ -140,7 +140,7 @@ class BattleState(Frozen):
     move_cursor: int | None
     player_side: BattleSide = BattleSide()
     enemy_side: BattleSide = BattleSide()
-    enemy_move_id: int = 0  # the move the enemy used last (wEnemyMoveNum), 0 before its first
+    enemy_move_id: int = 0  # wEnemyMoveNum: the last move used; a battle's first foe shows the last battle's
     disabled_slot: int | None = None  # our move slot the enemy's DISABLE shut (wPlayerDisabledMove)
     # The party member a level-up move is offered to (wWhichPokemon, which LearnMove reads): after a win
     # every member that fought gains experience, so it need not be the one in front.

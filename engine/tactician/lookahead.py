@@ -39,6 +39,13 @@ class Lookahead:
         # pair looked better from the other: Red seed 31 switched PIDGEY and VILEPLUME in and out in front
         # of SABRINA's KADABRA four times, each taking a free PSYCHIC, and lost the battle it said was 92%.
         self.withdrawn: tuple[Front | None, frozenset[int]] = (None, frozenset())
+        # The enemy in front at the last look, and the move RAM held when it came out (None once it has
+        # moved since). wEnemyMoveNum is zeroed only when a fainted foe's successor comes out (pret
+        # engine/battle/core.asm), so a battle's first foe shows the last battle's move: in every Red run of
+        # seeds 54-57 ERIKA's VICTREEBEL was taken to know REFLECT in place of RAZOR LEAF ("DIG: 100% to
+        # win"), and RAZOR LEAF knocked the WARTORTLE out in three of them.
+        self._front_then: Front | None = None
+        self._stale: int | None = None
 
     @staticmethod
     def _front(state: GameState) -> Front:
@@ -60,8 +67,13 @@ class Lookahead:
         if key not in self.seen and len(self.seen) >= SEEN_KEPT:
             self.seen.pop(next(iter(self.seen)))
         moves = self.seen.setdefault(key, set())
-        if battle.enemy_move_id:
-            moves.add(battle.enemy_move_id)
+        move = battle.enemy_move_id
+        if key != self._front_then:
+            self._front_then, self._stale = key, move  # it has just come out: the move is its forerunner's
+        elif move != self._stale:
+            self._stale = None  # it has moved: from now on the move in RAM is its own
+        if move and self._stale is None:
+            moves.add(move)
         return moves
 
     def duel(self, state: GameState) -> Duel | None:
