@@ -732,6 +732,15 @@ class Pilot:
             return None
         return leg.model_copy(update={"intent": "travel", "answer": "yes", "reason": why})
 
+    def nurse_first(self, state: GameState, why: str) -> Leg | None:
+        """A walk to the nearest Pokémon Center's nurse before the step's leg, as an aside (neither progress
+        nor a leg lost); None when no nurse is in reach."""
+        leg = self._counter(state, "_POKECENTER", None, why)
+        if leg is not None:
+            self._changing_team = True
+            self.last_leg = leg
+        return leg
+
     def _new_box(self, state: GameState) -> Leg | None:
         """The party and the PC box are full, so no ball would be thrown: the nearest Pokémon Center's PC,
         to make the next box the current one (the game saves itself then)."""

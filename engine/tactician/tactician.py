@@ -8,6 +8,7 @@ policy's choice, with the reason recorded.
 
 from __future__ import annotations
 
+import logging
 from collections import deque
 
 from engine.battles.errors import BattleError
@@ -46,6 +47,8 @@ from engine.team.planner import TeamPlanner
 from engine.world.goals import Leg
 from engine.world.tables import GHOST_MAPS, GHOST_SEER
 from engine.world.world import World
+
+log = logging.getLogger("engine.tactician")
 
 HISTORY_KEPT = 20
 # A wild battle met by walking that the whole party wins less often than this is run from, wanted experience
@@ -95,6 +98,7 @@ class Tactician:
         self._paid_tiers = LiveTiers(gateway)
         self.recent: deque[str] = deque(maxlen=HISTORY_KEPT)
         self.counts: dict[str, int] = {"battle_choices": 0, "legs_chosen": 0, "model_choices": 0}
+        self._nursed: set[tuple[tuple[tuple[int, int], ...], int]] = set()  # see _nurse_first
 
     def choose_battle(
         self,
@@ -246,6 +250,9 @@ class Tactician:
         if leg is not None:
             self.counts["story_legs"] = self.counts.get("story_legs", 0) + 1
             wary = self.wary.around(state, leg)
+            nurse = self._nurse_first(state, wary)
+            if nurse is not None:
+                return nurse
             if leg == self.pilot.last_leg:
                 self.pilot.last_leg = wary  # the leg walked is the one the pilot measures progress by
             return wary
@@ -253,6 +260,21 @@ class Tactician:
         why = self.pilot.explore_reason()
         leg = leg.model_copy(update={"reason": f"{why}: {leg.reason}"}) if why else leg
         return self.wary.around(state, leg)
+
+    def _nurse_first(self, state: GameState, leg: Leg) -> Leg | None:
+        """The nurse before a leg whose every way passes a trainer the team beats only healed
+        (Wary.healing_helps); once per such leg and story point, so a nurse out of reach is no loop."""
+        key = (leg.feared, len(state.story.event_flags))
+        if not leg.feared or key in self._nursed:
+            return None
+        why = self.wary.healing_helps(state, leg)
+        if why is None:
+            return None
+        self._nursed.add(key)
+        nurse = self.pilot.nurse_first(state, f"heal first: {why}")
+        if nurse is not None:
+            log.info("plan: %s", nurse.reason)
+        return nurse
 
     def decide_leg(self, state: GameState, directive: Directive | None) -> LegChoice:
         """The decisions level: the next leg as one of the options the engine could walk, chosen by the

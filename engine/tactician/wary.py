@@ -4,15 +4,25 @@ each square it watches (world/planner.py), so it goes around where a way round e
 of seeds 50-53 walked a SQUIRTLE L9 past the JR. TRAINER in BROCK's gym (DIGLETT and SANDSHREW L11, a 31
 to 46% chance), lost, and trained 14,000 to 16,000 frames before going on.
 
+A trainer no walk to the leg's goal avoids, and whom the team healed would likely beat, is met healed: the
+nurse first (`healing_helps`). Three of five runs of seeds 54-57 walked a SQUIRTLE L13 at 40-60% of its HP
+from BROCK's gym onto Route 3, where YOUNGSTER #1 watches the map's entry, lost, and trained 20,000 to
+26,000 frames before going on.
+
 A forecast is worked out once per team and trainer (the team's levels, HP and PP as the key)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from engine.combat.position import forecast
 from engine.game.models import GameState
 from engine.game.tables import game_data
+from engine.world.errors import WorldError
 from engine.world.goals import HereGoal, Leg, ObjectGoal
+from engine.world.planner import Planner, feared_squares, surroundings
 from engine.world.tables import OPP_ID_OFFSET
+from engine.world.targets import target_for
 from engine.world.world import World
 
 FEAR_BELOW = 0.5
@@ -61,6 +71,39 @@ class Wary:
                 if chance is not None and chance < FEAR_BELOW:
                     found.append((map_id, thing.index))
         return found
+
+    def healing_helps(self, state: GameState, leg: Leg) -> str | None:
+        """Why the team should see a nurse before this leg: a trainer it fears watches every way to the
+        leg's goal, and the team healed would likely beat it; None otherwise."""
+        if self.world is None or not leg.feared or not self._unavoidable(state, leg):
+            return None
+        for map_id, index in leg.feared:
+            thing = self.world.maps[map_id].objects[index - 1]
+            trainer = game_data().trainer_classes.get((thing.trainer_class or 0) - OPP_ID_OFFSET)
+            if trainer is None:
+                continue
+            number = thing.trainer_number or 0
+            now = self._chance(state, trainer.name, number)
+            then = forecast(state, trainer.name, number, healed=True)
+            if now is not None and then is not None and then >= FEAR_BELOW > now:
+                return (f"{trainer.name} #{number} watches every way on, and the team beats it {now:.0%} of "
+                        f"the time as it is, {then:.0%} healed")  # fmt: skip
+        return None
+
+    def _unavoidable(self, state: GameState, leg: Leg) -> bool:
+        """No walk to the leg's goal keeps out of the feared trainers' sight, while one that does not mind
+        them reaches it."""
+        assert self.world is not None
+        around = surroundings(self.world, state)
+        watched = feared_squares(self.world, state, leg.feared)
+        try:
+            target = target_for(self.world, around, leg.goal)
+        except WorldError:
+            return False
+        walled = replace(around, blocked=around.blocked | watched)
+        if Planner(self.world, walled, leg.intent).plan(target) is not None:
+            return False
+        return Planner(self.world, around, leg.intent).plan(target) is not None
 
     def _chance(self, state: GameState, name: str, number: int) -> float | None:
         team = tuple(

@@ -7,9 +7,10 @@ watches."""
 from __future__ import annotations
 
 from engine.game.actions import Run, legal_actions
-from engine.game.models import GameState
+from engine.game.models import GameState, Sprite
 from engine.tactician.tactician import FLEE_BELOW, Tactician, _wild_chance
 from engine.world.models import WildTable
+from engine.world.world import World
 from tests.support.tiny_world import TinyMap, build_world
 from tests.unit.test_actions_and_policy import fixture_state
 from tests.unit.test_repels import ART
@@ -96,3 +97,78 @@ def test_a_trainer_the_team_would_likely_lose_to_is_named_on_the_leg_to_walk_aro
     at_the_nurse = state_at(team(member("SQUIRTLE", 9, ("TACKLE", "BUBBLE"))), 8, 2, 2)
     assert wary.feared(at_the_nurse) == []
     assert wary.around(at_the_nurse, walk).feared == ((7, 2),)
+
+
+HIM = Sprite(index=1, picture=1, x=3, y=1, facing="down", walking=False)  # the JR. TRAINER as RAM shows him
+
+
+def gap_world(open_bottom: bool) -> World:
+    """Two rooms joined in column 3, where a JR. TRAINER stands at (3, 1) facing down and watches (3, 2)
+    and (3, 3); with `open_bottom` a gap at (3, 4) goes around him."""
+    from engine.game.tables import game_data
+    from engine.world.tables import OPP_ID_OFFSET
+    from tests.support.tiny_world import person
+
+    jr = next(c for c in game_data().trainer_classes.values() if c.name == "JR_TRAINER_M")
+    trainer = person(1, 3, 1, trainer_class=jr.id + OPP_ID_OFFSET, trainer_number=1, sight=2,
+                     beaten_event=114)  # fmt: skip
+    bottom = "#......#" if open_bottom else "#..#...#"
+    art = ("########", "#......#", "#......#", "#......#", bottom, "########")
+    return build_world(TinyMap(3, "ROUTE_3", art, objects=(trainer,)))
+
+
+def test_a_trainer_that_watches_every_way_on_is_met_healed_when_healing_turns_the_odds() -> None:
+    from engine.combat.position import forecast
+    from engine.tactician.wary import FEAR_BELOW, Wary
+    from engine.world.goals import Leg, SquareGoal
+    from tests.support.tiny_world import state_at
+    from tests.unit.test_team import member, team
+
+    fighter = member("SQUIRTLE", 12, ("TACKLE", "BUBBLE"))
+    hurt = state_at(team(fighter.model_copy(update={"hp": fighter.max_hp // 2})), 3, 1, 1, (HIM,))
+    fit = state_at(team(fighter), 3, 1, 1, (HIM,))
+    assert (forecast(hurt, "JR_TRAINER_M", 1) or 0) < FEAR_BELOW <= (forecast(fit, "JR_TRAINER_M", 1) or 0)
+    walk = Leg(goal=SquareGoal(map_id=3, x=6, y=1), reason="reach Mt. Moon: go")
+    wary = Wary(gap_world(open_bottom=False))
+    leg = wary.around(hurt, walk)
+    assert leg.feared == ((3, 1),)
+    why = wary.healing_helps(hurt, leg)
+    assert why is not None and "JR_TRAINER_M #1 watches every way on" in why and "healed" in why
+    assert wary.healing_helps(fit, wary.around(fit, walk)) is None  # nothing feared: go on
+
+    around = Wary(gap_world(open_bottom=True))
+    assert around.healing_helps(hurt, around.around(hurt, walk)) is None  # the walk goes round him
+
+
+def test_no_nurse_when_the_team_healed_would_still_likely_lose() -> None:
+    from engine.tactician.wary import Wary
+    from engine.world.goals import Leg, SquareGoal
+    from tests.support.tiny_world import state_at
+    from tests.unit.test_team import member, team
+
+    weak = state_at(
+        team(member("SQUIRTLE", 10, ("TACKLE", "BUBBLE")).model_copy(update={"hp": 15})), 3, 1, 1, (HIM,)
+    )
+    wary = Wary(gap_world(open_bottom=False))
+    leg = wary.around(weak, Leg(goal=SquareGoal(map_id=3, x=6, y=1), reason="reach Mt. Moon: go"))
+    assert leg.feared and wary.healing_helps(weak, leg) is None
+
+
+def test_the_tactician_walks_to_the_nurse_first_once() -> None:
+    from engine.world.goals import Leg, ObjectGoal, SquareGoal
+    from tests.support.tiny_world import INDOOR, person, state_at
+    from tests.unit.test_team import member, team
+
+    route = gap_world(open_bottom=False).maps[3]
+    art = ("#D######", "#......#", "#......#", "#......#", "#..#...#", "########")
+    center = TinyMap(4, "PEWTER_POKECENTER", ART, tileset=INDOOR, warps=[(1, 4, 0xFF, 0)],
+                     objects=(person(1, 2, 1),))  # fmt: skip
+    world = build_world(TinyMap(3, "ROUTE_3", art, warps=[(1, 0, 4, 0)], objects=route.objects), center)
+    tactician = Tactician(world=world)
+    fighter = member("SQUIRTLE", 12, ("TACKLE", "BUBBLE"))
+    hurt = state_at(team(fighter.model_copy(update={"hp": fighter.max_hp // 2})), 3, 1, 1, (HIM,))
+    walk = tactician.wary.around(hurt, Leg(goal=SquareGoal(map_id=3, x=6, y=1), reason="reach Mt. Moon: go"))
+    nurse = tactician._nurse_first(hurt, walk)
+    assert nurse is not None and isinstance(nurse.goal, ObjectGoal) and nurse.goal.map_id == 4
+    assert nurse.reason.startswith("heal first: JR_TRAINER_M #1 watches every way on")
+    assert tactician._nurse_first(hurt, walk) is None  # once: a nurse the walk misses is no loop
