@@ -9,8 +9,8 @@ from engine.game.stats import raised
 from engine.game.stock import gauntlet_stock
 from engine.story.graph import GAUNTLET_KEY, StoryGraph, parse_graph
 from engine.tactician.explorer import Explorer
-from engine.tactician.pilot import BAR_RAISE, MAX_TRAINING, MAX_TRAINING_EXP, Pilot
-from engine.team.gauntlet import PROJECTED_GAINS, levels_to
+from engine.tactician.pilot import BAR_RAISE, FLOOR_WAIVED_OVER, MAX_TRAINING, MAX_TRAINING_EXP, Pilot
+from engine.team.gauntlet import PROJECTED_GAINS, levels_to, settled_forecast
 from engine.team.planner import TeamPlanner, gauntlet
 from engine.world.goals import HereGoal, Leg
 from engine.world.world import World
@@ -414,3 +414,25 @@ def test_a_training_leg_that_meets_its_battle_is_never_counted_as_stuck() -> Non
         flown.leg(weak, "beat_brock")
         flown.travelled(weak, weak)  # a walk that went nowhere and met no one is a leg lost
     assert flown.idle_legs == 3
+
+
+def stocked(level: int, **boosts: int) -> GameState:
+    state = holding(team(member("BLASTOISE", level, ("SURF", "BLIZZARD", "EARTHQUAKE", "BODY_SLAM"))),
+                    FULL_RESTORE=16, **boosts)  # fmt: skip
+    return in_town(state)
+
+
+def test_a_lost_gauntlet_waits_for_no_levels_once_the_bag_lifts_its_forecast_well_over_the_bar() -> None:
+    w = world()
+    flown = Pilot(w, gauntlet_graph(), Explorer(w), stuck_legs=3)
+    flown.battle_ended("defeat", "LANCE #1", blastoise(64))  # the next try waits for L66 and 70%
+    between = stocked(64, X_SPECIAL=6, X_ATTACK=3, X_SPEED=3)  # 76%: over the bar, not by FLOOR_WAIVED_OVER
+    chance = settled_forecast(between, gauntlet(between), gauntlet_stock(between))
+    assert chance is not None and 0.7 <= chance.chance < 0.7 + FLOOR_WAIVED_OVER
+    leg = flown.leg(between, "beat_the_league")
+    assert leg is not None and "train" in leg.reason and "L66" in leg.reason
+    boosted = stocked(64, X_SPECIAL=6, X_ATTACK=6, X_SPEED=6)  # 86%: the bag changed the plan
+    chance = settled_forecast(boosted, gauntlet(boosted), gauntlet_stock(boosted))
+    assert chance is not None and chance.chance >= 0.7 + FLOOR_WAIVED_OVER
+    leg = flown.leg(boosted, "beat_the_league")
+    assert leg is not None and leg.goal.model_dump().get("map_id") == ROAD
