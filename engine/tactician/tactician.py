@@ -272,8 +272,11 @@ class Tactician:
             return None
         self._nursed.add(key)
         nurse = self.pilot.nurse_first(state, f"heal first: {why}")
-        if nurse is not None:
-            log.info("plan: %s", nurse.reason)
+        if nurse is None:
+            return None
+        log.info("plan: %s", nurse.reason)
+        nurse = self.wary.around(state, nurse)  # the way to the nurse keeps out of its sight where it can
+        self.pilot.last_leg = nurse
         return nurse
 
     def decide_leg(self, state: GameState, directive: Directive | None) -> LegChoice:

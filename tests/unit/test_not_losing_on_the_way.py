@@ -171,4 +171,5 @@ def test_the_tactician_walks_to_the_nurse_first_once() -> None:
     nurse = tactician._nurse_first(hurt, walk)
     assert nurse is not None and isinstance(nurse.goal, ObjectGoal) and nurse.goal.map_id == 4
     assert nurse.reason.startswith("heal first: JR_TRAINER_M #1 watches every way on")
+    assert nurse.feared == ((3, 1),)  # the walk to the nurse keeps out of his sight where it can
     assert tactician._nurse_first(hurt, walk) is None  # once: a nurse the walk misses is no loop
