@@ -66,6 +66,8 @@ def with_observations(
     if seen is None or seen.damage_percent is None or seen.uses < MIN_OBSERVED_USES:
         return scored, ""
     observed = seen.damage_percent / 100 * enemy.combatant.max_hp
+    if observed >= damage:
+        return scored, ""  # never above the estimate: see lookahead.with_lessons
     weight = seen.uses / (seen.uses + PRIOR_USES)
     blended = (1 - weight) * damage + weight * observed
     # Only means were observed, not spreads: a mean use that takes the enemy's remaining HP counts as a KO.

@@ -29,10 +29,21 @@ def test_observed_damage_overrules_the_estimate_with_enough_uses(lookahead: bool
     enemy = fixture_state("red_brock_main_menu").battle.enemy.species_name  # type: ignore[union-attr]
     assert choice(policy, "red_brock_main_menu")[0] == "use BUBBLE"
     # BUBBLE was seen to do nothing to this species (say it kept missing), TACKLE to hurt it.
-    policy.remember(enemy, {"BUBBLE": Measurement(uses=20, damage_percent=0.0),
+    policy.remember(enemy, {"BUBBLE": Measurement(uses=200, damage_percent=0.0),
                             "TACKLE": Measurement(uses=20, damage_percent=45.0)})  # fmt: skip
     action, reason = choice(policy, "red_brock_main_menu")
-    assert action == "use TACKLE" and "45% a use in 20" in reason
+    assert action == "use TACKLE" and "45%" not in reason  # more than the estimate: it never raises a move
+    assert "BUBBLE do 0% a use in 200" in reason or not lookahead  # the search names every lesson it used
+
+
+def test_a_lesson_never_makes_a_move_look_stronger() -> None:
+    """A measurement pooled over a species' levels (a wild L3 and a trainer's L11) may say more than the
+    calculator; it is left out, so memory never makes the search overconfident."""
+    plain = choice(RuleBasedPolicy(), "red_brock_main_menu")
+    policy = RuleBasedPolicy()
+    enemy = fixture_state("red_brock_main_menu").battle.enemy.species_name  # type: ignore[union-attr]
+    policy.remember(enemy, {"TACKLE": Measurement(uses=20, damage_percent=95.0)})
+    assert choice(policy, "red_brock_main_menu") == plain
 
 
 def test_too_few_observations_change_nothing() -> None:
