@@ -9,7 +9,14 @@ from engine.game.stats import raised
 from engine.game.stock import gauntlet_stock
 from engine.story.graph import GAUNTLET_KEY, StoryGraph, parse_graph
 from engine.tactician.explorer import Explorer
-from engine.tactician.pilot import BAR_RAISE, FLOOR_WAIVED_OVER, MAX_TRAINING, MAX_TRAINING_EXP, Pilot
+from engine.tactician.pilot import (
+    BAR_RAISE,
+    FIRST_ENTRY_BAR,
+    FLOOR_WAIVED_OVER,
+    MAX_TRAINING,
+    MAX_TRAINING_EXP,
+    Pilot,
+)
 from engine.team.gauntlet import PROJECTED_GAINS, levels_to, settled_forecast
 from engine.team.planner import TeamPlanner, gauntlet
 from engine.world.goals import HereGoal, Leg
@@ -365,31 +372,31 @@ def blastoise(level: int, exp: int = 0) -> GameState:
 def test_a_flat_gauntlet_budget_trains_on_to_the_level_a_projection_reaches_the_bar_at() -> None:
     w = world()
     flown = Pilot(w, gauntlet_graph(), Explorer(w), stuck_legs=3)
-    first = flown.leg(blastoise(64), "beat_the_league")
+    first = flown.leg(blastoise(60), "beat_the_league")
     assert first is not None and "train" in first.reason and "to finish the Elite Four" in first.reason
-    flat = blastoise(64, exp=MAX_TRAINING_EXP)  # a budget spent, the forecast where it was (below 70%)
-    gain = levels_to(flat, gauntlet(flat), 0.7, gauntlet_stock(flat))
+    flat = blastoise(60, exp=MAX_TRAINING_EXP)  # a budget spent, the forecast where it was (below 50%)
+    gain = levels_to(flat, gauntlet(flat), FIRST_ENTRY_BAR, gauntlet_stock(flat))
     assert gain is not None and gain in PROJECTED_GAINS
     leg = flown.leg(flat, "beat_the_league")
     assert (
-        leg is not None and "train" in leg.reason and f"L{64 + gain} reaches it by projection" in leg.reason
+        leg is not None and "train" in leg.reason and f"L{60 + gain} reaches it by projection" in leg.reason
     )
-    assert flown.projected[GAUNTLET_KEY] == 64 + gain
+    assert flown.projected[GAUNTLET_KEY] == 60 + gain
     restored = Pilot(w, gauntlet_graph(), Explorer(w), stuck_legs=3)
     restored.restore(flown.snapshot())
     assert restored.projected == flown.projected
-    there = flown.leg(blastoise(64 + gain, exp=MAX_TRAINING_EXP), "beat_the_league")
+    there = flown.leg(blastoise(60 + gain, exp=MAX_TRAINING_EXP), "beat_the_league")
     assert there is not None and there.goal.model_dump().get("map_id") == ROAD
 
 
 def test_a_flat_gauntlet_budget_no_projected_level_rescues_enters_the_chain_as_before() -> None:
     w = world()
     flown = Pilot(w, gauntlet_graph(), Explorer(w), stuck_legs=3)
-    assert "train" in (flown.leg(blastoise(50), "beat_the_league") or Leg(goal=HereGoal())).reason
-    leg = flown.leg(blastoise(50, exp=MAX_TRAINING_EXP), "beat_the_league")  # L66 is 0-6%: no rescue
+    assert "train" in (flown.leg(blastoise(46), "beat_the_league") or Leg(goal=HereGoal())).reason
+    leg = flown.leg(blastoise(46, exp=MAX_TRAINING_EXP), "beat_the_league")  # L62 is below 50%: no rescue
     assert leg is not None and leg.goal.model_dump().get("map_id") == ROAD
     assert flown.projected[GAUNTLET_KEY] == 0
-    lost = flown.battle_ended("defeat", "LANCE #1", blastoise(50, exp=MAX_TRAINING_EXP))
+    lost = flown.battle_ended("defeat", "LANCE #1", blastoise(46, exp=MAX_TRAINING_EXP))
     assert lost is not None and GAUNTLET_KEY not in flown.projected  # the next budget may project again
 
 
@@ -436,3 +443,17 @@ def test_a_lost_gauntlet_waits_for_no_levels_once_the_bag_lifts_its_forecast_wel
     assert chance is not None and chance.chance >= 0.7 + FLOOR_WAIVED_OVER
     leg = flown.leg(boosted, "beat_the_league")
     assert leg is not None and leg.goal.model_dump().get("map_id") == ROAD
+
+
+def test_the_gauntlets_first_entry_waits_for_half_and_a_retry_for_the_steps_own_bar() -> None:
+    w = world()
+    flown = Pilot(w, gauntlet_graph(), Explorer(w), stuck_legs=3)
+    even = stocked(65, X_SPECIAL=5)  # 61%: over the first entry's bar, under the step's 70%
+    chance = settled_forecast(even, gauntlet(even), gauntlet_stock(even))
+    assert chance is not None and FIRST_ENTRY_BAR <= chance.chance < 0.7
+    leg = flown.leg(even, "beat_the_league")
+    assert leg is not None and leg.goal.model_dump().get("map_id") == ROAD
+    flown.battle_ended("defeat", "LANCE #1", even)
+    assert flown.bars[GAUNTLET_KEY] == 0.7
+    leg = flown.leg(stocked(66, X_SPECIAL=5), "beat_the_league")  # 65%
+    assert leg is not None and "train" in leg.reason and "L67" in leg.reason  # two levels on, then 70%
