@@ -39,7 +39,7 @@ from engine.tactician.puzzle_legs import PuzzleGuide, PuzzleSnapshot
 from engine.tactician.recruiting import Recruiting, RecruitingSnapshot
 from engine.tactician.spots import SpotChooser
 from engine.tactician.wary import Wary
-from engine.team.gauntlet import PROJECTED_GAINS, levels_to, settled_forecast
+from engine.team.gauntlet import PROJECTED_GAINS, levels_to
 from engine.team.planner import TeamPlanner, gauntlet
 from engine.team.training import Spot
 from engine.world.gates import closed_gates
@@ -86,10 +86,6 @@ GAUNTLET_BAR_RAISE = 0.0
 FIRST_ENTRY_BAR = 0.5
 MAX_BAR = 0.95
 LEVELS_AFTER_DEFEAT = 2  # a boss that won is tried again only after the strongest member gains this many
-# ...except the gauntlet once its chain's forecast stands this far over the bar the defeat set: the bag's new
-# X items changed the plan enough. Blue 56 lost to the Champion at 65%, bought X ATTACKs (91-94%), and
-# trained 220,000 frames more for its two levels, in grass that gave a BLASTOISE L61 little.
-FLOOR_WAIVED_OVER = 0.15
 UNREACHABLE = 2.0  # a bar no forecast reaches
 MAX_IDLE = 500  # legs with nothing moving on (progress_mark) before the run stops and says why
 MAX_IDLE_SECONDS = 3600  # the same in the game's own clock: an hour of play with nothing moving on
@@ -245,7 +241,6 @@ class Pilot:
         self.latest_chance: dict[str, float] = {}  # the forecast at the last training leg
         # The level the strongest member reaches before a boss that won is tried again.
         self.floors: dict[str, int] = {}
-        self._waived: set[str] = set()  # bar keys whose floor was waived (see _floor_waived), said once
         # The level at which the gauntlet's forecast reaches its bar by projection (team/gauntlet.levels_to),
         # worked out once a training budget is spent with the forecast flat (0: no projected level does).
         self.projected: dict[str, int] = {}
@@ -531,28 +526,12 @@ class Pilot:
         top = max((mon.level for mon in state.party), default=0)
         bars = {GAUNTLET_KEY: FIRST_ENTRY_BAR, **self.bars}
         for key, floor in self.floors.items():
-            if top < floor and not self._floor_waived(key, state):
+            if top < floor:
                 bars[key] = UNREACHABLE  # below the level a defeat asked for: train, whatever the forecast
         for key in self.training_from:
             if self._budget_spent(key, state) and not self._rising(key) and top >= self.projected.get(key, 0):
                 bars[key] = 0.0
         return bars
-
-    def _floor_waived(self, key: str, state: GameState) -> bool:
-        """The gauntlet's chain forecast stands FLOOR_WAIVED_OVER over the bar its defeat set: the levels
-        the defeat asked for are not waited for (said once in the log)."""
-        if key != GAUNTLET_KEY:
-            return False
-        bar = self.bars.get(key, 0.0)
-        found = settled_forecast(state, gauntlet(state), gauntlet_stock(state))
-        if found is None or found.chance < bar + FLOOR_WAIVED_OVER:
-            return False
-        if key not in self._waived:
-            self._waived.add(key)
-            log.info("plan: the gauntlet's forecast is %s now against the %.0f%% its defeat set: the bag "
-                     "changed the plan, so the next entry does not wait for L%d", percent(found.chance),
-                     bar * 100, self.floors.get(key, 0))  # fmt: skip
-        return True
 
     def _budget_spent(self, key: str, state: GameState) -> bool:
         top = max((mon.level for mon in state.party), default=0)
@@ -831,7 +810,6 @@ class Pilot:
         raise_by = GAUNTLET_BAR_RAISE if key == GAUNTLET_KEY else BAR_RAISE
         self.bars[key] = min(MAX_BAR, max(before, chance or 0.0) + raise_by)
         self.floors[key] = top + LEVELS_AFTER_DEFEAT
-        self._waived.discard(key)
         for kept in (self.training_from, self.training_exp, self.training_chance, self.latest_chance):
             kept.pop(key, None)
         self.projected.pop(key, None)

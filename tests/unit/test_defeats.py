@@ -12,7 +12,6 @@ from engine.tactician.explorer import Explorer
 from engine.tactician.pilot import (
     BAR_RAISE,
     FIRST_ENTRY_BAR,
-    FLOOR_WAIVED_OVER,
     MAX_TRAINING,
     MAX_TRAINING_EXP,
     Pilot,
@@ -427,22 +426,6 @@ def stocked(level: int, **boosts: int) -> GameState:
     state = holding(team(member("BLASTOISE", level, ("SURF", "BLIZZARD", "EARTHQUAKE", "BODY_SLAM"))),
                     FULL_RESTORE=16, **boosts)  # fmt: skip
     return in_town(state)
-
-
-def test_a_lost_gauntlet_waits_for_no_levels_once_the_bag_lifts_its_forecast_well_over_the_bar() -> None:
-    w = world()
-    flown = Pilot(w, gauntlet_graph(), Explorer(w), stuck_legs=3)
-    flown.battle_ended("defeat", "LANCE #1", blastoise(64))  # the next try waits for L66 and 70%
-    between = stocked(64, X_SPECIAL=6, X_ATTACK=3, X_SPEED=3)  # 76%: over the bar, not by FLOOR_WAIVED_OVER
-    chance = settled_forecast(between, gauntlet(between), gauntlet_stock(between))
-    assert chance is not None and 0.7 <= chance.chance < 0.7 + FLOOR_WAIVED_OVER
-    leg = flown.leg(between, "beat_the_league")
-    assert leg is not None and "train" in leg.reason and "L66" in leg.reason
-    boosted = stocked(64, X_SPECIAL=6, X_ATTACK=6, X_SPEED=6)  # 86%: the bag changed the plan
-    chance = settled_forecast(boosted, gauntlet(boosted), gauntlet_stock(boosted))
-    assert chance is not None and chance.chance >= 0.7 + FLOOR_WAIVED_OVER
-    leg = flown.leg(boosted, "beat_the_league")
-    assert leg is not None and leg.goal.model_dump().get("map_id") == ROAD
 
 
 def test_the_gauntlets_first_entry_waits_for_half_and_a_retry_for_the_steps_own_bar() -> None:
