@@ -41,9 +41,9 @@ class Lookahead:
         self.withdrawn: tuple[Front | None, frozenset[int]] = (None, frozenset())
         # The enemy in front at the last look, and the move RAM held when it came out (None once it has
         # moved since). wEnemyMoveNum is zeroed only when a fainted foe's successor comes out (pret
-        # engine/battle/core.asm), so a battle's first foe shows the last battle's move: in every Red run of
-        # seeds 54-57 ERIKA's VICTREEBEL was taken to know REFLECT in place of RAZOR LEAF ("DIG: 100% to
-        # win"), and RAZOR LEAF knocked the WARTORTLE out in three of them.
+        # engine/battle/core.asm), so a battle's first foe shows the last battle's move: Red 57's ERIKA's
+        # VICTREEBEL was taken to know REFLECT in place of RAZOR LEAF ("DIG: 100% to win"; 16% without it),
+        # and RAZOR LEAF knocked the WARTORTLE out.
         self._front_then: Front | None = None
         self._stale: int | None = None
 
@@ -141,9 +141,9 @@ WILD_HEAL_BELOW = 0.4
 def wasted_in_the_wild(state: GameState, action: BattleAction) -> bool:
     """A potion, a cure or a revive in a wild battle while the member in front is not in danger: the bag's
     heals are the gauntlet's stock, and a wild battle can be run from. A run's BLASTOISE, with only FISSURE
-    left against faster wild DODUOs, drank nine FULL RESTOREs at 195 of 208 HP ("keeps 61% of the party's HP
-    against 61% with FISSURE"); the chain's forecast fell from 94% to 64% with the money gone, and the team
-    trained 200,000 frames before it entered again."""
+    left against faster wild DODUOs, drank nine FULL RESTOREs at 195-205 of 200-208 HP ("keeps 61% of the
+    party's HP against 61% with FISSURE"); the chain's forecast fell from 94% to 64% with the money gone, and
+    the team trained 200,000 frames before it entered again."""
     if not isinstance(action, UseItem) or state.battle is None or state.battle.kind != "wild":
         return False
     item = BATTLE_ITEMS.get(action.item)
@@ -155,9 +155,10 @@ def wasted_in_the_wild(state: GameState, action: BattleAction) -> bool:
 
 def with_lessons(duel: Duel, observed: dict[str, Measurement]) -> tuple[Duel, str]:
     """Our active member with each move's damage scaled down towards what lessons saw it do, and a note.
-    Never up: a lesson is kept per species, not per level, and a TACKLE that took 37% of a wild RATTATA
-    L3's bar read as 98% to win against YOUNGSTER #1's RATTATA L11; a Blue run lost that battle four times
-    in a row. What only play shows (misses, moves that fail, hidden boosts) only ever lowers a move."""
+    Never up: a lesson is kept per species, not per level, and TACKLE "seen to do 37% a use in 5" against
+    RATTATAs read as 98% to win against YOUNGSTER #1's RATTATA L11 (70% without it); three Blue runs lost
+    that battle four times in a row. What only play shows (misses, moves that fail, hidden boosts) only
+    ever lowers a move."""
     me, foe = duel.us.fighter, duel.them.fighter
     scales, notes = [], []
     for slot, move in enumerate(moves_of(me)):
