@@ -75,7 +75,7 @@ class Wary:
     def healing_helps(self, state: GameState, leg: Leg) -> str | None:
         """Why the team should see a nurse before this leg: a trainer it fears watches every way to the
         leg's goal, and the team healed would likely beat it; None otherwise."""
-        if self.world is None or not leg.feared or not self._unavoidable(state, leg):
+        if self.world is None or not leg.feared:
             return None
         for map_id, index in leg.feared:
             thing = self.world.maps[map_id].objects[index - 1]
@@ -84,8 +84,14 @@ class Wary:
                 continue
             number = thing.trainer_number or 0
             now = self._chance(state, trainer.name, number)
-            then = forecast(state, trainer.name, number, healed=True)
-            if now is not None and then is not None and then >= FEAR_BELOW > now:
+            then = self._chance(state, trainer.name, number, healed=True)
+            # The walk is planned (twice) only once healing would turn the odds: this runs on every leg.
+            if (
+                now is not None
+                and then is not None
+                and then >= FEAR_BELOW > now
+                and self._unavoidable(state, leg)
+            ):
                 return (f"{trainer.name} #{number} watches every way on, and the team beats it {now:.0%} of "
                         f"the time as it is, {then:.0%} healed")  # fmt: skip
         return None
@@ -105,15 +111,17 @@ class Wary:
             return False
         return Planner(self.world, around, leg.intent).plan(target) is not None
 
-    def _chance(self, state: GameState, name: str, number: int) -> float | None:
+    def _chance(self, state: GameState, name: str, number: int, healed: bool = False) -> float | None:
         team = tuple(
-            (m.species_id, m.level, m.hp, m.status, tuple(s.pp for s in m.moves)) for m in state.party
-        )
-        key = (team, name, number)
+            (m.species_id, m.level, tuple(s.move_id for s in m.moves),
+             None if healed else (m.hp, m.status, tuple(s.pp for s in m.moves)))
+            for m in state.party
+        )  # fmt: skip
+        key = (team, name, number, healed)
         if key not in self._chances:
             if len(self._chances) >= KEPT:
                 self._chances.clear()
-            found = forecast(state, name, number)
+            found = forecast(state, name, number, healed=healed)
             self._chances[key] = -1.0 if found is None else found
         chance = self._chances[key]
         return None if chance < 0 else chance
