@@ -10,9 +10,10 @@ knows:CUT                    a party member knows the move
 hidden:TOGGLE_GAME_CORNER_ROCKET   the toggleable object is switched off (a person gone, an item taken)
 flag:GUARDS_HAD_DRINK        a story flag kept outside the event flags (the Saffron guards' drink)
 can_learn:HM_CUT             a party member can learn the TM's or HM's move (and does not know it yet)
-owned>=2  party>=2  level>=12  hp>=1.0  pp>=1.0  balls>=1
+owned>=2  party>=2  level>=12  hp>=1.0  pp>=1.0  fit>=0.8  balls>=1
                              Pokédex owned count, party size, the highest party level, the party's
-                             HP and its moves' PP as fractions of their maximum, Poké Balls in the bag
+                             HP and its moves' PP as fractions of their maximum, the fighters' HP and
+                             PP (the least share of any of them, 0 with a status), Poké Balls in the bag
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ import re
 from collections.abc import Callable
 
 from engine.game.field_moves import member_with
-from engine.game.models import GameState
+from engine.game.mending import fighters
+from engine.game.models import GameState, PartyMon
 from engine.game.tables import game_data
 from engine.game.teaching import choose_student
 from engine.story.errors import StoryError
@@ -53,18 +55,37 @@ def party_hp(state: GameState) -> float:
     return sum(mon.hp for mon in state.party) / total if total else 1.0
 
 
-def party_pp(state: GameState) -> float:
-    """The party's PP as a share of its maximum (each PP UP adds a fifth of the base, pret
-    engine/items/item_effects.asm ItemUsePPUp); 1.0 with no moves."""
+def _pp(mon: PartyMon) -> tuple[int, int]:
+    """PP left and the most there can be, each PP UP adding a fifth of the base (pret
+    engine/items/item_effects.asm ItemUsePPUp)."""
     moves = game_data().moves_by_id
     total = left = 0
-    for mon in state.party:
-        for slot in mon.moves:
-            found = moves.get(slot.move_id)
-            if found is not None and found.pp:
-                total += found.pp + found.pp // 5 * slot.pp_ups
-                left += slot.pp
-    return left / total if total else 1.0
+    for slot in mon.moves:
+        found = moves.get(slot.move_id)
+        if found is not None and found.pp:
+            total += found.pp + found.pp // 5 * slot.pp_ups
+            left += slot.pp
+    return left, total
+
+
+def party_pp(state: GameState) -> float:
+    """The party's PP as a share of its maximum; 1.0 with no moves."""
+    counts = [_pp(mon) for mon in state.party]
+    total = sum(most for _, most in counts)
+    return sum(left for left, _ in counts) / total if total else 1.0
+
+
+def _fitness(mon: PartyMon) -> float:
+    left, total = _pp(mon)
+    hp = mon.hp / mon.max_hp if mon.max_hp else 1.0
+    return 0.0 if mon.status != "OK" else min(hp, left / total if total else 1.0)
+
+
+def fighters_fit(state: GameState) -> float:
+    """How fit the members who fight are (game/mending.py): the least share of HP or of PP any of them
+    has, 0 when one has a status. The field-move carriers' HP is left out: a walk to a nurse for a PIDGEY
+    L3 that only carries FLY buys nothing the next battles use."""
+    return min((_fitness(mon) for mon in fighters(state)), default=1.0)
 
 
 def balls(state: GameState) -> int:
@@ -77,6 +98,7 @@ _MEASURED: dict[str, Callable[[GameState], float]] = {
     "level": lambda state: max((mon.level for mon in state.party), default=0),
     "hp": party_hp,
     "pp": party_pp,
+    "fit": fighters_fit,
     "balls": balls,
 }
 _MEASURE = re.compile(r"^(\w+)>=([0-9.]+)$")

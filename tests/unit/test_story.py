@@ -10,7 +10,7 @@ import pytest
 from engine.game.models import BagItem, GameState, Story
 from engine.game.tables import game_data
 from engine.runtime.milestones import Milestones
-from engine.story.conditions import check, holds, party_hp
+from engine.story.conditions import check, fighters_fit, holds, party_hp
 from engine.story.errors import StoryError
 from engine.story.graph import parse_graph, story_graph
 from engine.story.progress import progress
@@ -111,6 +111,33 @@ def test_party_hp_is_a_share_and_an_empty_party_needs_no_healing() -> None:
     assert party_hp(state.model_copy(update={"party": ()})) == 1.0
     assert holds("hp>=1.0", state.model_copy(update={"party": full}))
     assert not holds("hp>=1.0", state.model_copy(update={"party": half}))
+
+
+def test_fit_reads_the_fighters_hp_pp_and_status_and_leaves_the_carriers_out() -> None:
+    state = with_party()
+    strongest = max(state.party, key=lambda mon: mon.level)
+    carrier = strongest.model_copy(update={"level": strongest.level - 20, "hp": 0, "slot": 5})
+    full = strongest.model_copy(update={"hp": strongest.max_hp, "status": "OK"})
+    team = state.model_copy(update={"party": (full, carrier)})
+    assert party_hp(team) < 0.8 and fighters_fit(team) == 1.0  # a fainted L3 carrier is no reason to heal
+    assert holds("fit>=0.8", team)
+    worn = full.model_copy(update={"hp": full.max_hp * 7 // 10})
+    assert not holds("fit>=0.8", team.model_copy(update={"party": (worn, carrier)}))
+    poisoned = full.model_copy(update={"status": "PSN"})
+    assert fighters_fit(team.model_copy(update={"party": (poisoned, carrier)})) == 0.0
+    empty = tuple(slot.model_copy(update={"pp": 0}) for slot in full.moves)
+    drained = full.model_copy(update={"moves": empty})
+    assert fighters_fit(team.model_copy(update={"party": (drained, carrier)})) == 0.0
+
+
+def test_a_story_heal_is_skipped_by_fit_fighters_and_walked_to_by_worn_ones() -> None:
+    heal = story_graph().named("beat_brock").steps[1]
+    assert heal.do == "heal"
+    state = with_party()
+    fresh = tuple(mon.model_copy(update={"hp": mon.max_hp * 9 // 10, "status": "OK"}) for mon in state.party)
+    worn = tuple(mon.model_copy(update={"hp": mon.max_hp // 2}) for mon in fresh)
+    assert heal.done(state.model_copy(update={"party": fresh}))  # 90%: the gym's fight step checks the rest
+    assert not heal.done(state.model_copy(update={"party": worn}))
 
 
 def test_an_objective_is_done_when_a_later_one_is_and_open_when_its_predecessors_are() -> None:
