@@ -75,14 +75,17 @@ PRICES = {
     # Not sold anywhere (price 0 in pret): worth what the dear items they stand in for cost.
     "ETHER": 1500, "MAX_ETHER": 2500, "ELIXER": 3000, "MAX_ELIXER": 4500,
 }  # fmt: skip
-# Between lines alike in all else, the faster knock-out: fewer turns for the enemy's status moves, Bide,
-# a critical hit. Worth at most half a TIE_MARGIN (a turn is worth less than any real difference), and
-# only as much as the knock-out is likely: a line that never gets there earns nothing for its pace. Past
-# MOST_TURNS a turn still counts, less and less (TURN_WEIGHT × MOST_TURNS / turns): a stall of thirty
-# turns against a VENUSAUR that only uses POISONPOWDER had every move alike, and VINE WHIP (1 HP a use)
-# was chosen over CUT (4) by its place, turn after turn, so the knock-out took twice the turns forecast.
-TURN_WEIGHT = 0.00025
-MOST_TURNS = 10
+# The faster knock-out is worth game time: fewer turns for the enemy's status moves, Bide, a critical hit,
+# and some 330-430 frames a turn (the trainer battles of seeds 61-66). A turn is worth TURN_WEIGHT of
+# winning, so ten turns sooner weigh like 1% more to win: still five to ten times safer than frames alone
+# would have it (a loss costs some 30,000 frames: the whiteout, the walk back, the levels asked). A line
+# earns its pace only as much as its knock-out is likely. Past MOST_TURNS a turn still counts, less and
+# less (TURN_WEIGHT × MOST_TURNS / turns). At a fortieth of this weight a sure win by a weak member chipping
+# for 61 turns read as good as the fighter's ICE BEAM in two (Red seed 66's rival on Route 22: 163 turns,
+# 53,802 frames); a stall of thirty turns against a VENUSAUR that only uses POISONPOWDER had every move
+# alike, and VINE WHIP (1 HP a use) was chosen over CUT (4) by its place, turn after turn.
+TURN_WEIGHT = 0.001
+MOST_TURNS = 30
 # Lines whose values differ by less than this are alike: the harder hit now goes first between them.
 ALIKE = 1e-9
 # Two plies against a boss (when asked for): the best DEEP_CANDIDATES actions within DEEP_MARGIN of the
@@ -108,6 +111,7 @@ BOOSTED = 2  # stages an X item raises the attacking stat to, at most (as team/g
 SAFE_TURNS = 3  # an X item only while the foe needs more than this many turns to knock us out
 DANGER = 0.4  # a fighter below this share of its HP, with a foe that can knock it out, drinks a potion
 STAY_DUEL = 0.95  # a member this sure of its duel with the trainer's foe in front is not switched out
+STAY_TURNS = 4  # ...unless its knock-out takes longer, and the one switched in is as sure and faster
 WIN_SHOWN = 0.01  # smaller differences in winning chance are not worth naming in a reason
 KO_SHOWN = 0.5  # a knock-out less likely than this is not timed in a reason
 ITEM_COST = 0.03
@@ -304,12 +308,32 @@ def _stays(duel: Duel, scored: tuple[Scored, ...], worth: list[int], index: int,
     sacrifice as the way to a free choice of them. A run's ODDISH, sure against ERIKA's VICTREEBEL, was
     switched out for a WARTORTLE that RAZOR LEAF knocked out on the way in ("switch to WARTORTLE: >99% to
     win"); from that battle's start the search won 3 of 8 draws and max-damage, attacking, 8 of 8."""
-    if duel.wild or duel.us.fighter.fainted or not isinstance(scored[index].action, Switch):
+    switch = scored[index].action
+    if duel.wild or duel.us.fighter.fainted or not isinstance(switch, Switch):
         return index
-    if judge.duel(duel).win < STAY_DUEL:
+    ours = judge.duel(duel)
+    if ours.win < STAY_DUEL or _sure_and_sooner(duel, switch, ours, judge):
         return index
     attacks = [i for i in worth if _is_attack(duel, scored[i].action)]
     return max(attacks, key=lambda i: _preference(duel, scored[i])) if attacks else index
+
+
+def _sure_and_sooner(duel: Duel, switch: Switch, ours: DuelOdds, judge: Judge) -> bool:
+    """The member a switch brings wins its own duel with the foe in front as surely as the one in front,
+    even after the foe's worst hit on the way in (`reach`), and knocks the foe out in at most half the
+    turns, when those are more than STAY_TURNS: a sure win is no reason to chip for thirty turns. A run's
+    ODDISH, sure against a trainer's ODDISH, used CUT 22 times with a WARTORTLE behind it whose BODY SLAM
+    knocks it out in one (a tournament battle of Red seed 57: 63 turns, 27,710 frames)."""
+    if ours.turns_to_ko <= STAY_TURNS:
+        return False
+    member = duel.us.members[switch.member]
+    hit = reach(duel.them.fighter, member)
+    if hit >= member.hp:
+        return False
+    hurt = member.with_hp(int(member.hp - hit))
+    members = tuple(hurt if at == switch.member else other for at, other in enumerate(duel.us.members))
+    theirs = judge.duel(duel._replace(us=duel.us._replace(members=members)), coming=switch.member)
+    return theirs.win >= STAY_DUEL and theirs.turns_to_ko * 2 <= ours.turns_to_ko
 
 
 def _guard_first(duel: Duel, scored: tuple[Scored, ...], worth: list[int]) -> int | None:
