@@ -190,6 +190,20 @@ def test_the_rival_before_victory_road_is_trained_for_until_he_is_beaten() -> No
     )
 
 
+def test_the_cerulean_rival_is_trained_for_by_the_starter_he_chose() -> None:
+    # Lost to in 4 of 14 runs at forecasts of 25-36% (seeds 60-66), then trained two levels after it.
+    train = story_graph().named("beat_cerulean_rival").steps[0]
+    assert train.do == "train" and train.win_at == 0.5
+    state = with_party()  # a Brock capture's party
+    for starter, number in (("SQUIRTLE", 7), ("BULBASAUR", 8), ("CHARMANDER", 9)):
+        rival = state.model_copy(update={"story": state.story.model_copy(update={"rival_starter": starter})})
+        assert train.boss_team(rival) == ("RIVAL1", number)
+    beaten = with_story(state, "EVENT_BEAT_CERULEAN_RIVAL")
+    assert train.done(
+        beaten.model_copy(update={"story": beaten.story.model_copy(update={"rival_starter": "SQUIRTLE"})})
+    )
+
+
 def test_progress_tests_name_what_got_better() -> None:
     graph = story_graph()
     step = graph.named("reach_viridian").steps[0]
