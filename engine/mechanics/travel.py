@@ -45,6 +45,8 @@ ON_BIKE = 1  # wWalkBikeSurfState
 CYCLING_ROAD = 28  # ROUTE_17, the slope (pret constants/map_constants.asm)
 STEP_END_FRAMES = 3  # the last frames of a step, watched one by one
 HOP_FRAMES = 80  # a ledge hop moves two squares under the game's control
+# Edges whose step waits for the map it leads to itself: a map connection, a warp, an elevator's ride.
+ARRIVING = frozenset({"cross", "door", "push", "lift"})
 WARP_FRAMES = 240  # fade out, load the map, fade in
 SETTLE_FRAMES = 600  # after a warp: the game may walk the player out of a door first
 CALM_FRAMES = 12
@@ -264,9 +266,12 @@ class Traveller(ObstacleSteps, MenuSteps):
             arrived = self._ride(edge, progress)
         else:
             arrived = self._walk_step(edge, before)
-        if arrived is not None and edge.kind != "cross" and arrived[0] != before[0]:
+        if arrived is not None and edge.kind not in ARRIVING and arrived[0] != before[0]:
             # A step the world model took for a plain one warped (a warp it did not know of): the map id
-            # changes as the fade begins, so wait for the new map before anything reads it.
+            # changes as the fade begins, so wait for the new map before anything reads it. Not after a
+            # warp's own edge, which waited already: there the player stands still on the new map and the
+            # wait ran its whole SETTLE_FRAMES, 600 frames a door (a building's exit took 697 frames, 68
+            # of them the game's own).
             arrived = self._arrive(None, before)
         if arrived is None:
             return None
