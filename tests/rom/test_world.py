@@ -223,6 +223,19 @@ def test_talking_to_someone_reads_their_words(
     assert state_of(role.session).decision_point.value == "overworld_free"
 
 
+def test_a_door_costs_the_games_own_frames_not_a_wait_run_out(
+    role: EmulatorRole, world: World, starts: dict[str, bytes]
+) -> None:
+    # Into a building and out again: two warps, each a fade and (going out) the game's step off the mat,
+    # some 70 frames. A wait that ran out after each warp (600 frames) once doubled what a walk cost.
+    role.session.load_state(starts["viridian"])
+    inside = role.travel(Leg(goal=MapGoal(map_id=world.by_name["VIRIDIAN_POKECENTER"].id)))
+    outside = role.travel(Leg(goal=MapGoal(map_id=world.by_name["VIRIDIAN_CITY"].id)))
+    for report in (inside, outside):
+        assert report.outcome == "arrived", report.reason
+        assert report.frames <= 18 * report.steps + 200, (report.steps, report.frames)
+
+
 # -- the commands -------------------------------------------------------------------------------------
 def test_engine_goto_reports_where_it_arrived(
     rom_path: Path, starts: dict[str, bytes], tmp_path: Path, capsys: pytest.CaptureFixture[str]
