@@ -172,7 +172,9 @@ class Traveller(ObstacleSteps, MenuSteps):
         return "arrived", "; ".join(["arrived", *progress.notes])
 
     def _plan(self, leg: Leg, progress: LegProgress) -> Plan | None:
-        self._wait_free()  # a warp's last frames, a sprite finishing its step
+        # A warp's last frames, a sprite finishing its step; not a text box that waits for a button (a
+        # trainer's words as he walks up): that never frees by itself, and the wait ran out every time.
+        self._wait_free(or_button=True)
         if not self._on_a_loaded_map():
             raise Stop("script", f"the game is still between maps (map id {self.position()[0]})")
         state = self.state()
@@ -472,13 +474,17 @@ class Traveller(ObstacleSteps, MenuSteps):
     def _interrupted(self) -> bool:
         return self._interruption(self.session.pyboy.memory)
 
-    def _wait_free(self) -> bool:
-        """Until the player can walk again; False if the game is still busy (text, a script)."""
+    def _wait_free(self, or_button: bool = False) -> bool:
+        """Until the player can walk again; False if the game is still busy (text, a script), at once with
+        `or_button` when a text box or a menu waits for a button."""
+        settled = self._free
+        if or_button:
+            settled = lambda memory: self._free(memory) or self.driver.waiting_for_button()  # noqa: E731
         try:
-            self.session.run_until(self._free, SETTLE_FRAMES)
+            self.session.run_until(settled, SETTLE_FRAMES)
         except FrameBudgetExceeded:
             return False
-        return True
+        return self._free(self.session.pyboy.memory)
 
     # -- facing and talking ------------------------------------------------------------------------
     def _face(self, direction: Direction | None) -> None:
