@@ -47,6 +47,7 @@ STEP_END_FRAMES = 3  # the last frames of a step, watched one by one
 HOP_FRAMES = 80  # a ledge hop moves two squares under the game's control
 # Edges whose step waits for the map it leads to itself: a map connection, a warp, an elevator's ride.
 ARRIVING = frozenset({"cross", "door", "push", "lift"})
+AFTER_WARP_FRAMES = 60
 WARP_FRAMES = 240  # fade out, load the map, fade in
 SETTLE_FRAMES = 600  # after a warp: the game may walk the player out of a door first
 CALM_FRAMES = 12
@@ -172,9 +173,7 @@ class Traveller(ObstacleSteps, MenuSteps):
         return "arrived", "; ".join(["arrived", *progress.notes])
 
     def _plan(self, leg: Leg, progress: LegProgress) -> Plan | None:
-        # A warp's last frames, a sprite finishing its step; not a text box that waits for a button (a
-        # trainer's words as he walks up): that never frees by itself, and the wait ran out every time.
-        self._wait_free(or_button=True)
+        self._wait_free()  # a warp's last frames, a sprite finishing its step
         if not self._on_a_loaded_map():
             raise Stop("script", f"the game is still between maps (map id {self.position()[0]})")
         state = self.state()
@@ -268,7 +267,14 @@ class Traveller(ObstacleSteps, MenuSteps):
             arrived = self._ride(edge, progress)
         else:
             arrived = self._walk_step(edge, before)
-        if arrived is not None and edge.kind not in ARRIVING and arrived[0] != before[0]:
+        if arrived is not None and edge.kind in ARRIVING and edge.kind != "cross" and arrived[0] != before[0]:
+            # A warp's own edge waited for the new map already; the game may still take the controls for a
+            # moment after (a door's walk-out, a map's first script), so a short settle, not SETTLE_FRAMES.
+            self.session.tick(AFTER_WARP_FRAMES)
+            if not self._wait_calm():
+                raise self._why_stopped()
+            arrived = self.position()
+        elif arrived is not None and edge.kind not in ARRIVING and arrived[0] != before[0]:
             # A step the world model took for a plain one warped (a warp it did not know of): the map id
             # changes as the fade begins, so wait for the new map before anything reads it. Not after a
             # warp's own edge, which waited already: there the player stands still on the new map and the
@@ -474,17 +480,13 @@ class Traveller(ObstacleSteps, MenuSteps):
     def _interrupted(self) -> bool:
         return self._interruption(self.session.pyboy.memory)
 
-    def _wait_free(self, or_button: bool = False) -> bool:
-        """Until the player can walk again; False if the game is still busy (text, a script), at once with
-        `or_button` when a text box or a menu waits for a button."""
-        settled = self._free
-        if or_button:
-            settled = lambda memory: self._free(memory) or self.driver.waiting_for_button()  # noqa: E731
+    def _wait_free(self) -> bool:
+        """Until the player can walk again; False if the game is still busy (text, a script)."""
         try:
-            self.session.run_until(settled, SETTLE_FRAMES)
+            self.session.run_until(self._free, SETTLE_FRAMES)
         except FrameBudgetExceeded:
             return False
-        return self._free(self.session.pyboy.memory)
+        return True
 
     # -- facing and talking ------------------------------------------------------------------------
     def _face(self, direction: Direction | None) -> None:

@@ -66,7 +66,7 @@ def test_a_weak_team_from_a_save_state_trains_then_beats_brock(rom_path: Path, t
     legs = [json.loads(line) for line in (run_dir / "decisions.jsonl").read_text().splitlines()]
     training = [leg for leg in legs if ": train (" in leg.get("reason", "")]
     assert training, "a CHARMANDER L9 is no match for BROCK: it must train first"
-    assert "to win against BROCK, training until 70%" in training[0]["reason"]
+    assert "to win against BROCK, training until 50%" in training[0]["reason"]
 
 
 def test_the_nurse_heals_the_team(rom_path: Path) -> None:
