@@ -47,7 +47,7 @@ STEP_END_FRAMES = 3  # the last frames of a step, watched one by one
 HOP_FRAMES = 80  # a ledge hop moves two squares under the game's control
 # Edges whose step waits for the map it leads to itself: a map connection, a warp, an elevator's ride.
 ARRIVING = frozenset({"cross", "door", "push", "lift"})
-AFTER_WARP_FRAMES = 60
+AFTER_WARP_FRAMES = 60  # ...and then settle this long: with no settle a leg through a door ended on a script
 WARP_FRAMES = 240  # fade out, load the map, fade in
 SETTLE_FRAMES = 600  # after a warp: the game may walk the player out of a door first
 CALM_FRAMES = 12
