@@ -173,7 +173,7 @@ class Traveller(ObstacleSteps, MenuSteps):
         return "arrived", "; ".join(["arrived", *progress.notes])
 
     def _plan(self, leg: Leg, progress: LegProgress) -> Plan | None:
-        self._wait_free()  # a warp's last frames, a sprite finishing its step
+        self._wait_free(or_trainer_words=True)  # a warp's last frames, a sprite finishing its step
         if not self._on_a_loaded_map():
             raise Stop("script", f"the game is still between maps (map id {self.position()[0]})")
         state = self.state()
@@ -480,13 +480,25 @@ class Traveller(ObstacleSteps, MenuSteps):
     def _interrupted(self) -> bool:
         return self._interruption(self.session.pyboy.memory)
 
-    def _wait_free(self) -> bool:
-        """Until the player can walk again; False if the game is still busy (text, a script)."""
+    def _wait_free(self, or_trainer_words: bool = False) -> bool:
+        """Until the player can walk again; False if the game is still busy (text, a script). With
+        `or_trainer_words`, also stop (False) once a trainer who saw the player has walked up and his words
+        wait for a button: they never free by themselves, and each walk-up ran the whole wait out."""
+        settled = self._free
+        if or_trainer_words:
+            settled = lambda memory: self._free(memory) or self._trainer_words_wait(memory)  # noqa: E731
         try:
-            self.session.run_until(self._free, SETTLE_FRAMES)
+            self.session.run_until(settled, SETTLE_FRAMES)
         except FrameBudgetExceeded:
             return False
-        return True
+        return self._free(self.session.pyboy.memory)
+
+    def _trainer_words_wait(self, memory: LiveMemory) -> bool:
+        """A trainer engaged the player (wMiscFlags, kept until EndTrainerBattle) and a text box's ▼ reads
+        the pad: not a warp's fade or a map's script, which the plain wait must still sit out."""
+        return bool(memory[self.ram.wMiscFlags] & SEEN_BY_TRAINER) and (
+            self.driver.waiting_for_button() and self.session.polled_by_text_box()
+        )
 
     # -- facing and talking ------------------------------------------------------------------------
     def _face(self, direction: Direction | None) -> None:

@@ -236,6 +236,22 @@ def test_a_door_costs_the_games_own_frames_not_a_wait_run_out(
         assert report.frames <= 18 * report.steps + 200, (report.steps, report.frames)
 
 
+def test_a_walk_planned_while_a_trainer_walks_up_stops_at_his_words_not_a_wait_run_out(
+    role: EmulatorRole, world: World, starts: dict[str, bytes]
+) -> None:
+    # Pewter Gym's trainer sees the player on (4, 6) and walks up; the next leg's plan waits for the player
+    # to be free, which his words (a text box waiting for a button) never allow: it once waited 600 frames.
+    role.session.load_state(starts["pewter"])
+    gym = world.by_name["PEWTER_GYM"].id
+    assert role.travel(Leg(goal=MapGoal(map_id=gym))).outcome == "arrived"
+    seen = role.travel(Leg(goal=SquareGoal(map_id=gym, x=4, y=6)))
+    assert (seen.outcome, seen.reason) == ("script", "a trainer saw the player")
+    next_leg = role.travel(Leg(goal=SquareGoal(map_id=gym, x=4, y=1)))
+    assert (next_leg.outcome, next_leg.reason) == ("script", "a trainer saw the player")
+    assert next_leg.frames < 400, next_leg.frames
+    assert state_of(role.session).decision_point.value == "dialog_wait"
+
+
 # -- the commands -------------------------------------------------------------------------------------
 def test_engine_goto_reports_where_it_arrived(
     rom_path: Path, starts: dict[str, bytes], tmp_path: Path, capsys: pytest.CaptureFixture[str]
