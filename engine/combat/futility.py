@@ -14,12 +14,14 @@ a wild one, which is no win either), SPLASH nothing anywhere. Status moves: engi
 from __future__ import annotations
 
 from engine.combat.effects import pointless
-from engine.combat.fighter import SPEED, Fighter
+from engine.combat.fighter import ACCURACY, ATTACK, EVASION, SPECIAL, SPEED, Fighter, move_of
 from engine.combat.hits import OHKO, deals_damage
-from engine.game.damage import SET_DAMAGE_EFFECTS, type_effectiveness
+from engine.game.damage import PHYSICAL_TYPES, SET_DAMAGE_EFFECTS, type_effectiveness
 from engine.game.tables import Move
 
 TYPELESS_MOVES = frozenset({"COUNTER"})  # HandleCounterMove returns before the type check
+MOST_STAGES = 6
+SURE_ACCURACY = 100  # percent: a move the table gives 100% (the game's 255/256) gains nothing by X ACCURACY
 NOTHING_EFFECTS = frozenset({"SPLASH_EFFECT", "SWITCH_AND_TELEPORT_EFFECT"})
 
 
@@ -52,3 +54,27 @@ def futile(move: Move, user: Fighter, target: Fighter) -> bool:
     if move.effect == OHKO and user.battle[SPEED] < target.battle[SPEED]:
         return True
     return immune(move, target)
+
+
+def futile_item(item: str, user: Fighter, target: Fighter) -> bool:
+    """Whether a battle item cannot help any move `user` has PP for against `target`: X ATTACK without
+    a physical move that does damage by its attack stat (NIGHT SHADE and the like do not; a Normal move
+    into a Ghost does nothing), X SPECIAL likewise for special moves, either at the most stages, and X
+    ACCURACY when every such move is sure to hit already. Such an item is a turn passed: against
+    AGATHA's GENGAR a confused BLASTOISE with ICE BEAM and SURF was judged better off "using" X ATTACK
+    (no self-hit this turn) four times, while NIGHT SHADE and TOXIC wore it down."""
+    moves = [move_of(user, slot) for slot, pp in enumerate(user.pp) if pp > 0]
+    hitting = [m for m in moves if deals_damage(m) and m.effect not in SET_DAMAGE_EFFECTS
+               and not futile(m, user, target)]  # fmt: skip
+    if not moves:
+        return False  # STRUGGLE: left to the search
+    if item in ("X_ATTACK", "X_SPECIAL"):
+        physical = item == "X_ATTACK"
+        stat = ATTACK if physical else SPECIAL
+        helped = any((m.type in PHYSICAL_TYPES) == physical for m in hitting)
+        return user.stages[stat] >= MOST_STAGES or not helped
+    if item == "X_ACCURACY":
+        if user.x_accuracy or user.stages[ACCURACY] < 0 or target.stages[EVASION] > 0:
+            return user.x_accuracy
+        return all(m.accuracy >= SURE_ACCURACY and m.effect != OHKO for m in hitting)
+    return False

@@ -27,7 +27,7 @@ from engine.combat.fighter import (
     UseItem,
     move_of,
 )
-from engine.combat.futility import futile
+from engine.combat.futility import futile, futile_item
 from engine.combat.hits import deals_damage, sure_knock_out
 from engine.combat.judge import Judge, Outlook
 from engine.combat.pace import move_pace
@@ -91,6 +91,7 @@ ALIKE = 1e-9
 # Two plies against a boss (when asked for): the best DEEP_CANDIDATES actions within DEEP_MARGIN of the
 # best, at DEEP_DETAIL, when the first ply judged at most DEEP_WORK positions.
 DEEP_CANDIDATES = 2
+DEEP_MOST = 4  # lines searched two plies deep at most, those that passed the first ones included
 DEEP_MARGIN = 0.02
 DEEP_DETAIL = 1
 DEEP_WORK = 480
@@ -527,9 +528,19 @@ def _deeper(
     if len(close) < 2 or judge.positions > DEEP_WORK:
         return index, scored
     deeper = list(scored)
-    for i in close:
-        deeper[i] = _score_two_plies(duel, actions[i], _answers(duel, actions[i], answers), judge)
-    return max(close, key=lambda i: _preference(duel, deeper[i])), tuple(deeper)
+    searched: list[int] = []
+    while close:
+        for i in close:
+            deeper[i] = _score_two_plies(duel, actions[i], _answers(duel, actions[i], answers), judge)
+        searched += close
+        best = max(searched, key=lambda i: _preference(duel, deeper[i]))
+        # Two plies can sink the lines it looked at below one it did not (a confused member's attack,
+        # its self-hit bringing NIGHT SHADE's knock-out in reach, below a FULL RESTORE): that one is
+        # looked at two plies deep too, so that the choice compares like with like.
+        passed = [i for i in ranked if i not in searched
+                  and _preference(duel, scored[i]) > _preference(duel, deeper[best])]  # fmt: skip
+        close = passed[:1] if len(searched) < DEEP_MOST else []
+    return best, tuple(deeper)
 
 
 def _score_two_plies(duel: Duel, action: Action, answers: list[tuple[float, Action]], judge: Judge) -> Scored:
@@ -560,6 +571,8 @@ def attacks(duel: Duel) -> list[Action]:
 
 
 def _pointless(duel: Duel, action: Action) -> bool:
+    if isinstance(action, UseItem):
+        return futile_item(action.item, duel.us.fighter, duel.them.fighter)
     if not isinstance(action, Attack) or action.slot < 0:
         return False
     return futile(move_of(duel.us.fighter, action.slot), duel.us.fighter, duel.them.fighter)
@@ -612,7 +625,7 @@ def knock_out(scored: Scored) -> str:
 
 def _reason(duel: Duel, best: Scored, scored: tuple[Scored, ...]) -> str:
     name = label(duel, best.action)
-    attacks = [s for s in scored if _is_attack(duel, s.action)]
+    attacks = [s for s in scored if _is_attack(duel, s.action) and not _pointless(duel, s.action)]
     plain = max(attacks, key=lambda s: s.value, default=None)
     if plain is None or plain is best:
         return f"{name}: {percent(best.win)} to win, {knock_out(best)}"

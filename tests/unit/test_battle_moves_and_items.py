@@ -22,7 +22,7 @@ from engine.combat.fighter import (
     UseItem,
     fighter_of,
 )
-from engine.combat.futility import futile
+from engine.combat.futility import futile, futile_item
 from engine.combat.hits import crit_chance, hit_chance
 from engine.combat.judge import win_probability
 from engine.combat.pace import move_pace
@@ -128,6 +128,49 @@ def test_an_immune_move_is_still_used_when_nothing_else_is_left() -> None:
 )  # fmt: skip
 def test_moves_that_cannot_work_now(move: str, user: Fighter, target: Fighter, is_futile: bool) -> None:
     assert futile(MOVES[move], user, target) is is_futile
+
+
+BLASTOISE = ("ICE_BEAM", "SURF", "STRENGTH", "FISSURE")
+
+
+@pytest.mark.parametrize(
+    ("item", "user", "target", "is_futile"),
+    [("X_ATTACK", mon("BLASTOISE", 58, *BLASTOISE), mon("GENGAR", 60), True),  # STRENGTH cannot touch it
+     ("X_ATTACK", mon("BLASTOISE", 58, *BLASTOISE), mon("ARBOK", 58), False),
+     ("X_ATTACK", mon("BLASTOISE", 58, *BLASTOISE, stages=(6, 0, 0, 0, 0, 0)), mon("ARBOK", 58), True),
+     ("X_SPECIAL", mon("BLASTOISE", 58, *BLASTOISE), mon("GENGAR", 60), False),
+     ("X_SPECIAL", mon("BLASTOISE", 58, *BLASTOISE, pp=(0, 0, 15, 5)), mon("ARBOK", 58), True),
+     ("X_ATTACK", mon("GENGAR", 50, "NIGHT_SHADE", "HYPNOSIS"), mon("PIDGEY", 30), True),  # set damage
+     ("X_ACCURACY", mon("BLASTOISE", 58, "ICE_BEAM", "SURF"), mon("ARBOK", 58), True),
+     ("X_ACCURACY", mon("BLASTOISE", 58, *BLASTOISE), mon("ARBOK", 50), False),  # FISSURE, faster
+     ("X_ACCURACY", mon("BLASTOISE", 58, "ICE_BEAM", "SURF", stages=(0, 0, 0, 0, -1, 0)), mon("ARBOK", 58),
+      False),
+     ("X_ACCURACY", mon("BLASTOISE", 58, *BLASTOISE, x_accuracy=True), mon("ARBOK", 50), True),
+     ("X_SPEED", mon("BLASTOISE", 58, *BLASTOISE), mon("GENGAR", 60), False),
+     ("X_ATTACK", mon("RATTATA", 10, "TACKLE", pp=(0,)), mon("PIDGEY", 10), False)],  # STRUGGLE
+)  # fmt: skip
+def test_battle_items_that_cannot_help_any_move_now(
+    item: str, user: Fighter, target: Fighter, is_futile: bool
+) -> None:
+    assert futile_item(item, user, target) is is_futile
+
+
+def test_a_confused_member_heals_rather_than_pass_a_turn_with_an_item_that_helps_nothing() -> None:
+    # AGATHA's GENGAR (NIGHT SHADE: 60 to anything) against a confused BLASTOISE at 86 HP: a self-hit on
+    # the way to an attack brings the next NIGHT SHADE in reach. X ATTACK (no move of its touches a Ghost)
+    # passed the turn without that risk and was chosen four times in a row; a FULL RESTORE is the answer.
+    blastoise = mon("BLASTOISE", 58, *BLASTOISE, hp=86, pp=(5, 2, 14, 0), confused=4)
+    gengar = mon("GENGAR", 60, "HYPNOSIS", "NIGHT_SHADE", "CONFUSE_RAY", "TOXIC", hp=120)
+    duel = versus("AGATHA", (blastoise,), (gengar,))
+    duel = duel._replace(us=duel.us._replace(heals=(999,) * 8))
+    cures = frozenset({"PSN", "PAR", "BRN", "FRZ", "SLP"})
+    full_restore = UseItem(item="FULL_RESTORE", heal=None, cures=cures, member=0)
+    x_attack = UseItem(item="X_ATTACK", heal=0, cures=frozenset(), member=-1)
+    x_accuracy = UseItem(item="X_ACCURACY", heal=0, cures=frozenset(), member=-1)
+    actions = [*attacks(duel), x_attack, x_accuracy, full_restore]
+    verdict = search(duel, actions, boss_plies=2)
+    assert verdict.best.action not in (x_attack, x_accuracy)
+    assert verdict.best.action == full_restore, verdict.reason
 
 
 def test_a_line_that_never_knocks_out_earns_nothing_for_its_pace() -> None:
