@@ -37,8 +37,11 @@ NO = 1
 
 
 def can_give(item: str) -> bool:
-    """Whether `give` handles the item: a potion, status heal, revive, evolution stone or RARE CANDY."""
+    """Whether `give` handles the item: a potion, status heal, revive, ELIXER (every move: no move menu),
+    evolution stone or RARE CANDY."""
     found = BATTLE_ITEMS.get(item)
+    if found is not None and found.every_move:
+        return True
     return item in STONES or item == "RARE_CANDY" or (found is not None and found.kind in GIVEN_KINDS)
 
 
@@ -165,4 +168,7 @@ def _change(item: str, before: PartyMon, after: PartyMon) -> str:
             f"{item} on {before.species_name}: {before.hp} to {after.hp} HP, "
             f"{before.status} to {after.status}"
         )
+    pp_before, pp_after = [slot.pp for slot in before.moves], [slot.pp for slot in after.moves]
+    if pp_after != pp_before:
+        return f"{item} on {before.species_name}: PP {pp_before} to {pp_after}"
     raise ItemUseError(f"{item} changed nothing on {before.species_name}")

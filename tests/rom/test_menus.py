@@ -18,7 +18,7 @@ from engine.menus.item_use import ItemUser
 from engine.menus.party import PartyOrder
 from engine.menus.teach import Teacher
 from engine.world.tables import rom_offset
-from tests.support.scenarios import set_bag, set_party, set_party_hp, state_of
+from tests.support.scenarios import set_bag, set_move_pp, set_party, set_party_hp, state_of
 
 pytestmark = pytest.mark.rom
 
@@ -102,6 +102,19 @@ def test_a_potion_given_to_a_hurt_member_heals_it_and_is_used_up(game: EmulatorS
     assert after.party[1].hp == min(after.party[1].max_hp, 30) and "10 to" in done
     assert [(item.name, item.quantity) for item in after.bag] == [("POKE_BALL", 3), ("POTION", 1)]
     assert any("recovered" in line for line in lines), lines
+
+
+def test_an_elixer_given_out_of_battle_gives_every_move_ten_pp(game: EmulatorSession) -> None:
+    # Between the Elite Four's rooms the bag is the only way back to PP (game/mending.py).
+    set_party(game, [("WARTORTLE", 26, ["TACKLE", "BITE"])])
+    set_move_pp(game, 0, 0, 5)
+    set_move_pp(game, 0, 1, 2)
+    set_bag(game, [("POTION", 1), ("ELIXER", 1)])
+    done = ItemUser(game, OverworldDriver(game)).give("ELIXER", 0)
+    after = state_of(game)
+    assert after.decision_point is DecisionPoint.OVERWORLD_FREE
+    assert [slot.pp for slot in after.party[0].moves][:2] == [15, 12] and "PP" in done
+    assert [(item.name, item.quantity) for item in after.bag] == [("POTION", 1)]
 
 
 def test_a_stone_evolves_the_member_it_is_given_to(game: EmulatorSession) -> None:

@@ -173,6 +173,20 @@ def test_a_confused_member_heals_rather_than_pass_a_turn_with_an_item_that_helps
     assert verdict.best.action == full_restore, verdict.reason
 
 
+@pytest.mark.parametrize(("room", "elixer_used"), [("RIVAL3", True), ("LANCE", False)])
+def test_the_champion_is_the_last_battle_so_an_elixer_is_not_kept_for_later(
+    room: str, elixer_used: bool
+) -> None:
+    # A BLASTOISE at the Champion's door with ICE BEAM and FISSURE at 0: priced as in the rooms before him
+    # (an ELIXER weighs 30% of winning), it fought on with what was left and lost.
+    dry = mon("BLASTOISE", 57, *BLASTOISE, pp=(0, 2, 3, 0))
+    pidgeot = mon("PIDGEOT", 61, "WING_ATTACK", "MIRROR_MOVE", "SKY_ATTACK", "WHIRLWIND")
+    duel = versus(room, (dry,), (pidgeot, mon("VENUSAUR", 65)))
+    elixer = UseItem(item="ELIXER", heal=10, cures=frozenset(), member=0)
+    verdict = search(duel, [*attacks(duel), elixer])
+    assert (verdict.best.action == elixer) is elixer_used, verdict.reason
+
+
 def test_a_line_that_never_knocks_out_earns_nothing_for_its_pace() -> None:
     never = Scored(action=Attack(0), win=0.0, kept=0.0, standing=0.0, turns_to_ko=1.0, ko=0.0)
     slow = Scored(action=Attack(1), win=0.0, kept=0.0, standing=0.0, turns_to_ko=9.0, ko=1.0)

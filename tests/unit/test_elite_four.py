@@ -10,6 +10,7 @@ from engine.game.mending import next_mend
 from engine.game.models import BagItem, GameState, PartyMon
 from engine.game.stock import MONEY_KEPT, gauntlet_stock
 from engine.game.tables import game_data
+from engine.menus.item_use import can_give
 from engine.story.conditions import holds, party_pp
 from engine.story.graph import story_graph
 from engine.story.progress import progress
@@ -90,6 +91,28 @@ def test_hp_is_filled_with_the_cheapest_potion_that_fills_it_and_a_nearly_full_m
     assert mend is not None and mend.item == "SUPER_POTION"  # none fills it: the largest
     assert next_mend(party_of(hurt(mon, mon.max_hp - 5), items=bag(("POTION", 4)))) is None
     assert next_mend(party_of(low)) is None  # nothing in the bag helps
+
+
+def in_room(state: GameState, room: str = "LANCES_ROOM") -> GameState:
+    return state.model_copy(update={"overworld": state.overworld.model_copy(update={"map_name": room})})
+
+
+def drained(mon: PartyMon, *pp: int) -> PartyMon:
+    moves = tuple(slot.model_copy(update={"pp": left}) for slot, left in zip(mon.moves, pp, strict=True))
+    return mon.model_copy(update={"moves": moves})
+
+
+def test_between_rooms_an_elixer_gives_a_fighter_its_pp_back_once_it_misses_twenty() -> None:
+    # SURF 15, HYDRO_PUMP 5, SKULL_BASH 15, STRENGTH 15 in full.
+    dry = drained(blastoise(), 1, 0, 15, 3)
+    mend = next_mend(in_room(party_of(dry, items=bag(("MAX_ELIXER", 1), ("ELIXER", 2)))))
+    assert mend is not None and (mend.item, mend.member) == ("ELIXER", 0) and "miss 31 PP" in mend.why
+    assert next_mend(in_room(party_of(drained(blastoise(), 5, 5, 15, 15), items=bag(("ELIXER", 2))))) is None
+    # HP before PP; and outside the rooms a nurse gives PP back, the ELIXERs are kept for the gauntlet.
+    mend = next_mend(in_room(party_of(hurt(dry, 20), items=bag(("ELIXER", 1), ("HYPER_POTION", 1)))))
+    assert mend is not None and mend.item == "HYPER_POTION"
+    assert next_mend(party_of(dry, items=bag(("ELIXER", 2)))) is None
+    assert can_give("ELIXER") and not can_give("ETHER")  # an ETHER asks for a move: used in battle only
 
 
 def test_a_heal_from_the_bag_is_a_leg_in_place_and_the_step_ends_when_nothing_more_helps() -> None:
