@@ -287,6 +287,11 @@ class Conductor:
         until = self.options.until
         return until is not None and until in self.milestones.names
 
+    def _aim_reached(self) -> bool:
+        """The run's aim (its --until milestone, or the Hall of Fame) is done: a look that finds it (a
+        battle's end noted at the next look) asks for no further step, whose leg could walk for minutes."""
+        return self._until_reached() or self.milestones.graph.final.name in self.milestones.names
+
     def _note_milestones(self, state: GameState, frame: int, ended: int = 0) -> None:
         """Record the story objectives done by now, each once, with its split. `ended`: decisions that
         have ended but are not counted yet (a leg just walked: an objective it finished is that leg's,
@@ -508,6 +513,8 @@ class Conductor:
     # -- the overworld -----------------------------------------------------------------------------
     def _overworld_decision(self) -> None:
         perception = self._look()
+        if self._aim_reached():
+            return
         state = perception.state
         where = state.overworld
         self.progress.where = f"{where.map_name or where.map_id} ({where.x}, {where.y})"
@@ -547,7 +554,7 @@ class Conductor:
         """One step the model plays itself: look (RAM for milestones, events and checkpoints; at the
         buttons level also for the model), render the screen, ask, press exactly what was answered."""
         perception = self._look()
-        if self._until_reached() or self.milestones.graph.final.name in self.milestones.names:
+        if self._aim_reached():
             return  # the look found the aim reached: no step is asked for past it
         state = perception.state
         self.progress.where = f"{state.overworld.map_name or state.overworld.map_id} " + (
