@@ -11,6 +11,8 @@ from pydantic import model_validator
 from engine.battles.errors import BattleLogError
 from engine.battles.files import read_battle_log
 from engine.battles.models import BattleSummary
+from engine.checkpoints.models import Manifest
+from engine.checkpoints.store import CheckpointStore
 from engine.config import HarnessLevel
 from engine.frozen import Frozen
 from engine.layout import RunPaths
@@ -106,9 +108,10 @@ def summary_from_files(
     entries = [entry for entry in read_decisions(paths.decisions) if not entry.get("rolled_back")]
     kinds = [entry.get("kind") for entry in entries if entry.get("kind") in ("battle", "overworld")]
     steps = sum(int(entry.get("steps", 0)) for entry in entries if entry.get("kind") == "overworld")
+    newest = _newest_intact(paths)  # what a resume would start from: its frames are the run's, kept
     return RunSummary(
         run_id=paths.run_id,
-        game="?",
+        game=newest.game if newest is not None else "?",
         stopped=stopped,
         error=error,
         signal=signal,
@@ -117,6 +120,13 @@ def summary_from_files(
         overworld_steps=steps,
         llm_calls=0,
         cost_usd=0.0,
-        frames=0,
+        frames=newest.frames if newest is not None else 0,
         wall_seconds=round(time.monotonic() - started, 3),
     )
+
+
+def _newest_intact(paths: RunPaths) -> Manifest | None:
+    for entry in CheckpointStore(paths.checkpoints).entries(paths.run_id):
+        if entry.ok and entry.manifest is not None:
+            return entry.manifest
+    return None

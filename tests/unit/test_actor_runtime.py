@@ -18,6 +18,8 @@ from engine.actors.factory import RoleBuild, build_roles
 from engine.actors.handles import LocalHandle
 from engine.actors.roles import ROLE_NAMES
 from engine.battles.models import BattleLog, BattleSummary
+from engine.checkpoints.models import CheckpointHeader
+from engine.checkpoints.store import CheckpointStore
 from engine.cli import main
 from engine.commands.status import print_status, render
 from engine.config import EngineConfig
@@ -199,6 +201,25 @@ def test_a_summary_rebuilt_from_the_run_files(tmp_path: Path) -> None:
     summary = summary_from_files(paths, "interrupted", None, time.monotonic())
     assert (summary.stopped, summary.decisions, summary.overworld_steps) == ("interrupted", 5, 11)
     assert summary.battles == (battle,)
+    assert (summary.game, summary.frames) == ("?", 0)  # no checkpoint yet: nothing says how far it got
+
+
+def test_a_rebuilt_summary_counts_the_frames_of_the_newest_intact_checkpoint(tmp_path: Path) -> None:
+    paths = RunPaths(tmp_path, "r1")
+    paths.create()
+    store = CheckpointStore(paths.checkpoints, keep=5)
+    for frames in (1_000, 2_500, 4_000):
+        store.write(checkpoint_header(frames), {"conductor": {}}, {"emulator.state": b"state"})
+    newest = store.entries("r1")[0].path
+    (newest / "emulator.state").write_bytes(b"torn")  # a crash mid-write: its digest no longer matches
+    summary = summary_from_files(paths, "error", "boom", time.monotonic())
+    assert (summary.game, summary.frames) == ("POKEMON RED", 2_500)
+
+
+def checkpoint_header(frames: int) -> CheckpointHeader:
+    return CheckpointHeader(run_id="r1", reason="periodic", game="POKEMON RED", rom_sha256="0" * 64,
+                            config_hash="cfg", frames=frames, decisions=1, decisions_offset=0, battles=0,
+                            play_frames=frames)  # fmt: skip
 
 
 class CrashingTactician(Exception):
