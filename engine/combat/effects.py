@@ -26,7 +26,7 @@ from engine.combat.fighter import (
     Fighter,
     boosted,
 )
-from engine.game.damage import apply_stage
+from engine.game.damage import apply_stage, base_damage
 from engine.game.tables import Move, game_data
 
 Pair = tuple[Fighter, Fighter]  # (user, target)
@@ -89,6 +89,16 @@ FLINCH_SIDE = {"FLINCH_SIDE_EFFECT1": chance(10), "FLINCH_SIDE_EFFECT2": chance(
 CONFUSION_SIDE_CHANCE = chance(10, plus_one=False)
 SLEEP_TURNS = range(1, 8)  # a random byte & 7, rerolled while 0
 CONFUSION_TURNS = range(2, 6)  # a random byte & 3, plus 2
+CONFUSION_POWER = 40
+
+
+def self_hit(me: Fighter) -> int:
+    """HandleSelfConfusionDamage: a 40-power typeless hit with its own Attack on its own Defense."""
+    return base_damage(
+        me.level, CONFUSION_POWER, me.battle[ATTACK], me.battle[DEFENSE], critical=False, explode=False
+    )
+
+
 BIDE_TURNS = (2, 3)
 THRASH_USES = (2, 3)  # uses after the first (ThrashPetalDanceEffect: a random bit, plus 2)
 TRAP_TURNS = ((2, 3 / 8), (3, 3 / 8), (4, 1 / 8), (5, 1 / 8))  # attacks in all, as for multi-hit moves

@@ -44,6 +44,7 @@ class Pace(NamedTuple):
     slot: int  # the move that gives this pace (-1: none)
     now: float = 0.0  # the chance its move this turn knocks our member out (worked out only for a bag)
     recoil: float = 0.0  # HP a turn the side loses to its own STRUGGLE, over the turns its knock-out takes
+    hurt: float = 0.0  # HP a turn the side is expected to lose hitting itself in its confusion
 
 
 Paces = list[tuple[tuple[float, float], int]]  # (mean, variance) of each usable move, with its slot

@@ -19,7 +19,6 @@ from engine.combat import effects, enemy
 from engine.combat.effects import Pair
 from engine.combat.fighter import (
     ATTACK,
-    DEFENSE,
     FULL_HEAL_HP,
     REVIVES,
     SPEED,
@@ -35,12 +34,10 @@ from engine.combat.fighter import (
     move_of,
 )
 from engine.combat.hits import hit_chance, may_deal_damage, strike_outcomes
-from engine.game.damage import base_damage
 from engine.game.tables import Move
 
 Branches = list[tuple[float, Duel]]
 DEFAULT_DETAIL = 3
-CONFUSION_POWER = 40
 CHARGE_EFFECTS = frozenset({"CHARGE_EFFECT", "FLY_EFFECT"})
 
 
@@ -213,18 +210,11 @@ def _conditions(duel: Duel, ours: bool, slot: int, detail: int) -> list[tuple[fl
         if left == 0:
             return _paralysis(duel, ours, me._replace(confused=0), foe, slot, detail)
         me = me._replace(confused=left)
-        hurt = (_halted(me).hurt(_self_hit(me)), foe)
+        hurt = (_halted(me).hurt(effects.self_hit(me)), foe)
         rest = _paralysis(duel, ours, me, foe, slot, detail)
         hit = effects.CONFUSION_SELF_HIT
         return [(hit, hurt)] + [(p * (1 - hit), pair) for p, pair in rest]
     return _paralysis(duel, ours, me, foe, slot, detail)
-
-
-def _self_hit(me: Fighter) -> int:
-    """HandleSelfConfusionDamage: a 40-power typeless hit with its own Attack on its own Defense."""
-    return base_damage(
-        me.level, CONFUSION_POWER, me.battle[ATTACK], me.battle[DEFENSE], critical=False, explode=False
-    )
 
 
 def _paralysis(

@@ -248,6 +248,19 @@ def test_a_duel_against_an_enemy_that_keeps_growling_is_judged_as_played() -> No
     assert stage_multiplier(2) == 2.0
 
 
+def test_a_low_member_against_supersonic_counts_the_hits_it_gives_itself() -> None:
+    # A run's WARTORTLE at 6 HP met a wild ZUBAT (LEECH_LIFE, SUPERSONIC): the race took confusion for lost
+    # turns only and called it >99%; its own 40-power hit knocks it out, and it lost one draw in five.
+    wartortle = mon("WARTORTLE", 18, "TACKLE", "TAIL_WHIP", "BUBBLE", "WATER_GUN", hp=6)
+    zubat = mon("ZUBAT", 10, "LEECH_LIFE", "SUPERSONIC")
+    position = Duel(us=Side(members=(wartortle,)), them=Side(members=(zubat,)), wild=True)
+    played = sampled_win_rate(position, battles=300, seed=5)
+    assert played < 0.93
+    assert abs(win_probability(position) - played) < 0.08  # 300 battles: a standard error of about 0.02
+    confused = position._replace(us=Side(members=(wartortle._replace(confused=3),)))
+    assert abs(win_probability(confused) - sampled_win_rate(confused, battles=300, seed=5)) < 0.12
+
+
 def test_the_config_switch_gives_back_the_one_turn_policy() -> None:
     from pathlib import Path
 
