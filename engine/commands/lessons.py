@@ -77,7 +77,7 @@ def register(commands: Subparsers) -> None:
     listing = actions.add_parser("list", help="newest first", description="Lessons, newest first.")
     listing.add_argument(
         "--kind",
-        choices=["type_matchup", "move", "opponent", "resource", "sequence"],
+        choices=["type_matchup", "move", "opponent", "resource", "sequence", "outcome"],
         help="only this kind",
     )
     listing.add_argument("-n", "--last", type=positive, default=50, help="how many (default 50)")

@@ -12,9 +12,11 @@ from typing import Literal
 
 from pydantic import Field
 
+from engine.experience.outcomes import FightOutcome
 from engine.frozen import Frozen
 
-LessonKind = Literal["type_matchup", "move", "opponent", "resource", "sequence"]
+# "outcome": one boss fight as a later run reads it (engine/experience), never merged with another.
+LessonKind = Literal["type_matchup", "move", "opponent", "resource", "sequence", "outcome"]
 
 # Provenance is for auditing, not for scoring: the newest battles are enough to trace a lesson back.
 MAX_PROVENANCE = 20
@@ -78,6 +80,7 @@ class Lesson(Frozen):
     updated_play_hours: float = Field(ge=0.0)
     last_used_play_hours: float | None = Field(default=None, ge=0.0)
     measured: Measurement | None = None
+    fight: FightOutcome | None = None  # an "outcome" lesson's record
 
 
 class LessonContext(Frozen):
@@ -111,6 +114,9 @@ def equivalence_key(lesson: Lesson) -> str:
         "m=" + (lesson.move.strip().upper() if lesson.move else ""),
         "o=" + (lesson.opponent.strip().upper() if lesson.opponent else ""),
     ]
+    if lesson.kind == "outcome":
+        # Every fight is its own record: their results are what a calibration counts, not a merged belief.
+        parts.append("b=" + ",".join(lesson.provenance))
     structured = any(
         (lesson.attacker_types, lesson.defender_types, lesson.species, lesson.move, lesson.opponent)
     )

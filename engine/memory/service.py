@@ -209,6 +209,18 @@ class LessonMemory:
             return self.store.retrieve(query, LessonContext(), self.clock.hours(), k=k, threshold=0.0,
                                        mark_used=False)  # fmt: skip
 
+    def fights(self) -> list[tuple[Lesson, float]]:
+        """The boss fights' records ("outcome" lessons), oldest first, each with its confidence now (a
+        calibration weighs them by it: engine/experience/calibration.py)."""
+        if self.store is None:
+            return []
+        with self._mutex:
+            found = self.store.where({"kind": "outcome"})
+            now = self.clock.hours()
+        found.sort(key=lambda lesson: lesson.created_play_hours)
+        rate = self.config.decay_per_hour
+        return [(lesson, decayed_confidence(lesson, now, rate)) for lesson in found]
+
     def confidence_now(self, lesson: Lesson) -> float:
         return decayed_confidence(lesson, self.clock.hours(), self.config.decay_per_hour)
 

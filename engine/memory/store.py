@@ -19,6 +19,7 @@ import chromadb
 from chromadb.config import Settings
 from pydantic import ValidationError
 
+from engine.experience.outcomes import FightOutcome
 from engine.memory.embedding import EmbeddingName, embedding_function
 from engine.memory.errors import MemoryStoreError
 from engine.memory.lessons import (
@@ -56,8 +57,10 @@ _SCALAR_FIELDS = (
     "updated_play_hours",
     "last_used_play_hours",
 )
-# Chroma metadata is flat: the measurement's fields are stored as measured_uses, measured_hit_rate, ...
+# Chroma metadata is flat: the measurement's fields are stored as measured_uses, measured_hit_rate, ...,
+# a fight's record's as fight_key, fight_forecast, ...
 _MEASURED_PREFIX = "measured_"
+_FIGHT_PREFIX = "fight_"
 
 
 def _to_metadata(lesson: Lesson) -> dict[str, str | int | float]:
@@ -70,11 +73,16 @@ def _to_metadata(lesson: Lesson) -> dict[str, str | int | float]:
         value = getattr(lesson, field)
         if value is not None:
             metadata[field] = value
-    if lesson.measured is not None:
-        for field, value in lesson.measured.model_dump().items():
-            if value is not None:
-                metadata[_MEASURED_PREFIX + field] = value
+    for prefix, part in ((_MEASURED_PREFIX, lesson.measured), (_FIGHT_PREFIX, lesson.fight)):
+        if part is not None:
+            for field, value in part.model_dump().items():
+                if value is not None:
+                    metadata[prefix + field] = value
     return metadata
+
+
+def _prefixed(metadata: Mapping[str, Any], prefix: str) -> dict[str, Any]:
+    return {key.removeprefix(prefix): value for key, value in metadata.items() if key.startswith(prefix)}
 
 
 def _from_record(lesson_id: str, document: str | None, metadata: Mapping[str, Any] | None) -> Lesson:
@@ -87,14 +95,13 @@ def _from_record(lesson_id: str, document: str | None, metadata: Mapping[str, An
     for field in _SCALAR_FIELDS:
         if field in metadata:
             fields[field] = metadata[field]
-    measured = {
-        key.removeprefix(_MEASURED_PREFIX): value
-        for key, value in metadata.items()
-        if key.startswith(_MEASURED_PREFIX)
-    }
+    measured = _prefixed(metadata, _MEASURED_PREFIX)
+    fight = _prefixed(metadata, _FIGHT_PREFIX)
     try:
         if measured:
             fields["measured"] = Measurement.model_validate(measured)
+        if fight:
+            fields["fight"] = FightOutcome.model_validate(fight)
         return Lesson.model_validate(fields)
     except ValidationError as error:
         raise MemoryStoreError(f"lesson {lesson_id!r} in the store is malformed: {error}") from error

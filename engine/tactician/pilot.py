@@ -15,8 +15,11 @@ import logging
 
 from pydantic import Field
 
+from engine.battles.outcome import opponent_name
 from engine.combat.chance import percent
 from engine.combat.hits import OHKO, deals_damage
+from engine.combat.search import LAST_ROOM
+from engine.experience.outcomes import clock_seconds
 from engine.frozen import Frozen
 from engine.game.bag_room import has_room_for, least_needed
 from engine.game.decoders import BOXES, ELITE_FOUR_MAPS, MONS_PER_BOX
@@ -35,6 +38,7 @@ from engine.tactician.by_air import by_air
 from engine.tactician.by_bike import by_bike
 from engine.tactician.catching import owned
 from engine.tactician.explorer import Explorer
+from engine.tactician.fights import FightBook, FightBookSnapshot
 from engine.tactician.puzzle_legs import PuzzleGuide, PuzzleSnapshot
 from engine.tactician.recruiting import Recruiting, RecruitingSnapshot
 from engine.tactician.spots import SpotChooser
@@ -141,8 +145,15 @@ def party_levels(state: GameState) -> int:
 
 def game_seconds(state: GameState) -> int:
     """The game's own clock (wPlayTimeHours/Minutes/Seconds) in seconds."""
-    hours, minutes, seconds = (int(part) for part in state.progress.play_time.split(":"))
-    return hours * 3600 + minutes * 60 + seconds
+    return clock_seconds(state.progress.play_time)
+
+
+def _planned_bars(graph: StoryGraph) -> dict[str, float]:
+    """The bar each key's `train` step sets (the gauntlet's first entry waits for FIRST_ENTRY_BAR)."""
+    steps = (step for objective in graph.objectives for step in objective.steps if step.do == "train")
+    return {step.bar_key: step.win_at for step in steps if step.bar_key is not None} | {
+        GAUNTLET_KEY: FIRST_ENTRY_BAR
+    }
 
 
 def _where(state: GameState) -> tuple[int, int, int]:
@@ -203,6 +214,7 @@ class PilotSnapshot(Frozen):
     progress_mark: tuple[int, ...] = ()
     progress_at: int = 0
     recruiting: RecruitingSnapshot = RecruitingSnapshot()
+    fights: FightBookSnapshot = FightBookSnapshot()
 
 
 class Pilot:
@@ -258,6 +270,8 @@ class Pilot:
         self._mark: tuple[int, ...] = ()
         self._wants: tuple[object, Step | None] | None = None  # boss_ahead for the team it was asked for
         self.healed: set[tuple[str, int]] = set()  # (objective, step index): heals done while it was in hand
+        self.book = FightBook()  # the boss fights kept for later runs, and what earlier runs' fights say
+        self._win_at = _planned_bars(graph)
 
     # -- choosing ----------------------------------------------------------------------------------
     def leg(self, state: GameState, objective_name: str) -> Leg | None:
@@ -280,6 +294,9 @@ class Pilot:
         if name is None or name in done or self.world is None:
             return None
         objective = self.graph.named(name)
+        for key in (step.bar_key for step in objective.steps if step.do == "train"):
+            if key is not None:
+                self.book.looked(key, state)
         self._review_training(objective, state)
         step = self.graph.next_step(
             objective, state, self._bars_now(state), self._healed_steps(objective, state)
@@ -529,6 +546,9 @@ class Pilot:
         renewed instead (`_count_training`)."""
         top = max((mon.level for mon in state.party), default=0)
         bars = {GAUNTLET_KEY: FIRST_ENTRY_BAR, **self.bars}
+        for found in self.book.calibration.keys if self.book.calibration is not None else ():
+            if found.key in bars or found.key in self._win_at:
+                bars[found.key] = found.bar(bars.get(found.key, self._win_at[found.key]))
         for key, floor in self.floors.items():
             if top < floor:
                 bars[key] = UNREACHABLE  # below the level a defeat asked for: train, whatever the forecast
@@ -791,12 +811,16 @@ class Pilot:
         projected = self.projected.get(step.bar_key or "", 0)
         if projected > max((mon.level for mon in state.party), default=0):
             until = f"{until} (L{projected} reaches it by projection)"
+        found = self.book.calibration.of(step.bar_key or "") if self.book.calibration is not None else None
+        if found is not None and 0 < bar < UNREACHABLE:
+            until = f"{until}; {found.words(self.bars.get(found.key, self._win_at.get(found.key, bar)))}"
         return f"{shown} {against}, training until {until}"
 
     # -- defeats -----------------------------------------------------------------------------------
     def battle_ended(self, outcome: str, opponent: str, state: GameState) -> str | None:
         """After a boss won against us: raise the forecast its next try waits for, and say so; None when
         the battle changes no plan."""
+        self._fight_over(outcome, opponent, state)
         if outcome != "defeat":
             return None
         step = self._boss_step(opponent, state)
@@ -822,6 +846,30 @@ class Pilot:
         then = f"L{self.floors[key]} and {self.bars[key]:.0%}"
         return (f"lost to {opponent}: {what} waited for a forecast of {before:.0%} and it is {now} now; the "
                 f"next try waits for {then}, training first")  # fmt: skip
+
+    def battle_began(self, state: GameState) -> None:
+        """A trainer battle's first decision: a boss's (the gauntlet's at LORELEI, its first room) forecast
+        for the team as it entered is noted for the fight's record."""
+        battle = state.battle
+        if battle is None or battle.kind != "trainer":
+            return
+        step = self._boss_step(opponent_name(battle), state)
+        if step is None or step.bar_key is None or (step.gauntlet and battle.trainer_class_name != "LORELEI"):
+            return
+        chance = step.forecast(state)
+        if chance is not None:
+            self.book.began(step.bar_key, chance)
+
+    def _fight_over(self, outcome: str, opponent: str, state: GameState) -> None:
+        """A boss's fight is over when it is won or lost; the gauntlet's when the Champion falls or any room
+        is lost."""
+        step = self._boss_step(opponent, state)
+        if step is None or step.bar_key is None or outcome not in ("victory", "defeat"):
+            return
+        won = outcome == "victory"
+        if step.gauntlet and won and not opponent.startswith(f"{LAST_ROOM} #"):
+            return
+        self.book.ended(step.bar_key, won, state)
 
     def _boss_step(self, opponent: str, state: GameState) -> Step | None:
         """The `train` step of the objective whose boss this opponent is, class and number ("RIVAL2 #11"
@@ -946,6 +994,7 @@ class Pilot:
             since_progress=self.since_progress,
             progress_mark=self._mark, progress_at=self.progress_at,
             recruiting=self.recruiting.snapshot() if self.recruiting is not None else RecruitingSnapshot(),
+            fights=self.book.snapshot(),
         )  # fmt: skip
 
     def restore(self, snapshot: PilotSnapshot) -> None:
@@ -965,4 +1014,5 @@ class Pilot:
         if self.recruiting is not None:
             self.recruiting.restore(snapshot.recruiting)
         self.puzzles.restore(snapshot.puzzles)
+        self.book.restore(snapshot.fights)
         self._step = None

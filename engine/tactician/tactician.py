@@ -38,6 +38,7 @@ from engine.story.graph import story_graph
 from engine.tactician.buttons import ButtonPlayer
 from engine.tactician.catching import catch_decision
 from engine.tactician.explorer import Explorer, ExplorerSnapshot
+from engine.tactician.fights import keep_fight, read_calibration
 from engine.tactician.leg_choice import LegChooser, LegOption
 from engine.tactician.lessons import BattleLessons
 from engine.tactician.pilot import Pilot, PilotSnapshot
@@ -94,6 +95,8 @@ class Tactician:
         self.routing = routing or RoutingConfig()
         self.gateway = gateway
         self.lessons = BattleLessons(memory, self.policy)
+        self.memory = memory
+        self._battle_id: str | None = None  # the battle the last battle choice was for
         self.stall = StallGuard()
         self._paid_tiers = LiveTiers(gateway)
         self.recent: deque[str] = deque(maxlen=HISTORY_KEPT)
@@ -107,6 +110,10 @@ class Tactician:
         screenshot: bytes | None = None,
         battle_id: str | None = None,
     ) -> BattleChoice:
+        self._read_experience()
+        if battle_id != self._battle_id:
+            self._battle_id = battle_id
+            self.pilot.battle_began(state)
         legal = evolution_wanted(state, legal_actions(state), self.keep_unevolved)
         # Lesson texts are for a model's prompt: recalled only when a model may be asked.
         self.lessons.refresh(state, battle_id, texts=bool(self._paid_tiers()))
@@ -245,6 +252,7 @@ class Tactician:
         """Where to walk next, out of battle: the next step of the directive's objective, or the
         explorer's choice when the objective has none to offer (or the pilot is stuck and looks around)."""
         self.counts["legs_chosen"] += 1
+        self._read_experience()
         objective = directive.objective_id if directive is not None else None
         leg = self.pilot.leg(state, objective) if objective else None
         if leg is not None:
@@ -283,6 +291,7 @@ class Tactician:
         """The decisions level: the next leg as one of the options the engine could walk, chosen by the
         model; the first option (what `choose_leg` would walk) when it fails."""
         self.counts["legs_chosen"] += 1
+        self._read_experience()
         objective = directive.objective_id if directive is not None else None
         options: list[LegOption] = []
         story = self.pilot.leg(state, objective) if objective else None
@@ -305,7 +314,16 @@ class Tactician:
     def battle_ended(self, outcome: str, opponent: str, state: GameState) -> str | None:
         """What a battle's end changes in the plan, in one line (a boss that won: its next try waits for a
         better forecast); None when nothing."""
-        return self.pilot.battle_ended(outcome, opponent, state)
+        change = self.pilot.battle_ended(outcome, opponent, state)
+        fought, self.pilot.book.fought = self.pilot.book.fought, None
+        if fought is not None:
+            keep_fight(self.memory, fought, self._battle_id)
+        return change
+
+    def _read_experience(self) -> None:
+        """Once a run (a restored checkpoint brings its own): what earlier runs' fights say of the bars."""
+        if self.pilot.book.calibration is None:
+            self.pilot.book.calibration = read_calibration(self.memory)
 
     def snapshot(self) -> TacticianSnapshot:
         """The tactician's state for a checkpoint. Lesson look-ups are not in it: they are asked from memory
