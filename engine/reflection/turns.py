@@ -83,7 +83,10 @@ class TurnRead(Frozen):
         side means the move never ran (asleep, paralysed, flinched) and tells nothing; a move that ran
         without a miss connected, even if no pixel of the bar moved. Without messages (older logs): HP
         moved is a hit; no HP moved although we could act and the chart lets the move through is an
-        inferred miss. A heal or a fresh Pokémon of the same species (HP went up) tells nothing."""
+        inferred miss. A heal or a fresh Pokémon of the same species (HP went up) tells nothing. A hit that
+        knocked the foe out took only what was left of its bar: it connected, but its damage is no measure
+        (counted, it pulled every mean down: a run's second BROCK fight, having measured BUBBLE's last blows
+        on ONIX at "50% a use", chose TACKLE over it)."""
         if not self.damaging:
             return None, None
         if self.missed:
@@ -91,7 +94,7 @@ class TurnRead(Frozen):
         if self.moved is False or self.dealt is None or self.dealt < 0:
             return None, None
         if self.dealt > 0:
-            return self.dealt, True
+            return (None, True) if self.enemy_fainted else (self.dealt, True)
         if self.moved is None and not self.able_to_act:
             return None, None
         if self.observed == "no_effect" or self.chart == "no_effect":

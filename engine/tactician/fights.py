@@ -80,8 +80,9 @@ def read_calibration(memory: MemoryPort | None) -> Calibration:
         return Calibration()
     calibration = calibrate([(lesson.fight, weight) for lesson, weight in kept if lesson.fight is not None])
     for found in calibration.keys:
-        log.info("plan: %s earlier fights of %s: %d won, gap %+.2f between forecast and result",
-                 found.fights, found.key, found.won, found.gap)  # fmt: skip
+        fights = "1 earlier fight" if found.fights == 1 else f"{found.fights} earlier fights"
+        log.info("plan: %s of %s: %d won, gap %+.2f between forecast and result", fights, found.key,
+                 found.won, found.gap)  # fmt: skip
     return calibration
 
 
