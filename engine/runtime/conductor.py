@@ -241,6 +241,8 @@ class Conductor:
         if resume is None:
             self._publish_live(force=True, screen=False)  # the page says "starting" during the intro
             self._start_game()
+            for line in self.roles.tactician.call.read_experience():  # before the start checkpoint keeps it
+                log.info("plan: %s", line)
         self.roles.checkpoint.call.start()
         self._enter("running")
         self.supervisor.watch()

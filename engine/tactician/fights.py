@@ -70,7 +70,7 @@ class FightBook:
 
 def read_calibration(memory: MemoryPort | None) -> Calibration:
     """What earlier fights kept in memory say about the bars (empty without memory, or when it fails: a
-    broken memory costs the lessons, never the run). Each moved bar is logged in one line."""
+    broken memory costs the lessons, never the run)."""
     if memory is None:
         return Calibration()
     try:
@@ -78,12 +78,18 @@ def read_calibration(memory: MemoryPort | None) -> Calibration:
     except Exception as error:
         log.warning("lesson memory unavailable, bars as planned: %s", error)
         return Calibration()
-    calibration = calibrate([(lesson.fight, weight) for lesson, weight in kept if lesson.fight is not None])
+    return calibrate([(lesson.fight, weight) for lesson, weight in kept if lesson.fight is not None])
+
+
+def calibration_lines(calibration: Calibration) -> list[str]:
+    """One line per boss read, for the run's log."""
+    lines = []
     for found in calibration.keys:
         fights = "1 earlier fight" if found.fights == 1 else f"{found.fights} earlier fights"
-        log.info("plan: %s of %s: %d won, gap %+.2f between forecast and result", fights, found.key,
-                 found.won, found.gap)  # fmt: skip
-    return calibration
+        lines.append(
+            f"{fights} of {found.key}: {found.won} won, gap {found.gap:+.2f} between forecast and result"
+        )
+    return lines
 
 
 def keep_fight(memory: MemoryPort | None, fight: FightOutcome, battle_id: str | None) -> None:

@@ -38,7 +38,7 @@ from engine.story.graph import story_graph
 from engine.tactician.buttons import ButtonPlayer
 from engine.tactician.catching import catch_decision
 from engine.tactician.explorer import Explorer, ExplorerSnapshot
-from engine.tactician.fights import keep_fight, read_calibration
+from engine.tactician.fights import calibration_lines, keep_fight, read_calibration
 from engine.tactician.leg_choice import LegChooser, LegOption
 from engine.tactician.lessons import BattleLessons
 from engine.tactician.pilot import Pilot, PilotSnapshot
@@ -320,10 +320,18 @@ class Tactician:
             keep_fight(self.memory, fought, self._battle_id)
         return change
 
+    def read_experience(self) -> list[str]:
+        """Once a run, before its first decision (a restored checkpoint brings its own): what earlier runs'
+        fights say of the bars, one line per boss for the run's log (none when already read)."""
+        if self.pilot.book.calibration is not None:
+            return []
+        self.pilot.book.calibration = read_calibration(self.memory)
+        return calibration_lines(self.pilot.book.calibration)
+
     def _read_experience(self) -> None:
-        """Once a run (a restored checkpoint brings its own): what earlier runs' fights say of the bars."""
-        if self.pilot.book.calibration is None:
-            self.pilot.book.calibration = read_calibration(self.memory)
+        """For callers that did not ask first (the conductor does, and logs the lines)."""
+        for line in self.read_experience():
+            log.info("plan: %s", line)
 
     def snapshot(self) -> TacticianSnapshot:
         """The tactician's state for a checkpoint. Lesson look-ups are not in it: they are asked from memory

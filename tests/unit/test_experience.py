@@ -131,9 +131,14 @@ def test_a_boss_fight_kept_by_one_run_moves_the_next_runs_bar(tmp_path: Path) ->
         assert len(memory.fights()) == 2  # never merged into another fight's record
         nxt = Tactician(memory=memory)
         assert nxt.pilot.book.calibration is None
-        nxt.choose_battle(start, None, battle_id="run2-b001")
+        lines = nxt.read_experience()  # the conductor asks before the first decision, and logs them
+        assert len(lines) == 1 and lines[0].startswith("2 earlier fights of BROCK: 1 won, gap -")
+        assert nxt.read_experience() == []  # once a run
         found = nxt.pilot.book.calibration.of("BROCK") if nxt.pilot.book.calibration else None
         assert found is not None and found.fights == 2 and found.won == 1
+        unasked = Tactician(memory=memory)  # a caller that never asked: read at its first decision
+        unasked.choose_battle(start, None, battle_id="run3-b001")
+        assert unasked.pilot.book.calibration == nxt.pilot.book.calibration
     finally:
         memory.close()
 
