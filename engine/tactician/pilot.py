@@ -447,7 +447,20 @@ class Pilot:
             return self._buy(step, state, cross_gates)
         if step.do == "gate":
             return self._gate(step, state)
-        return self._walk(step, state, cross_gates)
+        walk = self._walk(step, state, cross_gates)
+        lesson = self._lesson_taken(objective, state) if walk is not None and step.do == "fight" else None
+        return walk.model_copy(update={"reason": f"{walk.reason}; {lesson}"}) if walk and lesson else walk
+
+    def _lesson_taken(self, objective: Objective, state: GameState) -> str | None:
+        """The lesson that let the boss be fought short of the bar its step sets, in words; None when none
+        did (the forecast meets the planned bar, or no earlier fight lowered it)."""
+        train = next((step for step in objective.steps if step.do == "train" and step.bar_key), None)
+        found = self.book.calibration.of(train.bar_key or "") if train and self.book.calibration else None
+        if train is None or found is None or found.gap <= 0:
+            return None
+        planned = self.bars.get(found.key, self._win_at.get(found.key, train.win_at))
+        chance = train.forecast(state)
+        return found.words(planned) if chance is not None and chance < planned else None
 
     def _buy(self, step: Step, state: GameState, cross_gates: bool) -> Leg | None:
         """A leg to the step's clerk or vending machine with what to buy: its own items, or the stock the

@@ -19,11 +19,13 @@ from engine.game.ram import RED_BLUE
 from engine.game.state import decode_state
 from engine.memory.service import LessonMemory
 from engine.story.graph import GAUNTLET_KEY
+from engine.tactician.explorer import Explorer
 from engine.tactician.fights import read_calibration
 from engine.tactician.pilot import FIRST_ENTRY_BAR, Pilot
 from engine.tactician.tactician import Tactician
 from tests.conftest import GEN1_FIXTURES
-from tests.unit.test_defeats import charmander, graph, pilot, squirtle
+from tests.unit.test_defeats import charmander, fight_graph, graph, pilot, squirtle
+from tests.unit.test_pilot import world
 
 
 def fight(key: str, forecast: float, won: bool, level: int = 20) -> FightOutcome:
@@ -81,20 +83,30 @@ def test_the_game_clock_reads_as_seconds_and_a_bad_one_says_so() -> None:
         clock_seconds("four hours")
 
 
+def fighting_pilot() -> Pilot:
+    w = world()
+    return Pilot(w, fight_graph(), Explorer(w), stuck_legs=3)
+
+
 def test_the_pilot_trains_to_the_bar_earlier_fights_set_and_says_which_lesson_did() -> None:
     step = graph().named("beat_brock").steps[0]
     level = next(lv for lv in range(10, 40) if 0.54 <= (step.forecast(charmander(lv)) or 0.0) < 0.7)
     state = charmander(level)
     chance = step.forecast(state) or 0.0
-    plain = pilot()
+    plain = fighting_pilot()
     leg = plain.leg(state, "beat_brock")
     assert leg is not None and "train" in leg.reason and "lesson" not in leg.reason  # short of 70%
-    taught = pilot()
+    taught = fighting_pilot()
     taught.book.calibration = calibrate([(fight("BROCK", 0.7, True), 1.0)] * 5)  # won five times at 70%
     bar = taught.book.calibration.of("BROCK")
     assert bar is not None and bar.bar(0.7) <= chance
     leg = taught.leg(state, "beat_brock")
-    assert leg is not None and "go" in leg.reason  # the lowered bar is met: on to the gym
+    assert leg is not None and leg.reason.startswith("beat Brock: fight")  # the lowered bar is met
+    assert "lesson: BROCK won 5 of 5 earlier fights" in leg.reason  # and the fight says why it is fought
+    leg = taught.leg(charmander(level + 8), "beat_brock")
+    assert leg is not None and "fight" in leg.reason and "lesson" not in leg.reason  # the plan's bar is met
+    taught = pilot()
+    taught.book.calibration = calibrate([(fight("BROCK", 0.7, True), 1.0)] * 5)
     leg = taught.leg(charmander(10), "beat_brock")
     assert leg is not None and "lesson: BROCK won 5 of 5 earlier fights" in leg.reason
 
