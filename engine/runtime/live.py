@@ -29,7 +29,15 @@ from engine.runtime.splits import RunSplits, SplitComparison
 from engine.story.graph import story_graph
 from engine.watch.server import LOOPBACK, WatchServer
 from engine.watch.splits import SplitsTable
-from engine.watch.view import LiveBattle, LiveBoard, LiveDecision, LiveMember, LiveSplit, LiveView
+from engine.watch.view import (
+    WANTED_SECONDS,
+    LiveBattle,
+    LiveBoard,
+    LiveDecision,
+    LiveMember,
+    LiveSplit,
+    LiveView,
+)
 from engine.world.minimap import around_player, view_of
 from engine.world.planner import surroundings
 from engine.world.world import World, load_world
@@ -37,7 +45,6 @@ from engine.world.world import World, load_world
 log = logging.getLogger("engine.run")
 PUBLISH_SECONDS = 0.25  # four views a second: the page's screen moves at least twice a second
 RECENT_KEPT = 20
-WANTED_SECONDS = 5.0  # views are made this long after the last request (an open event stream: always)
 
 
 class WatchError(UserInputError):

@@ -14,7 +14,7 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 
-from engine.watch.view import LiveBoard
+from engine.watch.view import LiveBoard, LiveView
 
 log = logging.getLogger("engine.watch")
 EVENT_WAIT_SECONDS = 10.0  # an SSE stream sends a comment this often when nothing changed (keep-alive)
@@ -61,19 +61,17 @@ class _Handler(BaseHTTPRequestHandler):
         if path == "/":
             self._send(200, "text/html; charset=utf-8", self.page)
         elif path == "/api/state":
-            self.board.asked()
-            self._send(200, "application/json", self._state_json())
+            self._send(200, "application/json", self._state_json(self.board.fresh()))
         elif path == "/screen.png":
-            self.board.asked()
-            _, _, screen = self.board.latest()
+            _, _, screen = self.board.fresh()
             self._send(200 if screen else 404, "image/png", screen)
         elif path == "/events":
             self._stream()
         else:
             self._send(404, "text/plain", b"not found")
 
-    def _state_json(self) -> bytes:
-        version, view, _ = self.board.latest()
+    def _state_json(self, latest: tuple[int, LiveView | None, bytes] | None = None) -> bytes:
+        version, view, _ = latest or self.board.latest()
         body = {"version": version, "view": view.model_dump(mode="json") if view is not None else None}
         return json.dumps(body).encode()
 

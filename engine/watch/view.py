@@ -84,6 +84,15 @@ class LiveFeed(Frozen):
     screen: bytes
 
 
+# Views are made this long after the last request (an open event stream: always); after that the board
+# keeps the last one made, however old.
+WANTED_SECONDS = 5.0
+# A request that finds the views stopped waits at most this long for the run to make a current one (a
+# cycle normally ends within a fraction of a second; a long walk may take seconds).
+FRESH_SECONDS = 3.0
+ENDED = ("stopped", "failed")  # phases after which no newer view comes
+
+
 class LiveBoard:
     """The newest view and screen, shared between the run (one writer) and the page's server."""
 
@@ -100,6 +109,19 @@ class LiveBoard:
         """Someone fetched the view or the screen (a page polling, `engine watch`, an overlay)."""
         with self._changed:
             self._asked_at = time.monotonic()
+
+    def fresh(self, timeout: float = FRESH_SECONDS) -> tuple[int, LiveView | None, bytes]:
+        """The view for a request: asked for, and when nobody had asked for WANTED_SECONDS (the run had
+        stopped making views, so the newest one is old) the one the run makes next, waited for at most
+        `timeout` seconds. A script polling once, or a page's first paint, sees the run as it is now."""
+        with self._changed:
+            now = time.monotonic()
+            stale = self._streams == 0 and (self._asked_at is None or now - self._asked_at > WANTED_SECONDS)
+            self._asked_at = now
+            if stale and not (self.view is not None and self.view.phase in ENDED):
+                version = self.version
+                self._changed.wait_for(lambda: self.version > version, timeout=timeout)
+            return self.version, self.view, self.screen
 
     def streaming(self, opened: bool) -> None:
         with self._changed:
