@@ -13,8 +13,10 @@ import socket
 from collections.abc import Callable
 from typing import Any
 
-from mcp.server.mcpserver import MCPServer
-from mcp_types import ToolAnnotations
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
+from mcp_types import CallToolResult, InputRequiredResult, ToolAnnotations
+from pydantic import ValidationError
 
 from engine import __version__
 from engine.config import HarnessLevel
@@ -42,8 +44,32 @@ def instructions(level: HarnessLevel) -> str:
     )
 
 
+class GameServer(MCPServer[Any]):
+    """The SDK's server, but arguments of the wrong shape are told in one line ("act: action_id: Field
+    required") rather than the SDK's multi-line dump of pydantic's report."""
+
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
+    ) -> CallToolResult | InputRequiredResult:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except UnexpectedToolError:
+            raise
+        except ToolError as exc:
+            if isinstance(exc.__cause__, ValidationError):
+                raise ToolError(one_line(name, exc.__cause__)) from exc.__cause__
+            raise
+
+
+def one_line(tool: str, error: ValidationError) -> str:
+    """Each wrong argument as `name: what is wrong`, the values left out (they are the caller's data)."""
+    wrong = ("; ".join(f"{'.'.join(str(part) for part in item['loc']) or 'arguments'}: {item['msg']}"
+                       for item in error.errors(include_url=False, include_input=False)))  # fmt: skip
+    return f"{tool}: {' '.join(wrong.split())}"
+
+
 def build_server(tools: GameTools) -> MCPServer[Any]:
-    server: MCPServer[Any] = MCPServer(
+    server: MCPServer[Any] = GameServer(
         name="pokemon-engine",
         title="Pokémon Red/Blue",
         instructions=instructions(tools.level),

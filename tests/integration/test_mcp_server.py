@@ -67,6 +67,7 @@ async def screenshots_and_presses(client: Client) -> None:
         result = await client.call_tool(name, arguments)
         assert result.is_error, (name, arguments)
         assert words in text_of(result), text_of(result)
+        assert "\n" not in text_of(result), text_of(result)  # one line, whatever was wrong
     assert not (await client.call_tool("press_buttons", {"buttons": ["b"]})).is_error
     assert not (await client.call_tool("observe", {})).is_error  # RAM's text: junk here, but text
 
@@ -156,12 +157,15 @@ def test_the_decision_levels_add_walking_battles_story_and_states(
             ("talk", {"answer": "maybe"}, "yes or no"),
             ("legal_actions", {}, "not in a battle"),
             ("act", {"action_id": 0}, "not in a battle"),
-            ("act", {}, "action_id"),
+            ("act", {}, "act: action_id: Field required"),
+            ("act", {"action_id": "first"}, "act: action_id: Input should be a valid integer"),
+            ("goto", {"place": ["PALLET_TOWN"]}, "goto: place: Input should be a valid string"),
             ("load_state", {"name": "never saved"}, "a state's name is"),
             ("load_state", {"name": "later"}, "no state saved as 'later' (saved: start)"),
         ]:
             result = await client.call_tool(name, arguments)
             assert result.is_error and words in text_of(result), (name, text_of(result))
+            assert "\n" not in text_of(result), text_of(result)
         assert "milestones" in text_of(await client.call_tool("milestones", {}))
         assert not (await client.call_tool("objectives", {})).is_error
         frame = structured(await client.call_tool("observe", {}))["frame"]
