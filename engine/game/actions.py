@@ -228,7 +228,7 @@ def legal_actions(state: GameState) -> list[BattleAction]:
         return _menu_actions(state)
     if point is DecisionPoint.BATTLE_NEXT_MON_PROMPT:
         actions: list[BattleAction] = [SendNext(slot=mon.slot) for mon in _bench(state)]
-        if state.battle is not None and state.battle.kind == "wild":
+        if state.battle is not None and state.battle.kind == "wild" and _asks_use_next(state):
             actions.append(Run())
         return actions
     if point is DecisionPoint.LEARN_MOVE_PROMPT:
@@ -236,6 +236,13 @@ def legal_actions(state: GameState) -> list[BattleAction]:
     if point is DecisionPoint.EVOLUTION:
         return [Evolve(allow=True), Evolve(allow=False)]
     return []
+
+
+def _asks_use_next(state: GameState) -> bool:
+    """The wild battle's "Use next POKéMON?" box, whose NO runs. After a failed escape ("Can't escape!")
+    the game asks "Bring out which POKéMON?" instead (pret engine/battle/core.asm HandlePlayerMonFainted:
+    DoUseNextMonDialogue, then ChooseNextMon): a member must be sent, running is no longer offered."""
+    return any("Use next" in line for line in state.screen.text)
 
 
 # pret engine/items/item_effects.asm HMMoves: the moves LearnMove refuses to delete ("HM techniques can't be

@@ -74,6 +74,7 @@ MESSAGE_POINTS = frozenset(
 MAX_BATTLE_TEXT = 12  # messages kept between two takes: the first ones, where a turn's events are
 MAX_BAG_ENTRIES = 20  # a full bag; the list also has CANCEL after the last item
 TECHNIQUE_PROMPT = "which technique?"  # an ETHER's question over the move list (pret data/text/text_6.asm)
+USE_NEXT = "Use next"  # "Use next POKéMON?", a wild battle's question after a faint (NO runs)
 
 
 class BattleText:
@@ -446,12 +447,25 @@ class BattleExecutor:
         state = self.state()
         if state.decision_point is D.BATTLE_NEXT_MON_PROMPT:
             self._list_to(D.BATTLE_NEXT_MON_PROMPT, NO)
+            self._until_prompt_gone()
             return
         self._main_menu_to(MainMenuItem.RUN)
 
+    def _until_prompt_gone(self) -> None:
+        """NO on "Use next POKéMON?" tries to run (pret engine/battle/core.asm DoUseNextMonDialogue), and
+        the box stays drawn while the game weighs the escape: a look meanwhile would take it for the
+        prompt again and answer it twice. Wait for "Got away safely!" or "Can't escape!" (after which the
+        game asks which member to bring out) to replace it."""
+        spent = 0
+        while spent <= self.max_wait_frames:
+            if not any(USE_NEXT in line for line in self._look().screen.text):
+                return
+            spent += self._wait_for_change(STILL_TEXT_FRAMES)
+        raise self._fail('"Use next POKéMON?" stayed on screen after NO')
+
     def _send_next(self, slot: int) -> None:
         state = self.state()
-        if any("Use next" in line for line in state.screen.text):
+        if any(USE_NEXT in line for line in state.screen.text):
             self._list_to(D.BATTLE_NEXT_MON_PROMPT, YES)
             self.wait_for({D.BATTLE_NEXT_MON_PROMPT}, advance_text=False)
         self._list_to(D.BATTLE_NEXT_MON_PROMPT, slot)

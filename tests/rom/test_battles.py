@@ -11,7 +11,7 @@ import pytest
 from engine.battles.models import BattleLog
 from engine.config import config_from_mapping
 from engine.emulator.session import EmulatorSession
-from engine.game.actions import BattleAction, UseItem, UseMove, legal_actions
+from engine.game.actions import BattleAction, Run, SendNext, UseItem, UseMove, legal_actions
 from engine.game.models import DecisionPoint, Evolution, GameState
 from engine.layout import RunPaths
 from engine.mechanics.battle_driver import Chosen, DriveOptions, Halt, by_policy, drive_battle
@@ -314,3 +314,74 @@ def test_a_species_the_config_keeps_unevolved_stays_as_it_is(game: EmulatorSessi
     member = state_of(game).party[0]
     assert member.species_name == "CHARMANDER" and member.level >= 16
     assert "stop the evolution" in [record.action for record in driven.log.decisions]
+
+
+POISONED = 0b1000  # the status byte's PSN bit
+
+
+def test_no_on_use_next_is_answered_once_and_the_escape_waited_for(game: EmulatorSession) -> None:
+    """NO on "Use next POKéMON?" tries to run; the box stays drawn while the game weighs the escape, and a
+    look then took it for the question again: a run answered it twice and stopped with "never reached
+    battle_next_mon_prompt" (a poisoned member fainting at the end of its turn, as here)."""
+    start = game.save_state()
+    asked = 0
+    for enemy, level in (("MACHOP", 15), ("GEODUDE", 12)):
+        game.load_state(start)
+        party = [("WARTORTLE", 20, ["TACKLE"]), ("PIDGEY", 12), ("RATTATA", 10)]
+        escaped = _no_at_use_next(game, party, enemy, level, poisoned=True)
+        asked += escaped is not None
+    assert asked > 0
+
+
+# Foes each by another margin faster or slower than a RATTATA of L3: the escape's draw goes either way.
+FOES = (("MACHOP", 30), ("ELECTRODE", 50), ("GEODUDE", 8), ("RHYHORN", 30), ("GRAVELER", 25), ("MACHOP", 10))
+
+
+def test_after_a_failed_escape_a_member_is_brought_out_and_running_is_not_offered(
+    game: EmulatorSession,
+) -> None:
+    """After "Can't escape!" the game asks which member comes out (pret engine/battle/core.asm
+    HandlePlayerMonFainted: ChooseNextMon): running is no longer offered there. Foes are tried until one
+    escape has failed."""
+    start = game.save_state()
+    for enemy, level in FOES:
+        game.load_state(start)
+        if _no_at_use_next(game, [("RATTATA", 3, ["TACKLE"]), ("PIDGEY", 12)], enemy, level) is False:
+            return
+    pytest.fail(f"every escape succeeded among {FOES}")
+
+
+def _no_at_use_next(
+    game: EmulatorSession,
+    party: list[tuple[str, int, list[str]]],
+    enemy: str,
+    level: int,
+    poisoned: bool = False,
+) -> bool | None:
+    """NO at "Use next POKéMON?" once the front member (at 1 HP) faints: whether it got away (None: the
+    battle never asked). Checks the box is gone once the executor is done, and what follows a failure."""
+    set_party(game, party)
+    set_party_hp(game, 0, 1)
+    if poisoned:
+        game.write_u8(game.ram_map.wPartyMon1 + game.ram_map.party.status, POISONED)
+    start_battle(game, enemy, level)
+    executor = BattleExecutor(game)
+    state = executor.advance()
+    for _ in range(5):  # until the front member faints
+        if state.decision_point is not DecisionPoint.BATTLE_MAIN_MENU:
+            break
+        executor.execute(UseMove(slot=0))
+        state = executor.advance()
+    if state.decision_point is not DecisionPoint.BATTLE_NEXT_MON_PROMPT:
+        return None
+    assert any("Use next" in line for line in state.screen.text) and Run() in legal_actions(state)
+    after = executor.execute(Run())
+    assert not any("Use next" in line for line in after.screen.text), after.screen.text
+    state = executor.advance()
+    if state.battle is None:
+        return True
+    assert state.decision_point is DecisionPoint.BATTLE_NEXT_MON_PROMPT
+    assert legal_actions(state) == [SendNext(slot=1)]  # "Bring out which POKéMON?"
+    assert executor.execute(SendNext(slot=1)).party[1].hp > 0
+    assert executor.advance().decision_point is DecisionPoint.BATTLE_MAIN_MENU
+    return False

@@ -55,6 +55,10 @@ def test_after_a_faint_only_healthy_members_can_come_out() -> None:
     state = fixture_state("red_brock_bring_out_which")
     assert legal_actions(state) == [SendNext(slot=1)]  # CATERPIE in slot 0 has fainted
     assert legal_actions(fixture_state("red_wild_use_next_mon_prompt")) == [SendNext(slot=1), Run()]
+    # NO on "Use next POKéMON?" tried to run and failed: the game asks which member comes out, no NO to say
+    asking = fixture_state("red_wild_use_next_mon_prompt")
+    screen = asking.screen.model_copy(update={"text": ("Can't escape!", "Bring out which", "POKéMON?")})
+    assert legal_actions(asking.model_copy(update={"screen": screen})) == [SendNext(slot=1)]
 
 
 def test_no_choices_outside_decision_points() -> None:
