@@ -1,7 +1,7 @@
 """The whole game as a speedrun: power-on to the Hall of Fame on many seeds, with no API key.
 
     .venv/bin/python -m benchmarks.speedrun --rom RED --rom BLUE [--seeds 10-19] [--workers 2]
-        [--out DIR] [--wall-limit SECONDS] [--splits 3] [--report DIR]
+        [--out DIR] [--wall-limit SECONDS] [--splits 3] [--again] [--report DIR]
 
 Each run is the command a user types (`engine run --rom ROM --local --seed S --data-dir D`), in its own
 data folder under --out; it stops by itself in the Hall of Fame (or at the wall-time limit, which counts
@@ -11,6 +11,10 @@ battles, Elite Four entries (battles against LORELEI), defeats, the plan's chang
 lines) and the longest stretch between two milestones. Then a table of splits (frames and game clock per
 milestone) for the first --splits runs, the spread over all runs, and one JSON line per run in
 DIR/results.jsonl. `--report DIR` prints the tables of an earlier --out without playing. Figures only.
+
+With --again each seed is played a second time from power-on in the same data folder, after the first
+run: the second run reads what the first kept in the lesson memory (its boss fights, engine/experience;
+its measured moves). Its rows carry "again": true, and a table puts each second run beside its first.
 """
 
 from __future__ import annotations
@@ -41,6 +45,11 @@ def seeds_of(text: str) -> list[int]:
         low, high = text.split("-", 1)
         return list(range(int(low), int(high) + 1))
     return [int(part) for part in text.split(",")]
+
+
+def play_twice(rom: Path, seed: int, folder: Path, wall_limit: float, again: bool) -> list[dict[str, object]]:
+    first = play(rom, seed, folder, wall_limit)
+    return [first, play(rom, seed, folder, wall_limit) | {"again": True}] if again else [first]
 
 
 def play(rom: Path, seed: int, folder: Path, wall_limit: float) -> dict[str, object]:
@@ -111,6 +120,23 @@ def print_runs(results: list[dict[str, object]]) -> None:
               f"{r.get('defeats')} | {r.get('plan_changes')} |")  # fmt: skip
 
 
+def print_pairs(results: list[dict[str, object]]) -> None:
+    """Each second run (with the first's memory) beside its first."""
+    print("| game | seed | frames first / again | again / first | defeats | E4 entries | wall s |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    firsts = {(r["game"], r["seed"]): r for r in results if not r.get("again")}
+    for second in (r for r in results if r.get("again")):
+        first = firsts.get((second["game"], second["seed"]))
+        if first is None:
+            continue
+        a, b = int(str(first.get("frames") or 0)), int(str(second.get("frames") or 0))
+        ratio = f"{b / a:.2f}" if a else "n/a"
+        print(f"| {second['game']} | {second['seed']} | {a:,} / {b:,} | {ratio} | {first.get('defeats')} / "
+              f"{second.get('defeats')} | {first.get('e4_entries')} / {second.get('e4_entries')} | "
+              f"{first.get('wall_s')} / {second.get('wall_s')} |")  # fmt: skip
+    print()
+
+
 def print_spread(results: list[dict[str, object]]) -> None:
     done = [r for r in results if r["finished"]]
     print(f"\nfinished: {len(done)} of {len(results)}")
@@ -160,6 +186,9 @@ def main() -> None:
         "--wall-limit", type=float, default=3600.0, help="seconds a run may take (default 3600)"
     )
     parser.add_argument("--splits", type=int, default=3)
+    parser.add_argument(
+        "--again", action="store_true", help="play each seed a second time with the first's memory"
+    )
     parser.add_argument("--report", type=Path, help="print the tables of an earlier --out, without playing")
     args = parser.parse_args()
     if args.report is not None:
@@ -171,16 +200,20 @@ def main() -> None:
         args.out.mkdir(parents=True, exist_ok=True)
         results = []
         with ThreadPoolExecutor(max_workers=max(1, args.workers)) as pool:
-            futures = [pool.submit(play, rom, seed, args.out / f"{rom.stem}-{seed}", args.wall_limit)
-                       for rom, seed in jobs]  # fmt: skip
+            futures = [pool.submit(play_twice, rom, seed, args.out / f"{rom.stem}-{seed}", args.wall_limit,
+                                   args.again) for rom, seed in jobs]  # fmt: skip
             for future in futures:
-                result = future.result()
-                results.append(result)
-                with (args.out / "results.jsonl").open("a") as out:
-                    out.write(json.dumps(result) + "\n")
-                line = f"{result['game']} seed {result['seed']}: finished {result['finished']}, "
-                line += f"{result.get('frames')} frames, {result.get('wall_s')} s"
-                print(line, file=sys.stderr, flush=True)
+                for result in future.result():
+                    results.append(result)
+                    with (args.out / "results.jsonl").open("a") as out:
+                        out.write(json.dumps(result) + "\n")
+                    again = " again" if result.get("again") else ""
+                    line = f"{result['game']} seed {result['seed']}{again}: finished {result['finished']}, "
+                    line += f"{result.get('frames')} frames, {result.get('wall_s')} s"
+                    print(line, file=sys.stderr, flush=True)
+    if any(r.get("again") for r in results):
+        print_pairs(results)
+        results = [r for r in results if not r.get("again")]
     print_runs(results)
     print_spread(results)
     print_splits(results, args.splits)

@@ -1,5 +1,6 @@
-"""The stretches benchmark's pure parts (benchmarks/stretches.py): which of a run's checkpoints each stretch
-starts from, and the report of B against A with its sign test."""
+"""The learning benchmarks' pure parts: which of a run's checkpoints each stretch of benchmarks/stretches.py
+starts from, the report of B against A with its sign test, and benchmarks.speedrun's second runs (--again)
+beside their first."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks.speedrun import print_pairs
 from benchmarks.stretches import _sign_test, report, starts
 
 
@@ -60,3 +62,15 @@ def test_the_sign_test_is_two_sided_and_exact() -> None:
     assert _sign_test(5, 0) == pytest.approx(2 / 32)
     assert _sign_test(8, 2) == pytest.approx(2 * (1 + 10 + 45) / 1024)
     assert _sign_test(3, 3) == 1.0
+
+
+def test_a_second_run_with_the_first_runs_memory_is_shown_beside_it(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    first = {"game": "red", "seed": 7, "frames": 1_000_000, "defeats": 3, "e4_entries": 2, "wall_s": 900}
+    again = first | {"frames": 900_000, "defeats": 1, "e4_entries": 1, "wall_s": 800, "again": True}
+    lonely = {"game": "blue", "seed": 8, "frames": 5, "again": True}  # its first run is missing: not shown
+    print_pairs([first, again, lonely])
+    out = capsys.readouterr().out
+    assert "| red | 7 | 1,000,000 / 900,000 | 0.90 | 3 / 1 | 2 / 1 | 900 / 800 |" in out
+    assert "| blue |" not in out
