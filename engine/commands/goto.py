@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING
 from engine.commands.arguments import Subparsers, add_config, positive
 
 if TYPE_CHECKING:
-    from engine.mechanics.trip import TripReport
+    from engine.mechanics.role import EmulatorRole
+    from engine.mechanics.trip import Healer, TripReport
 
 EXIT_ARRIVED, EXIT_NOT_THERE = 0, 1
 DEFAULT_MAX_STEPS = 2000
@@ -81,11 +82,22 @@ def execute(args: argparse.Namespace) -> int:
         role.start(None)  # a state in a battle plays it first; otherwise only the options are set
         leg = Leg(goal=goal, intent="travel", max_steps=options.max_steps, reason=f"goto {options.to}")
         print(f"engine goto: walking to {options.to}", file=sys.stderr)
-        report = take_trip(role, leg, by_policy(RuleBasedPolicy()), _progress)
+        report = take_trip(role, leg, by_policy(RuleBasedPolicy()), _progress, heal=_nurse_finder(role))
         if options.save_state is not None:
             write_bytes_atomic(options.save_state, session.export_state())
     _print(report, options)
     return EXIT_ARRIVED if report.arrived else EXIT_NOT_THERE
+
+
+def _nurse_finder(role: EmulatorRole) -> Healer | None:
+    """The leg to the nearest Pokémon Center's nurse, as the story's pilot finds it (None without maps)."""
+    from engine.story.graph import story_graph
+    from engine.tactician.explorer import Explorer
+    from engine.tactician.pilot import Pilot
+
+    if role.world is None:
+        return None
+    return Pilot(role.world, story_graph(), Explorer(role.world), stuck_legs=1).nearest_center
 
 
 def _progress(line: str) -> None:

@@ -15,8 +15,14 @@ from engine.mechanics.port import EmulatorPort
 from engine.messages import LegOutcome, LegReport
 from engine.world.goals import Leg
 
-MAX_INTERRUPTIONS = 60
+MAX_INTERRUPTIONS = 60  # stops on the way that were no battle won (dialogs, scenes, lost battles)
 UNFINISHED: tuple[LegOutcome, ...] = ("blocked", "no_path", "max_steps")
+# A whiteout puts the team, healed, at the last Pokémon Center: the trip goes on from there, but a team
+# beaten this often is too weak for the way, and going on would only repeat it.
+MAX_DEFEATS = 2
+HEAL_BELOW = 0.35  # party HP share under which a trip with a nurse in reach sees her first
+MAX_HEALS = 4  # nurse visits in one trip (each sets out again from her counter)
+WON = ("victory", "flee")  # a battle that let the trip go on with the team standing
 
 
 @dataclass
@@ -52,31 +58,95 @@ class TripReport:
 
 
 Progress = Callable[[str], None]
+Healer = Callable[
+    [GameState], Leg | None
+]  # the leg to the nearest nurse from here, None when none is in reach
 
 
 def take_trip(
-    emulator: EmulatorPort, leg: Leg, choose: Picker, progress: Progress | None = None
+    emulator: EmulatorPort,
+    leg: Leg,
+    choose: Picker,
+    progress: Progress | None = None,
+    heal: Healer | None = None,
 ) -> TripReport:
     """Walk `leg` to its goal, leg after leg: after a battle or a dialog, the walk goes on from where it
-    stopped. Ends at the goal, or where the way is lost (blocked, no path, step budget, too many stops)."""
+    stopped; after a whiteout, from the Pokémon Center it woke up at. With `heal`, a team under HEAL_BELOW
+    of its HP sees the nearest nurse first. Ends at the goal, or where the way is lost (blocked, no path,
+    step budget, too many stops, or a team beaten MAX_DEFEATS times: one line names what beat it)."""
     say = progress or (lambda line: None)
     started, first_frame = time.perf_counter(), emulator.frame_count()
     report = TripReport(arrived=False, outcome="blocked", reason="not started")
-    budget = leg.max_steps
+    trip = _TripState(heal=heal)
+    state = emulator.settle()
     while True:
-        leg_report = emulator.travel(leg.model_copy(update={"max_steps": max(1, budget - report.steps)}))
+        _heal_if_weak(emulator, state, trip, report, say)
+        budget = max(1, leg.max_steps - report.steps)
+        leg_report = emulator.travel(leg.model_copy(update={"max_steps": budget}))
         _count(report, leg_report)
         say(_describe(leg_report))
         if leg_report.outcome == "arrived" or leg_report.outcome in UNFINISHED:
             break
         report.interruptions.append(f"{leg_report.outcome}: {leg_report.reason}")
-        if len(report.interruptions) > MAX_INTERRUPTIONS:
-            report.outcome, report.reason = "blocked", f"stopped {MAX_INTERRUPTIONS} times on the way"
+        why = _after_stop(emulator, choose, trip, report, say)
+        if why is not None:
+            report.outcome, report.reason = "blocked", why
             break
-        _clear(emulator, leg_report, choose, report, say)
+        state = emulator.settle()
     report.frames = emulator.frame_count() - first_frame
     report.wall_seconds = time.perf_counter() - started
     return report
+
+
+def _after_stop(emulator: EmulatorPort, choose: Picker, trip: _TripState, report: TripReport,
+                say: Progress) -> str | None:  # fmt: skip
+    """What stopped the leg dealt with; why the trip ends here, or None to go on. A battle won is
+    progress; a dialog, a scene or a lost battle counts towards MAX_INTERRUPTIONS."""
+    battle = _clear(emulator, choose, report, say)
+    if battle is not None and battle[0] == "defeat":
+        trip.defeats.append(battle[1])
+        if len(trip.defeats) >= MAX_DEFEATS:
+            return f"the team is too weak for the way: {trip.beaten_by()}"
+        say(f"  whited out: going on from {_where(emulator.settle())}")
+    if battle is None or battle[0] not in WON:
+        trip.stops += 1
+    return f"stopped {MAX_INTERRUPTIONS} times on the way" if trip.stops > MAX_INTERRUPTIONS else None
+
+
+@dataclass
+class _TripState:
+    heal: Healer | None
+    stops: int = 0  # interruptions that were no battle won
+    heals: int = 0
+    defeats: list[str] = field(default_factory=list)  # who beat the team, in order
+
+    def beaten_by(self) -> str:
+        return "lost to " + " and ".join(self.defeats)
+
+
+def _heal_if_weak(emulator: EmulatorPort, state: GameState, trip: _TripState, report: TripReport,
+                  say: Progress) -> None:  # fmt: skip
+    """A team under HEAL_BELOW of its HP walks to the nearest nurse first (at most MAX_HEALS times)."""
+    if trip.heal is None or trip.heals >= MAX_HEALS or _hp_share(state) >= HEAL_BELOW:
+        return
+    nurse = trip.heal(state)
+    if nurse is None:
+        return
+    trip.heals += 1
+    healed = emulator.travel(nurse)
+    report.steps += healed.steps
+    emulator.settle()
+    say(f"  healed at {_where(healed.state)} ({healed.outcome}: the team was at {_hp_share(state):.0%})")
+
+
+def _hp_share(state: GameState) -> float:
+    most = sum(mon.max_hp for mon in state.party)
+    return sum(mon.hp for mon in state.party) / most if most else 1.0
+
+
+def _where(state: GameState) -> str:
+    where = state.overworld
+    return f"{where.map_name or where.map_id} ({where.x}, {where.y})"
 
 
 def _count(report: TripReport, leg: LegReport) -> None:
@@ -92,18 +162,22 @@ def _count(report: TripReport, leg: LegReport) -> None:
         report.planned_steps = leg.planned_steps
 
 
-def _clear(emulator: EmulatorPort, leg: LegReport, choose: Picker, report: TripReport, say: Progress) -> None:
+def _clear(
+    emulator: EmulatorPort, choose: Picker, report: TripReport, say: Progress
+) -> tuple[str, str] | None:
     """Whatever stopped the leg: text is read to its end; a battle (begun, or begun by the text) is
-    played by `choose`."""
+    played by `choose`: its (outcome, opponent), None when there was none."""
     state = emulator.settle()
     if state.battle is None and not emulator.in_battle():
-        return
+        return None
     number = len(report.battles) + 1
     driven = drive_battle(emulator, choose, DriveOptions(battle_id=f"trip-b{number:03d}", run_id="trip"))
     outcome = driven.log.summary.outcome if driven.log is not None else f"halted: {driven.halted}"
+    opponent = driven.log.summary.opponent if driven.log is not None else "?"
     report.battles.append(outcome)
-    say(f"  battle {number}: {outcome} in {len(driven.steps)} decisions")
+    say(f"  battle {number}: {outcome} against {opponent} in {len(driven.steps)} decisions")
     emulator.settle()
+    return outcome, opponent
 
 
 def _describe(leg: LegReport) -> str:

@@ -12,7 +12,7 @@ from engine.game.models import GameState
 from engine.game.state import decode_state
 from engine.mechanics.battle_driver import DriveOptions, Picker, drive_battle
 from engine.mechanics.role import EmulatorRole
-from engine.mechanics.trip import MAX_INTERRUPTIONS, UNFINISHED
+from engine.mechanics.trip import MAX_INTERRUPTIONS, UNFINISHED, WON
 from engine.messages import LegReport
 from engine.play.models import Talked, Walked
 from engine.world.goals import Answer, Goal, Leg
@@ -59,6 +59,8 @@ def walk(role: EmulatorRole, goal: Goal, place: str, max_steps: int, fight: Pick
             trip.outcome, trip.reason = "battle", "a battle began: play it with legal_actions and act"
             break
         trip.battles.append(_fight(role, fight, len(trip.battles) + 1))
+        if trip.battles[-1] in WON:
+            trip.stops -= 1  # a battle won is progress, not a stop that counts against the walk
         role.settle()
     return _walked(role, trip, role.frame_count() - first_frame, deadline.spent())
 

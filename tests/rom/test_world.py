@@ -28,7 +28,7 @@ from engine.world.tables import LAST_MAP
 from engine.world.targets import MapTarget
 from engine.world.world import OPPOSITE, World, load_world
 from tests.support.romgen import write_rom
-from tests.support.scenarios import state_of
+from tests.support.scenarios import set_party, set_party_hp, state_of
 from tests.support.story import STARTS, story_state
 
 pytestmark = pytest.mark.rom
@@ -396,3 +396,36 @@ def test_the_doors_map_scripts_draw_stand_on_floor_and_the_mansions_holes_drop_a
     falls = [e for x, y in world.squares(third.id) for e in world.edges((third.id, x, y))
              if e.via is not None and e.via[1:] == (16, 14)]  # fmt: skip
     assert falls and all(e.to == (first.id, 16, 14) for e in falls)
+
+
+def test_engine_goto_sees_a_nurse_first_when_the_team_is_worn(
+    rom_path: Path, starts: dict[str, bytes], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with open_session(rom_path, EmulatorConfig()) as session:
+        session.load_state(starts["viridian"])
+        set_party(session, [("SQUIRTLE", 12)])
+        set_party_hp(session, 0, 4)  # of 35: a walk through grass would end in a whiteout
+        worn = tmp_path / "worn.state"
+        worn.write_bytes(session.export_state())
+    end = tmp_path / "end.state"
+    code = main(["goto", "--rom", str(rom_path), "--state", str(worn), "--to", "VIRIDIAN_MART",
+                 "--save-state", str(end), "--json"])  # fmt: skip
+    out, err = capsys.readouterr()
+    assert code == 0 and json.loads(out)["map"] == "VIRIDIAN_MART"
+    assert "healed at VIRIDIAN_POKECENTER" in err, err
+    with open_session(rom_path, EmulatorConfig()) as session:
+        session.load_state_file(end)
+        squirtle = state_of(session).party[0]
+        assert squirtle.hp == squirtle.max_hp
+
+
+def test_a_trip_too_hard_for_the_team_stops_in_one_line_after_its_whiteouts(
+    role: EmulatorRole, world: World, starts: dict[str, bytes]
+) -> None:
+    role.session.load_state(starts["viridian"])
+    set_party(role.session, [("MAGIKARP", 5, ["SPLASH"])])  # nothing it does hurts anyone
+    goal = parse_place(world, "PEWTER_CITY")  # through the grass of Route 2 and the forest
+    report = take_trip(role, Leg(goal=goal, max_steps=4000), by_policy(RuleBasedPolicy()))
+    assert not report.arrived and report.outcome == "blocked"
+    assert report.reason.startswith("the team is too weak for the way: lost to "), report.reason
+    assert " and " in report.reason and report.battles.count("defeat") == 2
