@@ -22,6 +22,7 @@ UNFINISHED: tuple[LegOutcome, ...] = ("blocked", "no_path", "max_steps")
 MAX_DEFEATS = 2
 HEAL_BELOW = 0.35  # party HP share under which a trip with a nurse in reach sees her first
 MAX_HEALS = 4  # nurse visits in one trip (each sets out again from her counter)
+NURSE_LEGS = 30  # legs a walk to the nurse may take (battles and words on the way stop a leg)
 WON = ("victory", "flee")  # a battle that let the trip go on with the team standing
 
 
@@ -80,7 +81,10 @@ def take_trip(
     trip = _TripState(heal=heal)
     state = emulator.settle()
     while True:
-        _heal_if_weak(emulator, state, trip, report, say)
+        _heal_if_weak(emulator, state, trip, report, choose, say)
+        if len(trip.defeats) >= MAX_DEFEATS:  # beaten again on the way to the nurse
+            report.outcome, report.reason = "blocked", f"the team is too weak for the way: {trip.beaten_by()}"
+            break
         budget = max(1, leg.max_steps - report.steps)
         leg_report = emulator.travel(leg.model_copy(update={"max_steps": budget}))
         _count(report, leg_report)
@@ -125,18 +129,29 @@ class _TripState:
 
 
 def _heal_if_weak(emulator: EmulatorPort, state: GameState, trip: _TripState, report: TripReport,
-                  say: Progress) -> None:  # fmt: skip
-    """A team under HEAL_BELOW of its HP walks to the nearest nurse first (at most MAX_HEALS times)."""
+                  choose: Picker, say: Progress) -> None:  # fmt: skip
+    """A team under HEAL_BELOW of its HP walks to the nearest nurse first (at most MAX_HEALS times), the
+    battles and words on the way dealt with as on the trip itself (a whiteout heals as well)."""
     if trip.heal is None or trip.heals >= MAX_HEALS or _hp_share(state) >= HEAL_BELOW:
         return
     nurse = trip.heal(state)
     if nurse is None:
         return
     trip.heals += 1
-    healed = emulator.travel(nurse)
-    report.steps += healed.steps
-    emulator.settle()
-    say(f"  healed at {_where(healed.state)} ({healed.outcome}: the team was at {_hp_share(state):.0%})")
+    for _ in range(NURSE_LEGS):
+        leg = emulator.travel(nurse)
+        report.steps += leg.steps
+        if leg.outcome == "arrived":
+            emulator.settle()
+            say(f"  healed at {_where(leg.state)} (the team was at {_hp_share(state):.0%})")
+            return
+        if leg.outcome in UNFINISHED:
+            break
+        battle = _clear(emulator, choose, report, say)
+        if battle is not None and battle[0] == "defeat":
+            trip.defeats.append(battle[1])
+            return
+    say(f"  no nurse reached (the team at {_hp_share(state):.0%}): going on")
 
 
 def _hp_share(state: GameState) -> float:
