@@ -6,7 +6,7 @@ true chance at the forecasts it is entered on is given a Beta prior centred on t
 f̄ and worth PRIOR_FIGHTS fights (the battle model is trusted as much as that many fights):
 Beta(K·f̄, K·(1 − f̄)). The fights update it to Beta(K·f̄ + Σ w·r, K·(1 − f̄) + Σ w·(1 − r)), whose mean less
 f̄ is the gap: Σ w·(r − f) / (K + Σ w). A boss lost at a forecast of 70% gives −0.14; won there, +0.06.
-The bar is lowered by the gap (raised when it is negative), within MIN_BAR and MAX_BAR.
+The bar is lowered by the gap (raised when it is negative), by at most MAX_LOWER, within MIN_BAR and MAX_BAR.
 
 A fight's weight is its lesson's confidence now (it fades with play hours), halved for each later fight of
 the same key that ended the other way: a result the next fights contradict stops counting, so a wrong
@@ -26,6 +26,9 @@ PRIOR_FIGHTS = 4.0
 # A fight's weight is multiplied by this for each later fight of its key that ended the other way.
 CONTRADICTED = 0.5
 MIN_BAR = 0.4  # no record lowers a bar below this: what a few fights showed is no licence for a long shot
+# ...nor more than this under the bar the plan sets: a fight lost costs a whiteout, the walk back and the
+# training after it, far more than the levels a lower bar saves (raising has no such limit).
+MAX_LOWER = 0.1
 MAX_BAR = 0.95
 SHOWN_GAP = 0.01  # smaller gaps change no bar and are not named in a reason
 
@@ -42,7 +45,7 @@ class KeyCalibration(Frozen):
         0 after a spent training budget, or one no forecast reaches)."""
         if not MIN_BAR <= bar <= MAX_BAR or abs(self.gap) < SHOWN_GAP:
             return bar
-        return min(MAX_BAR, max(MIN_BAR, bar - self.gap))
+        return min(MAX_BAR, max(MIN_BAR, bar - MAX_LOWER, bar - self.gap))
 
     def words(self, bar: float) -> str:
         moved = self.bar(bar)
