@@ -59,9 +59,8 @@ class TripReport:
 
 
 Progress = Callable[[str], None]
-Healer = Callable[
-    [GameState], Leg | None
-]  # the leg to the nearest nurse from here, None when none is in reach
+# The leg to the nearest nurse from where the team stands; None when none is in reach.
+Healer = Callable[[GameState], Leg | None]
 
 
 def take_trip(
@@ -79,11 +78,11 @@ def take_trip(
     started, first_frame = time.perf_counter(), emulator.frame_count()
     report = TripReport(arrived=False, outcome="blocked", reason="not started")
     trip = _TripState(heal=heal)
-    state = emulator.settle()
     while True:
-        _heal_if_weak(emulator, state, trip, report, choose, say)
-        if len(trip.defeats) >= MAX_DEFEATS:  # beaten again on the way to the nurse
-            report.outcome, report.reason = "blocked", f"the team is too weak for the way: {trip.beaten_by()}"
+        if heal is not None:
+            _heal_if_weak(emulator, emulator.settle(), trip, report, choose, say)
+        if trip.too_weak() is not None:  # beaten again on the way to the nurse
+            report.outcome, report.reason = "blocked", str(trip.too_weak())
             break
         budget = max(1, leg.max_steps - report.steps)
         leg_report = emulator.travel(leg.model_copy(update={"max_steps": budget}))
@@ -96,7 +95,6 @@ def take_trip(
         if why is not None:
             report.outcome, report.reason = "blocked", why
             break
-        state = emulator.settle()
     report.frames = emulator.frame_count() - first_frame
     report.wall_seconds = time.perf_counter() - started
     return report
@@ -109,8 +107,8 @@ def _after_stop(emulator: EmulatorPort, choose: Picker, trip: _TripState, report
     battle = _clear(emulator, choose, report, say)
     if battle is not None and battle[0] == "defeat":
         trip.defeats.append(battle[1])
-        if len(trip.defeats) >= MAX_DEFEATS:
-            return f"the team is too weak for the way: {trip.beaten_by()}"
+        if trip.too_weak() is not None:
+            return trip.too_weak()
         say(f"  whited out: going on from {_where(emulator.settle())}")
     if battle is None or battle[0] not in WON:
         trip.stops += 1
@@ -124,8 +122,11 @@ class _TripState:
     heals: int = 0
     defeats: list[str] = field(default_factory=list)  # who beat the team, in order
 
-    def beaten_by(self) -> str:
-        return "lost to " + " and ".join(self.defeats)
+    def too_weak(self) -> str | None:
+        """Why the trip ends once the team was beaten MAX_DEFEATS times, naming who beat it."""
+        if len(self.defeats) < MAX_DEFEATS:
+            return None
+        return "the team is too weak for the way: lost to " + " and ".join(self.defeats)
 
 
 def _heal_if_weak(emulator: EmulatorPort, state: GameState, trip: _TripState, report: TripReport,
