@@ -27,6 +27,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from benchmarks.processes import stop_like_a_user
 from engine.config import EmulatorConfig
 from engine.emulator.session import open_session
 from engine.game.state import decode_state
@@ -111,12 +112,7 @@ def _watch(process: subprocess.Popen[bytes], folder: Path, deadline: float) -> l
         time.sleep(POLL_SECONDS)
         battles = _battles(folder)
         if any(b.get("outcome") == "defeat" for b in battles) or time.perf_counter() > deadline:
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(timeout=60)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+            stop_like_a_user(process, signal.SIGTERM)
     return _battles(folder)
 
 

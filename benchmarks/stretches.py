@@ -24,13 +24,13 @@ import argparse
 import json
 import math
 import shutil
-import signal
 import subprocess
 import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from benchmarks.processes import stop_like_a_user
 from engine.config import EmulatorConfig
 from engine.emulator.session import open_session
 from engine.game.state import decode_state
@@ -92,12 +92,7 @@ def play(rom: Path, stretch: Stretch, seed: int, folder: Path, wall_limit: float
         while process.poll() is None and time.perf_counter() < started + wall_limit:
             time.sleep(POLL_SECONDS)
         if process.poll() is None:  # stopped the way a user stops it: the summary is still written
-            process.send_signal(signal.SIGINT)
-            try:
-                process.wait(timeout=60)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+            stop_like_a_user(process)
     wall = time.perf_counter() - started
     runs = sorted(folder.glob("runs/*/summary.json"))
     summary = json.loads(runs[-1].read_text()) if runs else {}
