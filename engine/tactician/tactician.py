@@ -351,6 +351,7 @@ class Tactician:
         self.explorer.restore(snapshot.explorer)
         if snapshot.pilot is not None:
             self.pilot.restore(snapshot.pilot)
+        self._battle_id = None  # a battle played again from its start is noted as beginning again
         self.lessons.forget()
         self._paid_tiers.forget()
         self.buttons.forget()
