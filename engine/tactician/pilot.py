@@ -100,6 +100,14 @@ MAX_IDLE_SECONDS = 3600  # the same in the game's own clock: an hour of play wit
 # Experience the team earns training for one boss before its forecast is not awaited.
 MAX_TRAINING_EXP = 60_000
 MAX_TRAINING = 12  # levels the strongest member trains for one boss before the forecast is no longer awaited
+# ...and the game clock's seconds one budget lasts: a lone L55 fighter in L25 grass earns a level in many
+# battles, and neither bound above ends its budget (Blue seed 115 trained 215,186 frames, an hour of play, for
+# the gauntlet's forecast to go from 46% to 50%).
+MAX_TRAINING_SECONDS = 15 * 60
+# The game clock's seconds of training for one bar, budgets renewed by a rising forecast and projections
+# included, after which the bar is not awaited any longer. Red seed 116 trained 290,000 frames after a loss
+# for the gauntlet's forecast to rise from 54% to 66% against a bar of 70%, and Blue 115 311,591 frames.
+MAX_TRAINING_TOTAL_SECONDS = 30 * 60
 # ...unless the forecast rose this much over those levels: training still pays, and a new budget begins
 # (Blue seed 26 gave up on the gauntlet at 41% after 60,000 experience that had raised it from 0%).
 MIN_RISE = 0.1
@@ -205,6 +213,8 @@ class PilotSnapshot(Frozen):
     training_from: dict[str, int] = Field(default_factory=dict)
     training_exp: dict[str, int] = Field(default_factory=dict)
     training_chance: dict[str, float] = Field(default_factory=dict)
+    training_clock: dict[str, int] = Field(default_factory=dict)
+    training_began: dict[str, int] = Field(default_factory=dict)
     latest_chance: dict[str, float] = Field(default_factory=dict)
     floors: dict[str, int] = Field(default_factory=dict)
     projected: dict[str, int] = Field(default_factory=dict)
@@ -254,6 +264,9 @@ class Pilot:
         self.training_from: dict[str, int] = {}
         self.training_exp: dict[str, int] = {}  # the party's experience then
         self.training_chance: dict[str, float] = {}  # the forecast then
+        self.training_clock: dict[str, int] = {}  # the game clock's seconds then
+        self.training_began: dict[str, int] = {}  # ...when the first budget for the bar began
+        self._told_out: set[str] = set()  # bars whose training time ran out, said once in the log
         self.latest_chance: dict[str, float] = {}  # the forecast at the last training leg
         # The level the strongest member reaches before a boss that won is tried again.
         self.floors: dict[str, int] = {}
@@ -568,13 +581,26 @@ class Pilot:
         for key in self.training_from:
             if self._budget_spent(key, state) and not self._rising(key) and top >= self.projected.get(key, 0):
                 bars[key] = 0.0
+            if self._trained_out(key, state):
+                bars[key] = 0.0
         return bars
 
     def _budget_spent(self, key: str, state: GameState) -> bool:
         top = max((mon.level for mon in state.party), default=0)
         earned = sum(mon.exp for mon in state.party)
         start = self.training_from.get(key, top)
-        return top - start >= MAX_TRAINING or earned - self.training_exp.get(key, earned) >= MAX_TRAINING_EXP
+        played = game_seconds(state) - self.training_clock.get(key, game_seconds(state))
+        return (
+            top - start >= MAX_TRAINING
+            or earned - self.training_exp.get(key, earned) >= MAX_TRAINING_EXP
+            or played >= MAX_TRAINING_SECONDS
+        )
+
+    def _trained_out(self, key: str, state: GameState) -> bool:
+        """MAX_TRAINING_TOTAL_SECONDS of the game clock trained for the bar: it is not awaited any longer,
+        whatever the forecast, a projection or a defeat's level asks."""
+        began = self.training_began.get(key)
+        return began is not None and game_seconds(state) - began >= MAX_TRAINING_TOTAL_SECONDS
 
     def _rising(self, key: str) -> bool:
         latest = self.latest_chance.get(key)
@@ -589,6 +615,16 @@ class Pilot:
                 spent = self._budget_spent(key, state) and not self._rising(key)
                 if step.gauntlet and key is not None and spent and key not in self.projected:
                     self._project(key, step, state)
+            if key is not None and key not in self._told_out and self._trained_out(key, state):
+                self._told_out.add(key)
+                what = "the Elite Four and the Champion" if step.gauntlet else (step.boss or ("the boss",))[0]
+                log.info(
+                    "plan: %d minutes of game time trained for %s and the forecast is %s: it is fought as "
+                    "the team is",
+                    MAX_TRAINING_TOTAL_SECONDS // 60,
+                    what,
+                    percent(self.latest_chance.get(key, 0.0)),
+                )
 
     def _project(self, key: str, step: Step, state: GameState) -> None:
         """A gauntlet budget spent with the forecast flat: the level at which the forecast would reach the
@@ -625,6 +661,8 @@ class Pilot:
         self.training_from[key] = max((mon.level for mon in state.party), default=0)
         self.training_exp[key] = sum(mon.exp for mon in state.party)
         self.training_chance[key] = chance or 0.0
+        self.training_clock[key] = game_seconds(state)
+        self.training_began.setdefault(key, game_seconds(state))
 
     def _trainer_to_fight(self, state: GameState) -> Leg | None:
         """An unbeaten trainer near at hand when it gives more experience per frame than the best grass."""
@@ -851,9 +889,11 @@ class Pilot:
         raise_by = GAUNTLET_BAR_RAISE if key == GAUNTLET_KEY else BAR_RAISE
         self.bars[key] = min(MAX_BAR, before + raise_by)
         self.floors[key] = top + LEVELS_AFTER_DEFEAT
-        for kept in (self.training_from, self.training_exp, self.training_chance, self.latest_chance):
+        for kept in (self.training_from, self.training_exp, self.training_chance, self.training_clock,
+                     self.training_began, self.latest_chance):  # fmt: skip
             kept.pop(key, None)
         self.projected.pop(key, None)
+        self._told_out.discard(key)
         now = "unknown" if chance is None else percent(chance)
         what = "the Elite Four and the Champion" if key == GAUNTLET_KEY else opponent
         then = f"L{self.floors[key]} and {self.bars[key]:.0%}"
@@ -1001,6 +1041,7 @@ class Pilot:
             objective=self.objective, idle_legs=self.idle_legs, detour=self.detour,
             puzzles=self.puzzles.snapshot(), bars=dict(self.bars), training_from=dict(self.training_from),
             training_exp=dict(self.training_exp), training_chance=dict(self.training_chance),
+            training_clock=dict(self.training_clock), training_began=dict(self.training_began),
             latest_chance=dict(self.latest_chance),
             floors=dict(self.floors), projected=dict(self.projected), catch_up=self.catch_up,
             shunned=self.shunned,
@@ -1016,6 +1057,8 @@ class Pilot:
         self.training_from = dict(snapshot.training_from)
         self.training_exp = dict(snapshot.training_exp)
         self.training_chance = dict(snapshot.training_chance)
+        self.training_clock = dict(snapshot.training_clock)
+        self.training_began = dict(snapshot.training_began)
         self.latest_chance = dict(snapshot.latest_chance)
         self.floors = dict(snapshot.floors)
         self.projected = dict(snapshot.projected)

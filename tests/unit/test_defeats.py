@@ -4,6 +4,10 @@ not waited on for ever; and a snapshot keeps the raised bars."""
 
 from __future__ import annotations
 
+import logging
+
+import pytest
+
 from engine.game.models import BattleState, GameState
 from engine.game.stats import raised
 from engine.game.stock import gauntlet_stock
@@ -14,6 +18,8 @@ from engine.tactician.pilot import (
     FIRST_ENTRY_BAR,
     MAX_TRAINING,
     MAX_TRAINING_EXP,
+    MAX_TRAINING_SECONDS,
+    MAX_TRAINING_TOTAL_SECONDS,
     Pilot,
 )
 from engine.team.gauntlet import PROJECTED_GAINS, levels_to, settled_forecast
@@ -440,3 +446,57 @@ def test_the_gauntlets_first_entry_waits_for_half_and_a_retry_for_the_steps_own_
     assert flown.bars[GAUNTLET_KEY] == 0.7
     leg = flown.leg(stocked(66, X_SPECIAL=5), "beat_the_league")  # 65%
     assert leg is not None and "train" in leg.reason and "L67" in leg.reason  # two levels on, then 70%
+
+
+def played(state: GameState, seconds: int) -> GameState:
+    clock = f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
+    return state.model_copy(update={"progress": state.progress.model_copy(update={"play_time": clock})})
+
+
+def test_a_training_budget_ends_after_its_game_time_even_without_levels_or_experience() -> None:
+    """A lone fighter far above the grass earns a level in many battles: the clock bounds the budget."""
+    flown = pilot()
+    start = 2 * 3600
+    assert "train" in (flown.leg(played(charmander(12), start), "beat_brock") or Leg(goal=HereGoal())).reason
+    almost = flown.leg(played(charmander(12), start + MAX_TRAINING_SECONDS - 60), "beat_brock")
+    assert almost is not None and "train" in almost.reason  # the budget still runs
+    spent = flown.leg(played(charmander(12), start + MAX_TRAINING_SECONDS), "beat_brock")
+    assert spent is not None and spent.goal.model_dump().get("map_id") == ROAD  # flat forecast: go
+    restored = pilot()
+    restored.restore(flown.snapshot())
+    assert restored.training_clock == flown.training_clock == {"BROCK": start}
+
+
+def test_a_rising_forecast_renews_budgets_only_until_the_bars_total_game_time_is_spent(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    caplog.set_level(logging.INFO, logger="engine.tactician")
+    flown = pilot()
+    start, renewed = 3600, 3600 + MAX_TRAINING_TOTAL_SECONDS * 2 // 3
+    flown.leg(played(charmander(12), start), "beat_brock")
+    # 0% to 56% over the budget's levels: a new budget, which has not run out when the bar's time has.
+    risen = played(charmander(12 + MAX_TRAINING), renewed)
+    leg = flown.leg(risen, "beat_brock")
+    assert leg is not None and "train" in leg.reason
+    assert flown.training_clock["BROCK"] == renewed and flown.training_began["BROCK"] == start
+    late = played(charmander(12 + MAX_TRAINING), start + MAX_TRAINING_TOTAL_SECONDS - 60)
+    assert "train" in (flown.leg(late, "beat_brock") or Leg(goal=HereGoal())).reason  # the new budget runs
+    done = played(charmander(12 + MAX_TRAINING), start + MAX_TRAINING_TOTAL_SECONDS)
+    leg = flown.leg(done, "beat_brock")
+    assert leg is not None and leg.goal.model_dump().get("map_id") == ROAD  # the bar's half hour is spent: go
+    said = [r.getMessage() for r in caplog.records if "trained for BROCK" in r.getMessage()]
+    assert len(said) == 1 and "fought as the team is" in said[0]
+    flown.leg(done, "beat_brock")
+    assert len([r for r in caplog.records if "minutes of game time trained" in r.getMessage()]) == 1  # once
+
+
+def test_a_defeat_starts_the_bars_game_time_again_and_its_levels_cap_it_too() -> None:
+    flown = pilot()
+    flown.leg(played(charmander(12), 3600), "beat_brock")
+    flown.battle_ended("defeat", "BROCK #1", played(charmander(12), 3600 + MAX_TRAINING_TOTAL_SECONDS))
+    assert "BROCK" not in flown.training_began  # a new bar: its time counts from the next training leg
+    after = played(charmander(12), 3600 + MAX_TRAINING_TOTAL_SECONDS + 10)
+    assert "train" in (flown.leg(after, "beat_brock") or Leg(goal=HereGoal())).reason  # L14 first
+    capped = played(charmander(12), 3600 + 2 * MAX_TRAINING_TOTAL_SECONDS + 10)
+    leg = flown.leg(capped, "beat_brock")
+    assert leg is not None and leg.goal.model_dump().get("map_id") == ROAD  # not even the floor holds on
