@@ -4,6 +4,8 @@ VENV := .venv
 STAMP := $(VENV)/.installed
 ROM ?=
 ARGS ?=
+# pytest-xdist workers: the suite is CPU-bound, and Ray's tests keep to one of them (tests/conftest.py).
+TEST_WORKERS ?= 2
 
 .PHONY: run test lint setup clean
 
@@ -26,7 +28,7 @@ lint: $(STAMP)
 	$(VENV)/bin/mypy
 
 test: lint
-	$(VENV)/bin/python -m pytest
+	$(VENV)/bin/python -m pytest -n $(TEST_WORKERS) --dist loadgroup
 
 clean:
 	rm -rf $(VENV) *.egg-info .pytest_cache .ruff_cache .mypy_cache

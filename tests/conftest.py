@@ -58,6 +58,18 @@ def gen1_fixture_dirs() -> list[Path]:
 
 
 ROM_PATH = os.environ.get("POKEMON_ROM")
+# Modules that start Ray instances of their own (a three-node cluster, a subprocess's): under pytest-xdist
+# they join the `ray` tests on one worker, so that at most one Ray starts at a time beside the other worker.
+OWN_RAY = {"test_arena_cluster", "test_telemetry_ray"}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Ray's tests share one worker (`make test` runs pytest-xdist with --dist loadgroup): one session Ray
+    instance for them all, as in a serial run, and two cores are not asked to run two clusters."""
+    for item in items:
+        module = item.module.__name__.rpartition(".")[2] if isinstance(item, pytest.Function) else ""
+        if item.get_closest_marker("ray") is not None or module in OWN_RAY:
+            item.add_marker(pytest.mark.xdist_group("ray"))
 
 
 @pytest.fixture(scope="session")

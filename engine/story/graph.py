@@ -89,10 +89,17 @@ class Step(Frozen):
 
     @property
     def bar_key(self) -> str | None:
-        """What a defeat raises the bar of: the boss trained for, or the whole gauntlet."""
+        """What a defeat raises the bar of and outcomes are kept under: the boss trained for, or the whole
+        gauntlet. The class alone for its party #1, else with the party's number (the rival's lowest of its
+        three): GIOVANNI fights in the hideout, Silph Co. and his gym, the rival on the S.S. Anne and on
+        Route 22, and the ship's rival is no measure of Route 22's."""
         if self.gauntlet:
             return GAUNTLET_KEY
-        return self.boss[0] if self.boss is not None else None
+        if self.boss is None:
+            return None
+        trainer, number = self.boss
+        first = min(number.values(), default=1) if isinstance(number, dict) else number
+        return trainer if first == 1 else f"{trainer} #{first}"
 
     def boss_team(self, state: GameState) -> tuple[str, int] | None:
         """The boss's trainer class and number in this game (the rival's by the starter it chose)."""

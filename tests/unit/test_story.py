@@ -307,3 +307,15 @@ def test_a_gym_left_behind_is_never_taken_as_done_for_a_town_reached_after_it() 
     names = ("BOULDER", "CASCADE", "THUNDER")
     won = state.progress.model_copy(update={"badges": 0b111, "badge_names": names})
     assert "beat_lt_surge" in graph.done(state.model_copy(update={"progress": won}))
+
+
+def test_each_boss_trained_for_has_a_bar_key_of_its_own() -> None:
+    """A defeat raises one fight's bar and outcomes are kept per fight: the S.S. Anne's rival and Route 22's
+    (and Giovanni's three) were one key, so a loss on the ship raised the bar on Route 22."""
+    keys = {o.name: s.bar_key for o in story_graph().objectives for s in o.steps if s.do == "train"}
+    assert len(set(keys.values())) == len(keys)
+    assert keys["get_hm01"] == "RIVAL2" and keys["cross_victory_road"] == "RIVAL2 #10"
+    assert (keys["get_silph_scope"], keys["beat_silph_giovanni"], keys["beat_giovanni"]) == (
+        "GIOVANNI", "GIOVANNI #2", "GIOVANNI #3",
+    )  # fmt: skip
+    assert keys["beat_brock"] == "BROCK" and keys["beat_lorelei"] == "GAUNTLET"
