@@ -6,9 +6,10 @@
 
 The states are a power-on run's own: for each target milestone (by default Lt. Surge, Erika, Koga, Sabrina,
 Giovanni and the Hall of Fame), the first checkpoint taken at a battle's end after the milestone the run
-reached just before it. The source run must keep its checkpoints (`checkpoint.keep: 1000` in a --config;
-by default a run keeps only its newest five). Each state is used as the run left it and, with --weaken N,
-with every member N levels lower (the party edited, nothing else).
+reached just before it, when the run kept its checkpoints (`checkpoint.keep: 1000` in a --config; by
+default a run keeps only its newest five); else the start state of the first battle after that milestone
+(every battle's start state is kept with its record). Each state is used as the run left it and, with
+--weaken N, with every member N levels lower (the party edited, nothing else).
 
 Each state is played to its target with the command a user types (`engine run --local --state … --until
 TARGET --seed S`) twice with the same seed: A in a fresh data folder (an empty lesson memory), then B in
@@ -67,7 +68,21 @@ def starts(data_dir: Path, targets: tuple[str, ...]) -> list[tuple[str, Path]]:
                  if m.get("reason") == "battle_end" and since <= int(m["frames"]) < until]  # fmt: skip
         if after:
             found.append((target, after[0] / "emulator.state"))
+            continue
+        battle = _battle_start(data_dir / "runs" / summary["run_id"], since, until)
+        if battle is not None:
+            found.append((target, battle))
     return found
+
+
+def _battle_start(run: Path, since: int, until: int) -> Path | None:
+    """Without kept checkpoints: the start state of the run's first battle in [since, until) (every battle's
+    is kept beside its record in runs/<id>/battles/); the play begins with that battle."""
+    for record in sorted(run.glob("battles/*.json")):
+        start = json.loads(record.read_text()).get("start_frame")
+        if isinstance(start, int) and since <= start < until and record.with_suffix(".state").is_file():
+            return record.with_suffix(".state")
+    return None
 
 
 def weakened(rom: Path, state: Path, levels: int, out: Path) -> Path:

@@ -40,6 +40,21 @@ def test_a_stretch_starts_at_the_first_battle_end_after_the_milestone_before_it(
     assert found[0][1].name == "emulator.state"
 
 
+def test_without_a_kept_checkpoint_a_stretch_starts_at_the_first_battle_after_the_milestone(
+    tmp_path: Path,
+) -> None:
+    kept_run(tmp_path, [("beat_misty", 100), ("get_hm01", 200), ("beat_lt_surge", 300)], [("stop", 310)])
+    battles = tmp_path / "runs" / "r1" / "battles"
+    battles.mkdir()
+    for number, start in ((1, 150), (2, 230), (3, 260)):
+        (battles / f"r1-b{number:03d}.json").write_text(json.dumps({"start_frame": start}))
+        (battles / f"r1-b{number:03d}.state").write_bytes(b"state")
+    found = starts(tmp_path, ("beat_lt_surge",))
+    assert found == [("beat_lt_surge", battles / "r1-b002.state")]  # the first battle after HM01 (200)
+    (battles / "r1-b002.state").unlink()  # a record without its state is passed over
+    assert starts(tmp_path, ("beat_lt_surge",)) == [("beat_lt_surge", battles / "r1-b003.state")]
+
+
 def test_the_report_counts_b_against_a_per_state(capsys: pytest.CaptureFixture[str]) -> None:
     rows: list[dict[str, object]] = []
     for name, a, b in (("s1", (1000, 1), (700, 0)), ("s2", (1000, 0), (1100, 0)), ("s3", (500, 0), (500, 0))):
