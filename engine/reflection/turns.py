@@ -91,10 +91,16 @@ class TurnRead(Frozen):
             return None, None
         if self.missed:
             return 0.0, False
-        if self.moved is False or self.dealt is None or self.dealt < 0:
+        if self.moved is False:
+            return None, None
+        if self.enemy_fainted:
+            # Connected, and took what was left; the bar read after it may be the next foe's, full (a
+            # JUGGLER's second DROWZEE read DIG's knock-out as "0% a use", and BITE was used instead).
+            return None, True
+        if self.dealt is None or self.dealt < 0:
             return None, None
         if self.dealt > 0:
-            return (None, True) if self.enemy_fainted else (self.dealt, True)
+            return self.dealt, True
         if self.moved is None and not self.able_to_act:
             return None, None
         if self.observed == "no_effect" or self.chart == "no_effect":

@@ -104,6 +104,24 @@ def test_measured_numbers_per_move_and_enemy_species() -> None:
     assert (tackle.uses, tackle.damage_percent, tackle.observed) == (1, 10.0, "not_very")
 
 
+def test_a_knock_out_whose_next_foe_shows_a_full_bar_is_no_use_that_did_nothing() -> None:
+    """A JUGGLER's DROWZEE falls to DIG and the next DROWZEE comes out at full HP: the bar reads 100 before
+    and after, which measured DIG at "0% a use" and turned the next run's BLASTOISE to BITE."""
+    blastoise = side("BLASTOISE", 100, 45)
+    records = [
+        record("use DIG", blastoise, side("DROWZEE", 100, 31)),
+        record("use DIG", blastoise, side("DROWZEE", 100, 31)),
+    ]
+    text = ("BLASTOISE dug a hole!", "BLASTOISE used DIG!", "Enemy DROWZEE fainted!")
+    turns = [
+        turn(0, "use DIG", 0, move="DIG", missed=False, enemy_fainted=True, text=text, pp_used=1),
+        turn(1, "use DIG", 100, move="DIG", missed=False, enemy_fainted=True, text=text, pp_used=1),
+    ]
+    found = {(m.move, m.species): m for m in analyse(log_of(records, turns)).measured}
+    dig = found[("DIG", "DROWZEE")]
+    assert (dig.uses, dig.damage_percent, dig.hits, dig.hit_known) == (0, None, 2, 2)
+
+
 def test_turning_points_are_the_biggest_swing_and_every_faint() -> None:
     found = analyse(brock_battle())
     assert [(p.decision, p.kind, p.detail) for p in found.turning_points] == [
