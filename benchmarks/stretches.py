@@ -39,7 +39,10 @@ from engine.jsonl import read_objects
 from tests.support.scenarios import set_party
 
 ENGINE = str(Path(sys.executable).parent / "engine")
-TARGETS = ("beat_lt_surge", "beat_erika", "beat_koga", "beat_sabrina", "beat_giovanni", "hall_of_fame")
+TARGETS = ("beat_lt_surge", "beat_erika", "beat_koga", "beat_sabrina", "beat_giovanni", "enter_hall_of_fame")
+# Stretches that begin after an earlier milestone than the one reached just before them: the Hall of Fame's
+# is the whole gauntlet, from the Indigo Plateau's lobby (its milestones come at the Champion's frame).
+BEGINS_AFTER = {"enter_hall_of_fame": "cross_victory_road"}
 BETTER = 0.8  # B "clearly better" on frames: at most this share of A's
 POLL_SECONDS = 2.0
 
@@ -63,7 +66,8 @@ def starts(data_dir: Path, targets: tuple[str, ...]) -> list[tuple[str, Path]]:
         if target not in names or names.index(target) == 0:
             continue
         at = names.index(target)
-        since, until = milestones[at - 1]["frame"], milestones[at]["frame"]
+        before = names.index(BEGINS_AFTER[target]) if BEGINS_AFTER.get(target) in names else at - 1
+        since, until = milestones[before]["frame"], milestones[at]["frame"]
         after = [folder for folder, m in manifests
                  if m.get("reason") == "battle_end" and since <= int(m["frames"]) < until]  # fmt: skip
         if after:

@@ -55,6 +55,16 @@ def test_without_a_kept_checkpoint_a_stretch_starts_at_the_first_battle_after_th
     assert starts(tmp_path, ("beat_lt_surge",)) == [("beat_lt_surge", battles / "r1-b003.state")]
 
 
+def test_the_hall_of_fames_stretch_is_the_whole_gauntlet_from_the_lobby(tmp_path: Path) -> None:
+    gauntlet = [("cross_victory_road", 100), ("beat_lorelei", 200), ("beat_champion", 400),
+                ("enter_hall_of_fame", 400)]  # fmt: skip
+    kept_run(tmp_path, gauntlet, [("battle_end", 150), ("battle_end", 250)])
+    found = starts(tmp_path, ("enter_hall_of_fame",))
+    assert [(target, state.parent.name) for target, state in found] == [
+        ("enter_hall_of_fame", "000001-battle_end")
+    ]
+
+
 def test_the_report_counts_b_against_a_per_state(capsys: pytest.CaptureFixture[str]) -> None:
     rows: list[dict[str, object]] = []
     for name, a, b in (("s1", (1000, 1), (700, 0)), ("s2", (1000, 0), (1100, 0)), ("s3", (500, 0), (500, 0))):
