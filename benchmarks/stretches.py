@@ -5,11 +5,13 @@
         [--out DIR] [--report DIR]
 
 The states are a power-on run's own: for each target milestone (by default Lt. Surge, Erika, Koga, Sabrina,
-Giovanni and the Hall of Fame), the first checkpoint taken at a battle's end after the milestone the run
-reached just before it, when the run kept its checkpoints (`checkpoint.keep: 1000` in a --config; by
-default a run keeps only its newest five); else the start state of the first battle after that milestone
-(every battle's start state is kept with its record). Each state is used as the run left it and, with
---weaken N, with every member N levels lower (the party edited, nothing else).
+Giovanni and the Hall of Fame, whose stretch is the whole gauntlet from the lobby), the earlier of the
+first checkpoint taken at a battle's end after the milestone the run reached just before it and the start
+state of the first battle after that milestone (every battle's start state is kept with its record; a
+run keeps only its newest five checkpoints unless `checkpoint.keep: 1000` is in its --config). Each state
+is used as the run left it and, with --weaken N, with every member N levels lower (the party edited,
+nothing else; only a checkpoint's state, out of battle: a battle's own copy of the member in front would
+not follow the edit).
 
 Each state is played to its target with the command a user types (`engine run --local --state … --until
 TARGET --seed S`) twice with the same seed: A in a fresh data folder (an empty lesson memory), then B in
@@ -68,24 +70,23 @@ def starts(data_dir: Path, targets: tuple[str, ...]) -> list[tuple[str, Path]]:
         at = names.index(target)
         before = names.index(BEGINS_AFTER[target]) if BEGINS_AFTER.get(target) in names else at - 1
         since, until = milestones[before]["frame"], milestones[at]["frame"]
-        after = [folder for folder, m in manifests
+        after = [(int(m["frames"]), folder / "emulator.state") for folder, m in manifests
                  if m.get("reason") == "battle_end" and since <= int(m["frames"]) < until]  # fmt: skip
-        if after:
-            found.append((target, after[0] / "emulator.state"))
-            continue
         battle = _battle_start(data_dir / "runs" / summary["run_id"], since, until)
-        if battle is not None:
-            found.append((target, battle))
+        earliest = min(after[:1] + ([battle] if battle is not None else []), default=None)
+        if earliest is not None:
+            found.append((target, earliest[1]))
     return found
 
 
-def _battle_start(run: Path, since: int, until: int) -> Path | None:
-    """Without kept checkpoints: the start state of the run's first battle in [since, until) (every battle's
-    is kept beside its record in runs/<id>/battles/); the play begins with that battle."""
+def _battle_start(run: Path, since: int, until: int) -> tuple[int, Path] | None:
+    """The start frame and state of the run's first battle in [since, until) (every battle's start state is
+    kept beside its record in runs/<id>/battles/; the play begins with that battle): a run that kept only
+    its newest checkpoints has none near the milestone."""
     for record in sorted(run.glob("battles/*.json")):
         start = json.loads(record.read_text()).get("start_frame")
         if isinstance(start, int) and since <= start < until and record.with_suffix(".state").is_file():
-            return record.with_suffix(".state")
+            return start, record.with_suffix(".state")
     return None
 
 
@@ -199,7 +200,7 @@ def main() -> None:
     for data_dir in args.from_run:
         for target, state in starts(data_dir, tuple(args.targets.split(","))):
             stretches.append(Stretch(f"{target}/as left/{data_dir.name}", target, state))
-            if args.weaken:
+            if args.weaken and state.name == "emulator.state":
                 edited = weakened(
                     args.rom, state, args.weaken, args.out / f"{target}-{data_dir.name}-weak.state"
                 )
