@@ -63,6 +63,12 @@ def test_the_hall_of_fames_stretch_is_the_whole_gauntlet_from_the_lobby(tmp_path
     assert [(target, state.parent.name) for target, state in found] == [
         ("enter_hall_of_fame", "000001-battle_end")
     ]
+    battles = tmp_path / "runs" / "r1" / "battles"
+    battles.mkdir()
+    (battles / "r1-b001.json").write_text(json.dumps({"start_frame": 120}))
+    (battles / "r1-b001.state").write_bytes(b"state")
+    # A run that kept only its newest checkpoints: the first battle comes before the first one kept.
+    assert starts(tmp_path, ("enter_hall_of_fame",)) == [("enter_hall_of_fame", battles / "r1-b001.state")]
 
 
 def test_the_report_counts_b_against_a_per_state(capsys: pytest.CaptureFixture[str]) -> None:
