@@ -617,7 +617,7 @@ class Pilot:
                     self._project(key, step, state)
             if key is not None and key not in self._told_out and self._trained_out(key, state):
                 self._told_out.add(key)
-                what = "the Elite Four and the Champion" if step.gauntlet else (step.boss or ("the boss",))[0]
+                what = "the Elite Four and the Champion" if step.gauntlet else key
                 log.info(
                     "plan: %d minutes of game time trained for %s and the forecast is %s: it is fought as "
                     "the team is",
