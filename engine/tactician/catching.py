@@ -22,6 +22,22 @@ PARTY_LENGTH = 6
 FLEEING_MOVES = frozenset({"TELEPORT", "WHIRLWIND", "ROAR"})
 
 
+def wanted_catch(
+    state: GameState,
+    legal: list[BattleAction],
+    step: tuple[str | None, bool] | None,
+    recruit: str | None,
+) -> ActionDecision | None:
+    """What the step in hand asks to catch (`step`: the machine a member must learn, and whether only new
+    species), or the recruit looked for: either one will do. Asked as one, both had to hold: on Red seed
+    124 the recruiter looked for an EKANS while the plan needed a member for FLY, and four wild PIDGEY were
+    knocked out on Route 8."""
+    found = catch_decision(state, legal, learns=step[0], new_only=step[1]) if step is not None else None
+    if found is None and recruit is not None:
+        found = catch_decision(state, legal, species=recruit)
+    return found
+
+
 def catch_decision(
     state: GameState,
     legal: list[BattleAction],

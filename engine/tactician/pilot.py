@@ -1022,7 +1022,11 @@ class Pilot:
     def catching(self) -> bool:
         """The step in hand asks for a new member, or a recruit is looked for."""
         recruiting = self.recruiting is not None and self.recruiting.species() is not None
-        return recruiting or (self._step is not None and self._step.do == "catch")
+        return recruiting or self.catch_step()
+
+    def catch_step(self) -> bool:
+        """The step in hand asks for a new member."""
+        return self._step is not None and self._step.do == "catch"
 
     def catch_species(self) -> str | None:
         """The one species to catch, while a recruit is looked for."""

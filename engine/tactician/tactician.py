@@ -36,7 +36,7 @@ from engine.memory.port import MemoryPort
 from engine.messages import BattleChoice, Directive, LegReport, RoleReport, Selection
 from engine.story.graph import story_graph
 from engine.tactician.buttons import ButtonPlayer
-from engine.tactician.catching import catch_decision
+from engine.tactician.catching import wanted_catch
 from engine.tactician.explorer import Explorer, ExplorerSnapshot
 from engine.tactician.fights import calibration_lines, keep_fight, read_calibration
 from engine.tactician.leg_choice import LegChooser, LegOption
@@ -117,13 +117,8 @@ class Tactician:
         legal = evolution_wanted(state, legal_actions(state), self.keep_unevolved)
         # Lesson texts are for a model's prompt: recalled only when a model may be asked.
         self.lessons.refresh(state, battle_id, texts=bool(self._paid_tiers()))
-        catching = self.pilot.catching() and catch_decision(
-            state,
-            legal,
-            learns=self.pilot.catch_only(),
-            new_only=self.pilot.catch_new(),
-            species=self.pilot.catch_species(),
-        )
+        step = (self.pilot.catch_only(), self.pilot.catch_new()) if self.pilot.catch_step() else None
+        catching = self.pilot.catching() and wanted_catch(state, legal, step, self.pilot.catch_species())
         fallback = catching or self._flee(state, legal) or self.policy.decide(state, legal)
         if fallback is None:
             raise BattleError(f"no legal action at {state.decision_point.value}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from engine.game.actions import UseItem, UseMove, legal_actions
 from engine.game.models import BagItem, GameState
-from engine.tactician.catching import catch_decision
+from engine.tactician.catching import catch_decision, wanted_catch
 from tests.unit.test_actions_and_policy import fixture_state
 
 
@@ -120,3 +120,15 @@ def test_a_move_the_target_is_immune_to_does_not_weaken_it() -> None:
     decision = catch_decision(state, legal_actions(state))
     assert decision is not None and decision.action == UseItem(item="POKE_BALL")
     assert "no move is safe" in decision.reason
+
+
+def test_the_steps_catch_and_the_recruit_are_either_one_not_both() -> None:
+    """A PIDGEY met while the plan needs a member for FLY and the recruiter looks for an EKANS is caught."""
+    state = with_balls(enemy_at(fixture_state("red_wild_main_menu"), 5))  # a weak wild PIDGEY
+    fly = ("HM_FLY", False)
+    assert catch_decision(state, legal_actions(state), learns="HM_FLY", species="EKANS") is None  # both asked
+    for step, recruit in ((fly, "EKANS"), (fly, None), (None, "PIDGEY"), (("HM_SURF", False), "PIDGEY")):
+        decision = wanted_catch(state, legal_actions(state), step, recruit)
+        assert decision is not None and decision.action == UseItem(item="POKE_BALL"), (step, recruit)
+    for step, recruit in ((("HM_SURF", False), "EKANS"), (None, "EKANS"), (None, None)):
+        assert wanted_catch(state, legal_actions(state), step, recruit) is None, (step, recruit)
