@@ -68,7 +68,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     instance for them all, as in a serial run, and two cores are not asked to run two clusters."""
     for item in items:
         module = item.module.__name__.rpartition(".")[2] if isinstance(item, pytest.Function) else ""
-        if item.get_closest_marker("ray") is not None or module in OWN_RAY:
+        uses_ray = "ray_instance" in getattr(item, "fixturenames", ())
+        if item.get_closest_marker("ray") is not None or uses_ray or module in OWN_RAY:
             item.add_marker(pytest.mark.xdist_group("ray"))
 
 
