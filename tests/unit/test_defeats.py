@@ -500,3 +500,18 @@ def test_a_defeat_starts_the_bars_game_time_again_and_its_levels_cap_it_too() ->
     capped = played(charmander(12), 3600 + 2 * MAX_TRAINING_TOTAL_SECONDS + 10)
     leg = flown.leg(capped, "beat_brock")
     assert leg is not None and leg.goal.model_dump().get("map_id") == ROAD  # not even the floor holds on
+
+
+def test_a_spent_gauntlet_budget_held_only_by_a_defeats_level_enters_without_a_projection() -> None:
+    """Red seed 126 lost to the Champion, read 84% after restocking, trained 15 minutes for the two levels
+    the defeat asked, and then a projection sent it on to L69 for a bar it already met: 36 minutes in all."""
+    w = world()
+    flown = Pilot(w, gauntlet_graph(), Explorer(w), stuck_legs=3)
+    ready = blastoise(72)  # 96%: over the 70% bar
+    flown.floors[GAUNTLET_KEY] = 74  # what a defeat at L72 asks
+    leg = flown.leg(ready, "beat_the_league")
+    assert leg is not None and "train" in leg.reason and "training until L74" in leg.reason
+    spent = blastoise(72, exp=MAX_TRAINING_EXP)
+    leg = flown.leg(spent, "beat_the_league")
+    assert leg is not None and leg.goal.model_dump().get("map_id") == ROAD  # the budget is spent: enter
+    assert flown.projected.get(GAUNTLET_KEY, 0) == 0
