@@ -515,3 +515,16 @@ def test_a_spent_gauntlet_budget_held_only_by_a_defeats_level_enters_without_a_p
     leg = flown.leg(spent, "beat_the_league")
     assert leg is not None and leg.goal.model_dump().get("map_id") == ROAD  # the budget is spent: enter
     assert flown.projected.get(GAUNTLET_KEY, 0) == 0
+
+
+def test_a_forecast_that_rose_past_the_bar_earns_no_new_budget_for_a_defeats_levels() -> None:
+    """Blue seed 124 trained half an hour for the two levels Route 22's rival asked, its forecast 58% to
+    94% against 60%: each budget the rising forecast renewed held the fight back."""
+    flown = pilot()
+    line = flown.battle_ended("defeat", "BROCK #1", charmander(24))
+    assert line is not None and "L26 and 80%" in line
+    assert "train" in (flown.leg(charmander(24), "beat_brock") or Leg(goal=HereGoal())).reason  # 56%
+    risen = charmander(25)  # 99% now, L25 under the L26 the defeat asked
+    party = tuple(mon.model_copy(update={"exp": mon.exp + MAX_TRAINING_EXP}) for mon in risen.party)
+    leg = flown.leg(risen.model_copy(update={"party": party}), "beat_brock")
+    assert leg is not None and leg.goal.model_dump().get("map_id") == ROAD  # the budget is spent: fight
