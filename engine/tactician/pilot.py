@@ -626,8 +626,10 @@ class Pilot:
                 spent = self._budget_spent(key, state) and not self._rising(key)
                 if step.gauntlet and key is not None and spent and key not in self.projected:
                     self._project(key, step, state)
-            if key is not None and key not in self._told_out and self._trained_out(key, state):
-                self._told_out.add(key)
+            if key is None or key in self._told_out or not self._trained_out(key, state):
+                continue
+            self._told_out.add(key)
+            if not step.done(state, UNREACHABLE):  # beaten already: nothing to tell
                 what = "the Elite Four and the Champion" if step.gauntlet else key
                 log.info(
                     "plan: %d minutes of game time trained for %s and the forecast is %s: it is fought as "
