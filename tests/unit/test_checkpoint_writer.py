@@ -114,8 +114,13 @@ def test_save_returns_while_the_disk_is_still_writing(roles: Roles, tmp_path: Pa
 
 
 def test_writes_finished_in_the_background_are_told_at_the_next_save(roles: Roles, tmp_path: Path) -> None:
-    role = checkpointer(roles, tmp_path / "checkpoints")
-    role.save("start", part(0))
+    # The gate holds the first write until its save has returned: a writer thread quicker than the save's
+    # own look would tell the write in the first save's result, and the test would depend on who ran first.
+    disk = GatedDisk()
+    role = checkpointer(roles, tmp_path / "checkpoints", disk)
+    first = role.save("start", part(0))
+    assert first is not None and first.written.saved == ()
+    disk.gate.set()
     role.writer.drain()
     taken = role.save("decisions", part(4))
     assert taken is not None and [saved.reason for saved in taken.written.saved] == ["start"]
@@ -125,8 +130,11 @@ def test_writes_finished_in_the_background_are_told_at_the_next_save(roles: Role
 
 
 def test_the_last_checkpoint_of_a_run_is_on_disk_when_save_returns(roles: Roles, tmp_path: Path) -> None:
-    role = checkpointer(roles, tmp_path / "checkpoints")
-    role.save("decisions", part(4))
+    disk = GatedDisk()
+    role = checkpointer(roles, tmp_path / "checkpoints", disk)
+    first = role.save("decisions", part(4))  # held until its save has returned (see above)
+    assert first is not None and first.written.saved == ()
+    disk.gate.set()
     taken = role.save("stop", part(5), True)
     assert taken is not None and [saved.reason for saved in taken.written.saved] == ["decisions", "stop"]
     reasons = [entry.manifest.reason for entry in stored(role).entries("r1") if entry.manifest]
@@ -139,16 +147,17 @@ def test_a_failed_write_is_told_with_its_reason_and_the_next_checkpoint_is_still
 ) -> None:
     disk = GatedDisk()
     disk.code = errno.EACCES
-    disk.gate.set()
     role = checkpointer(roles, tmp_path / "checkpoints", disk)
-    role.save("battle_start", part(4))
+    first = role.save("battle_start", part(4))  # held at the gate until the save has returned (see above)
+    assert first is not None and first.written.failed == ()
+    disk.gate.set()
     role.writer.drain()
+    disk.code = None  # the next write goes through
     taken = role.save("battle_end", part(6))
     assert taken is not None
     (failure,) = taken.written.failed
     assert isinstance(failure, CheckpointWriteError) and failure.reason == "battle_start"
     assert "Permission denied" in str(failure)
-    disk.code = None
     assert [saved.reason for saved in role.flush().saved] == ["battle_end"]
     assert role.counts == {"written": 1, "failed": 1, "restored": 0}
     role.stop()
