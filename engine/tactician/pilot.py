@@ -642,7 +642,7 @@ class Pilot:
     def _project(self, key: str, step: Step, state: GameState) -> None:
         """A gauntlet budget spent with the forecast flat: the level at which the forecast would reach the
         bar, if a few more levels do it, is trained for before the chain is entered; else it is entered."""
-        bar = self.bars.get(key, FIRST_ENTRY_BAR)
+        bar = self._plain_bars().get(key, FIRST_ENTRY_BAR)  # as `_rising` reads it: calibration included
         if self.latest_chance.get(key, 0.0) >= bar:
             # Met already (a defeat's levels held the entry back): no level to project, the spent budget
             # lets the chain be entered. The projection starts at four levels more, and sent Red seed 126,
