@@ -15,6 +15,10 @@ import pytest
 REPO_ROOT = Path(__file__).resolve().parent.parent
 # RAM and tile-index captures kept with the tests (tests/fixtures/gen1/README.md says what is in them).
 GEN1_FIXTURES = Path(os.environ.get("ENGINE_GEN1_FIXTURES", REPO_ROOT / "tests" / "fixtures" / "gen1"))
+# Ray starts its workers, and so every actor, at niceness 15: beside another busy process on the machine
+# they got a few percent of a core and a test's 10 s call to the conductor ran out. Every Ray instance the
+# tests start (in this process or a `ray start` child) inherits this.
+os.environ.setdefault("RAY_worker_niceness", "0")
 
 
 def _is_local(address: object) -> bool:

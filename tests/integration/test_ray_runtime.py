@@ -237,7 +237,7 @@ class Background:
     def running(self) -> bool:
         try:
             status = ray.get(self.conductor().status.remote(), timeout=10)
-        except ValueError:  # not created yet
+        except (ValueError, ray.exceptions.GetTimeoutError):  # not created yet, or busy: wait_for bounds it
             return False
         return status.state == "running" and status.decisions >= 4
 
