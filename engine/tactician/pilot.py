@@ -61,7 +61,7 @@ from engine.world.goals import (
 )
 from engine.world.models import Square
 from engine.world.planner import gate_squares
-from engine.world.tables import PC_SQUARE, PC_SQUARES
+from engine.world.tables import GHOST_MAPS, GHOST_SEER, PC_SQUARE, PC_SQUARES, SAFARI_MAPS
 from engine.world.world import World
 
 HEALED_ENOUGH = 0.5  # once healed for an objective, the team goes back to a nurse only below this share
@@ -508,8 +508,15 @@ class Pilot:
             new = not step.new or not owned(state, name)
             return new and (step.machine is None or can_learn(name, step.machine))
 
-        found = frozenset(map_id for map_id, species in self.world.wild_grass.items()
-                          if any(wanted(name) for name in species))  # fmt: skip
+        # No ordinary ball is thrown in the Safari Zone (its battles only run), nor at an unseen ghost: a
+        # hunt for new species sent there ran from 629 wild battles and caught nothing.
+        seer = any(entry.name == GHOST_SEER for entry in state.bag)
+        shut = SAFARI_MAPS if seer else SAFARI_MAPS | GHOST_MAPS
+        found = frozenset(
+            map_id
+            for map_id, species in self.world.wild_grass.items()
+            if self.world.maps[map_id].name not in shut and any(wanted(name) for name in species)
+        )
         return found or None
 
     def _catch_up_leg(self, state: GameState) -> Leg | None:
@@ -989,6 +996,12 @@ class Pilot:
             # the leg: trainer hunts on Cycling Road, each stopped early by the trainer's own eyes, were
             # counted as "stuck for 12 legs" and sent the plan re-planning through story gates.
             found = "a battle to train on"
+        if found is None and self._step.do == "catch" and _where(before) != _where(after):
+            # A catch walks the grass until the species it wants appears: a walk with no encounter is the
+            # search going on, not a leg lost (Route 6's grass meets one about every 17 steps, and twelve
+            # short walks for a FLY learner without one were called "stuck"). A leg that goes nowhere still
+            # counts, and the game clock's idle bound holds whatever the legs say.
+            found = "grass walked for an encounter"
         self.idle_legs = 0 if found else self.idle_legs + 1
         if self.stage == "start over":
             self.idle_legs = 0

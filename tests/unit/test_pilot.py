@@ -345,3 +345,47 @@ def test_in_a_pokemon_center_a_nearly_full_bag_stores_what_is_never_used() -> No
     roomy = pilot(w).leg(state_at(in_town().model_copy(update={"bag": bag[:17]}), CENTER, 2, 3), "reach_road")
     assert roomy is not None and roomy.pc is None
     assert leg.pc == PcOrder(store=("TM_01", 1))  # no member learns a TM the tables do not know
+
+
+def test_a_hunt_for_new_species_never_looks_in_the_safari_zone() -> None:
+    """Its battles only run (no ordinary ball is thrown there): a hunt sent there caught nothing."""
+    from engine.world.models import WildTable
+
+    steps = {"objectives": [
+        {"name": "own_more", "title": "own more", "done": [["event:EVENT_GOT_HM05"]], "source": "test",
+         "steps": [{"do": "catch", "new": True}]},
+    ]}  # fmt: skip
+    safari = world(road_name="SAFARI_ZONE_EAST")
+    safari.wild = {
+        ROAD: WildTable(rate=25, slots=((20, "NIDORINO"),)),
+        TOWN: WildTable(rate=25, slots=((3, "PIDGEY"),)),
+    }
+    safari.wild_grass = {map_id: frozenset(name for _, name in t.slots) for map_id, t in safari.wild.items()}
+    guide = Pilot(safari, parse_graph(steps), Explorer(safari), 3)
+    step = guide.graph.named("own_more").steps[0]
+    assert guide._catch_maps(step, in_town()) == frozenset({TOWN})
+    plain = world()
+    plain.wild, plain.wild_grass = safari.wild, safari.wild_grass
+    other = Pilot(plain, parse_graph(steps), Explorer(plain), 3)
+    assert other._catch_maps(step, in_town()) == frozenset({TOWN, ROAD})
+
+
+def test_a_catch_leg_that_walks_the_grass_is_never_counted_as_stuck() -> None:
+    """Its work is walking the grass until the species it wants appears (twelve short walks for a FLY
+    learner without an encounter were called "stuck for 12 legs"); a leg that goes nowhere still counts."""
+    steps = {"objectives": [
+        {"name": "own_more", "title": "own more", "done": [["event:EVENT_GOT_HM05"]], "source": "test",
+         "steps": [{"do": "catch", "new": True}]},
+    ]}  # fmt: skip
+    w = world()
+    guide = Pilot(w, parse_graph(steps), Explorer(w), 3)
+    here, there = in_town(), state_at(in_town(), TOWN, 6, 5)
+    for _ in range(10):
+        leg = guide.leg(here, "own_more")
+        assert leg is not None and leg.reason.startswith("own more: catch")
+        assert guide.travelled(here, there) == "grass walked for an encounter"
+    assert guide.idle_legs == 0
+    for _ in range(3):
+        guide.leg(here, "own_more")
+        guide.travelled(here, here)  # no encounter and not a step walked: a leg lost
+    assert guide.idle_legs == 3
