@@ -10,8 +10,9 @@ first checkpoint taken at a battle's end after the milestone the run reached jus
 state of the first battle after that milestone (every battle's start state is kept with its record; a
 run keeps only its newest five checkpoints unless `checkpoint.keep: 1000` is in its --config). Each state
 is used as the run left it and, with --weaken N, with every member N levels lower (the party edited,
-nothing else; only a checkpoint's state, out of battle: a battle's own copy of the member in front would
-not follow the edit).
+nothing else). A battle's start state is first played to the battle's end (`engine run --state …
+--max-battles 1`) and its stop checkpoint edited instead: a battle's own copy of the member in front would
+not follow an edit made inside it.
 
 Each state is played to its target with the command a user types (`engine run --local --state … --until
 TARGET --seed S`) twice with the same seed: A in a fresh data folder (an empty lesson memory), then B in
@@ -88,6 +89,26 @@ def _battle_start(run: Path, since: int, until: int) -> tuple[int, Path] | None:
         if isinstance(start, int) and since <= start < until and record.with_suffix(".state").is_file():
             return start, record.with_suffix(".state")
     return None
+
+
+def out_of_battle(rom: Path, state: Path, target: str, seed: int, folder: Path) -> Path | None:
+    """`state` itself when it is a checkpoint's (taken out of battle); for a battle's start state, the stop
+    checkpoint of a run that plays only that battle (None when the run kept none, or when that battle
+    already reached the target)."""
+    if state.name == "emulator.state":
+        return state
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    command = [ENGINE, "run", "--rom", str(rom), "--local", "--state", str(state), "--max-battles", "1",
+               "--seed", str(seed), "--data-dir", str(folder)]  # fmt: skip
+    subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=600, check=False)
+    summaries = [json.loads(path.read_text()) for path in folder.glob("runs/*/summary.json")]
+    if any(
+        m.get("name") == target and not m.get("at_start") for s in summaries for m in s.get("milestones", [])
+    ):
+        return None
+    kept = sorted(folder.glob("checkpoints/*/*/emulator.state"))  # folders are numbered in order
+    return kept[-1] if kept else None
 
 
 def weakened(rom: Path, state: Path, levels: int, out: Path) -> Path:
@@ -200,10 +221,14 @@ def main() -> None:
     for data_dir in args.from_run:
         for target, state in starts(data_dir, tuple(args.targets.split(","))):
             stretches.append(Stretch(f"{target}/as left/{data_dir.name}", target, state))
-            if args.weaken and state.name == "emulator.state":
-                edited = weakened(
-                    args.rom, state, args.weaken, args.out / f"{target}-{data_dir.name}-weak.state"
-                )
+            name = f"{target}-{data_dir.name}"
+            after = (
+                out_of_battle(args.rom, state, target, args.seed, args.out / "battles-out" / name)
+                if args.weaken
+                else None
+            )
+            if after is not None:
+                edited = weakened(args.rom, after, args.weaken, args.out / f"{name}-weak.state")
                 stretches.append(Stretch(f"{target}/-{args.weaken} levels/{data_dir.name}", target, edited))
     print(f"{len(stretches)} stretches from {len(args.from_run)} runs", flush=True)
     rows = []
