@@ -1024,10 +1024,14 @@ class Pilot:
         return found
 
     def wants_experience(self, state: GameState) -> bool:
-        """Whether the team still needs experience for what lies ahead: the step in hand trains, or the
-        next boss the story trains for is not yet forecast to fall (a wild battle on the way then pays);
-        otherwise wild battles only cost game time."""
-        if self._step is not None and self._step.do in ("train", "catch"):
+        """Whether the team still needs experience for what lies ahead, or encounters: the step in hand
+        trains or catches, a recruit is looked for, or the next boss the story trains for is not yet
+        forecast to fall (a wild battle on the way then pays); otherwise wild battles only cost game time."""
+        if self.catching():
+            # A hunt waits for encounters: Blue seed 139 used a MAX_REPEL 21 times while it looked for a
+            # RATICATE and a GRIMER, 80 legs, and caught neither.
+            return True
+        if self._step is not None and self._step.do == "train":
             return True
         if self._catching_up_to(state):
             return True  # a defeat asked for levels: a wild battle on the way is training

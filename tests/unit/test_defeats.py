@@ -104,6 +104,18 @@ def test_experience_is_wanted_while_the_next_boss_is_not_forecast_to_fall() -> N
     assert not pilot().wants_experience(squirtle(30))  # ready for BROCK: wild battles only cost time
 
 
+def test_a_hunt_for_a_recruit_wants_its_encounters_whatever_the_boss_reads() -> None:
+    """No REPEL while a recruit is looked for: Blue seed 139 used a MAX_REPEL 21 times during such a hunt."""
+    from engine.team.changes import Recruit
+
+    hunting = pilot()
+    assert hunting.recruiting is not None
+    hunting.recruiting.recruit = Recruit.model_construct(
+        species="GEODUDE", level=8, map_id=1, map_name="X", share=0.2
+    )
+    assert hunting.wants_experience(squirtle(30))
+
+
 def hurt(state: GameState, share: float) -> GameState:
     party = tuple(mon.model_copy(update={"hp": max(1, int(mon.max_hp * share))}) for mon in state.party)
     return state.model_copy(update={"party": party})
