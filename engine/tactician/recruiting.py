@@ -12,7 +12,7 @@ from engine.tactician.spots import puzzle_floors
 from engine.team.changes import Recruit
 from engine.team.recruits import BALLS, recruits_for
 from engine.world.goals import Leg
-from engine.world.tables import GHOST_MAPS, GHOST_SEER, SAFARI_MAPS
+from engine.world.tables import GHOST_SEER, no_ordinary_battle
 from engine.world.world import World
 
 HOPS = 4  # map edges and warps from the player's map that a recruit may be looked for within (a building's
@@ -76,8 +76,7 @@ class Recruiting:
         if key in self._weighed:
             return None
         self._weighed.add(key)
-        seer = any(entry.name == GHOST_SEER for entry in state.bag)
-        shut = SAFARI_MAPS if seer else SAFARI_MAPS | GHOST_MAPS  # no ordinary ball or battle there
+        shut = no_ordinary_battle(any(entry.name == GHOST_SEER for entry in state.bag))
         maps = {
             m
             for m in self.world.maps_near(state.overworld.map_id, HOPS) - self._puzzle_floors

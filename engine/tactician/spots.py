@@ -21,7 +21,7 @@ from engine.tactician.explorer import LEG_SLACK, Explorer
 from engine.team.training import Spot, ranked_spots, trainer_battle
 from engine.world.goals import Leg, MapGoal
 from engine.world.models import Square
-from engine.world.tables import FLY_SPOTS, GHOST_MAPS, GHOST_SEER, OPP_ID_OFFSET, SAFARI_MAPS, SLOPE_MAPS
+from engine.world.tables import FLY_SPOTS, GHOST_SEER, OPP_ID_OFFSET, SLOPE_MAPS, no_ordinary_battle
 from engine.world.world import World
 
 CANDIDATES = 5  # the best spots on paper whose way there is planned
@@ -160,7 +160,7 @@ class SpotChooser:
     def _choose(self, state: GameState, level: int, avoid: frozenset[int]) -> Spot | None:
         seer = any(entry.name == GHOST_SEER for entry in state.bag)
         # No experience from Safari or ghost battles; a slope to ride up against after every battle.
-        shut = (SAFARI_MAPS if seer else SAFARI_MAPS | GHOST_MAPS) | SLOPE_MAPS
+        shut = no_ordinary_battle(seer) | SLOPE_MAPS
         near = self.world.maps_near(state.overworld.map_id, SPOT_HOPS)  # a spot further off leads elsewhere
         near -= self._puzzle_floors | avoid
         wild = {map_id: table for map_id, table in self.world.wild.items()

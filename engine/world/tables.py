@@ -192,6 +192,14 @@ FOREST_TILESET = 3
 # SILPH_SCOPE in the bag is against an unknown ghost that no move touches; running always works.
 GHOST_MAPS = frozenset(f"POKEMON_TOWER_{floor}F" for floor in range(1, 8))
 GHOST_SEER = "SILPH_SCOPE"
+
+
+def no_ordinary_battle(seer: bool) -> frozenset[str]:
+    """The maps where no move is used and no ordinary ball thrown: the Safari Zone's, and the Pokémon
+    Tower's floors unless the SILPH_SCOPE (`seer`) is in the bag."""
+    return SAFARI_MAPS if seer else SAFARI_MAPS | GHOST_MAPS
+
+
 # Cycling Road's slope (pret home/overworld.asm JoypadOverworld and DoBikeSpeedup, on ROUTE_17): with no
 # button held the game rides the player downhill, and any way but down goes at walking speed. Training
 # in its grass measured 0.12 experience a frame against 0.3 on Route 23: no training spot.
