@@ -1,16 +1,18 @@
 """The pilot's recruiting: while the next boss is not yet forecast to fall, a wild species near at hand that
 would bring it within reach (engine/team/recruits.py) is looked for on its map and caught, before any
-training; a recruit not found within MAX_LEGS legs is given up, and each species is tried once per boss."""
+training; a recruit not found within MAX_LEGS legs or MAX_SECONDS of the game clock is given up, and each
+species is tried once per boss."""
 
 from __future__ import annotations
 
+from engine.experience.outcomes import clock_seconds
 from engine.frozen import Frozen
 from engine.game.models import GameState
 from engine.story.graph import Step
 from engine.tactician.explorer import Explorer
 from engine.tactician.spots import puzzle_floors
 from engine.team.changes import Recruit
-from engine.team.recruits import BALLS, recruits_for
+from engine.team.recruits import BALLS, MAX_FRAMES_TO_MEET, recruits_for
 from engine.world.goals import Leg
 from engine.world.tables import GHOST_SEER, no_ordinary_battle
 from engine.world.world import World
@@ -18,6 +20,10 @@ from engine.world.world import World
 HOPS = 4  # map edges and warps from the player's map that a recruit may be looked for within (a building's
 # door is one of them)
 MAX_LEGS = 40  # legs of looking before a recruit is given up
+# ...and the game clock's seconds from the choice, other legs between them included: the hunt's legs may
+# alternate with a trip's (Blue seed 139's RATICATE hunt with the HM02 trip), and a recruit is worth only
+# the training it saves. Twice the longest expected wait to meet one (team/recruits.py MAX_FRAMES_TO_MEET).
+MAX_SECONDS = 2 * MAX_FRAMES_TO_MEET // 60
 CANDIDATES = 6  # the best recruits on paper whose way there is planned
 MAX_STEPS = 200  # the longest walk to a recruit's grass
 SEARCH_NODES = 20_000
@@ -26,6 +32,7 @@ SEARCH_NODES = 20_000
 class RecruitingSnapshot(Frozen):
     recruit: Recruit | None = None
     legs: int = 0
+    began: int = 0  # the game clock's seconds when the recruit was chosen
     tried: tuple[str, ...] = ()
 
 
@@ -35,6 +42,7 @@ class Recruiting:
         self.explorer = explorer
         self.recruit: Recruit | None = None
         self.legs = 0
+        self.began = 0
         self.tried: set[str] = set()  # "boss species": recruits given up or caught
         self._weighed: set[tuple[object, ...]] = set()
         self.note = ""  # the last give-up or catch, for the next leg's reason
@@ -47,11 +55,13 @@ class Recruiting:
             self.recruit = None
         if self.recruit is None and boss is not None:
             self.recruit = self._choose(state, boss, boss.win_at if bar is None else bar)
-            self.legs = 0
+            self.legs, self.began = 0, clock_seconds(state.progress.play_time)
         if self.recruit is None:
             return None
-        if self.legs >= MAX_LEGS:
-            self.note = f"gave up looking for a {self.recruit.species} after {MAX_LEGS} legs"
+        spent = clock_seconds(state.progress.play_time) - self.began
+        if self.legs >= MAX_LEGS or spent >= MAX_SECONDS:
+            species = self.recruit.species
+            self.note = f"gave up looking for a {species} after {self.legs} legs and {spent} s of play"
             self.recruit = None
             return None
         if not any(entry.name in BALLS and entry.quantity for entry in state.bag):
@@ -99,7 +109,9 @@ class Recruiting:
         return best[2]
 
     def snapshot(self) -> RecruitingSnapshot:
-        return RecruitingSnapshot(recruit=self.recruit, legs=self.legs, tried=tuple(sorted(self.tried)))
+        return RecruitingSnapshot(recruit=self.recruit, legs=self.legs, began=self.began,
+                                  tried=tuple(sorted(self.tried)))  # fmt: skip
 
     def restore(self, snapshot: RecruitingSnapshot) -> None:
-        self.recruit, self.legs, self.tried = snapshot.recruit, snapshot.legs, set(snapshot.tried)
+        self.recruit, self.legs, self.began = snapshot.recruit, snapshot.legs, snapshot.began
+        self.tried = set(snapshot.tried)

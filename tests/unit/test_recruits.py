@@ -9,8 +9,8 @@ from engine.game.models import BagItem, GameState
 from engine.game.tables import game_data
 from engine.story.graph import Step, parse_graph
 from engine.tactician.explorer import Explorer
-from engine.tactician.recruiting import MAX_LEGS, Recruiting
-from engine.team.recruits import MAX_FRAMES_TO_MEET, frames_to_meet, recruits_for, wild_member
+from engine.tactician.recruiting import MAX_LEGS, MAX_SECONDS, Recruiting
+from engine.team.recruits import MAX_FRAMES_TO_MEET, MIN_RISE, frames_to_meet, recruits_for, wild_member
 from engine.world.models import WildTable
 from engine.world.world import World
 from tests.support.tiny_world import INDOOR, TinyMap, build_world, state_at
@@ -104,3 +104,36 @@ def test_a_recruit_is_given_up_when_the_balls_run_out() -> None:
     thrown = weak().model_copy(update={"bag": ()})
     assert recruiting.leg(thrown, boss, None) is None and recruiting.species() is None
     assert "no ball left" in recruiting.note
+
+
+def at_clock(state: GameState, seconds: int) -> GameState:
+    clock = f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
+    return state.model_copy(update={"progress": state.progress.model_copy(update={"play_time": clock})})
+
+
+def test_a_recruit_is_given_up_when_the_game_clock_spent_on_it_runs_out() -> None:
+    """Other legs between the hunt's count too: the clock runs from the choice."""
+    boss = surge_step()
+    w = world()
+    recruiting = Recruiting(w, Explorer(w))
+    assert recruiting.leg(at_clock(weak(), 3600), boss, None) is not None
+    assert recruiting.leg(at_clock(weak(), 3600 + MAX_SECONDS - 1), boss, None) is not None
+    restored = Recruiting(w, Explorer(w))
+    restored.restore(recruiting.snapshot())  # a checkpoint keeps the hunt's start
+    for hunt in (recruiting, restored):
+        assert hunt.leg(at_clock(weak(), 3600 + MAX_SECONDS), boss, None) is None and hunt.species() is None
+        assert f"{MAX_SECONDS} s of play" in hunt.note
+
+
+def test_a_recruit_that_reaches_the_bar_by_a_few_points_is_not_worth_looking_for() -> None:
+    """The bar set just under what the DIGLETT brings: reached, but by less than MIN_RISE over today's."""
+    before = surge(weak())
+    after = surge(weak().model_copy(update={"party": (*weak().party, wild_member("DIGLETT", 22))}))
+    assert before is not None and after is not None and after >= before + MIN_RISE
+    assert [r.species for r in recruits_for(weak(), world(), {CAVE}, surge, after)] == ["DIGLETT"]
+
+    def nearly(state: GameState) -> float | None:  # the same boss, the recruit's gain squeezed under MIN_RISE
+        found = surge(state)
+        return None if found is None else min(found, before + MIN_RISE / 2)
+
+    assert recruits_for(weak(), world(), {CAVE}, nearly, before + MIN_RISE / 4) == []
