@@ -224,7 +224,8 @@ class Conductor:
             table = splits_view(self.splits, self.milestones.reached, self._live_frame, playing,
                                 progress.directive)  # fmt: skip
             view = view.model_copy(update={"splits": table})
-        self.live.publish(view, self._last_state, self.roles.emulator.call.screenshot() if screen else None)
+        shot = screen and (force or self.live.wants_screen())
+        self.live.publish(view, self._last_state, self.roles.emulator.call.screenshot() if shot else None)
 
     def _play(self) -> StopReason:
         self.game = self.roles.emulator.call.game_name()

@@ -44,6 +44,11 @@ from engine.world.world import World, load_world
 
 log = logging.getLogger("engine.run")
 PUBLISH_SECONDS = 0.25  # four views a second: the page's screen moves at least twice a second
+# ...and while nobody watches, one view this often, without a screenshot (it would draw a frame, and the
+# run would play another game than unwatched): a request that finds the views stopped waits only
+# FRESH_SECONDS for the next, and a run whose cycles were slower than that (Ray workers niced under load)
+# answered a first request 2.5 minutes in with the view from its start (frame 0, "starting").
+UNWATCHED_SECONDS = 5.0
 RECENT_KEPT = 20
 
 
@@ -66,9 +71,9 @@ def _cannot_listen(option: str, host: str, port: int, exc: OSError) -> WatchErro
 
 class LivePublisher:
     """Views of the run on a board: served on (host, port) with `--watch`, or, on a Ray cluster, kept for
-    `engine watch` to fetch through the conductor actor. Views are made only while someone watches (an
-    event stream open, or the view asked for in the last WANTED_SECONDS), so a run nobody watches pays
-    nothing."""
+    `engine watch` to fetch through the conductor actor. Views with a new screen are made only while someone
+    watches (an event stream open, or the view asked for in the last WANTED_SECONDS); a run nobody watches
+    makes one every UNWATCHED_SECONDS without, so the newest view is never older than that and a cycle."""
 
     def __init__(self, rom: Path, serve_at: tuple[str, int] | None = None) -> None:
         self.board = LiveBoard()
@@ -137,10 +142,13 @@ class LivePublisher:
         return self.board.watched(WANTED_SECONDS)
 
     def due(self) -> bool:
-        if not self._watched():
-            return False
+        every = PUBLISH_SECONDS if self._watched() else UNWATCHED_SECONDS
         # No assumption about what the monotonic clock reads: the first view is always due.
-        return self._last is None or time.monotonic() - self._last[0] >= PUBLISH_SECONDS
+        return self._last is None or time.monotonic() - self._last[0] >= every
+
+    def wants_screen(self) -> bool:
+        """Whether the view due now should carry a new screenshot: only while someone watches."""
+        return self._watched()
 
     def publish(self, view: LiveView, state: GameState | None, screen: bytes | None) -> None:
         now = time.monotonic()

@@ -1,6 +1,7 @@
-"""The live view is current on the first answer: a run makes views only while someone watches, so a request
-that finds the views stopped waits (bounded) for the run's next one instead of answering with the view from
-the run's start; a finished run answers at once."""
+"""The live view is current on the first answer: a run makes views four a second only while someone watches,
+so a request that finds the views slowed waits (bounded) for the run's next one instead of answering with an
+old view; a run nobody watches still makes one every UNWATCHED_SECONDS, without a screenshot (it would draw
+a frame); a finished run answers at once."""
 
 from __future__ import annotations
 
@@ -10,15 +11,17 @@ import time
 import urllib.request
 from pathlib import Path
 
-from engine.runtime.live import PUBLISH_SECONDS, LivePublisher
+from engine.runtime.live import PUBLISH_SECONDS, UNWATCHED_SECONDS, LivePublisher
 from engine.watch.view import FRESH_SECONDS, WANTED_SECONDS, LiveView
 
 STARTING = LiveView(run_id="r", game="red", phase="starting", frame=0, decisions=0, battles=0, where="")
 
 
-def playing(publisher: LivePublisher, stop: threading.Event) -> threading.Thread:
-    """A run as the conductor plays it: its frames move on every cycle, and it makes a view only when one
-    is due (someone watches)."""
+def playing(
+    publisher: LivePublisher, stop: threading.Event, shots: list[int] | None = None
+) -> threading.Thread:
+    """A run as the conductor plays it: its frames move on every cycle, and it makes a view when one is due,
+    with a screenshot (noted in `shots`) when someone watches."""
 
     def cycles() -> None:
         frame = 0
@@ -28,7 +31,10 @@ def playing(publisher: LivePublisher, stop: threading.Event) -> threading.Thread
                 view = STARTING.model_copy(
                     update={"phase": "running", "frame": frame, "decisions": frame // 100}
                 )
-                publisher.publish(view, None, b"screen")
+                shot = publisher.wants_screen()
+                if shot and shots is not None:
+                    shots.append(frame)
+                publisher.publish(view, None, b"screen" if shot else None)
 
     thread = threading.Thread(target=cycles, daemon=True)
     thread.start()
@@ -48,8 +54,9 @@ def test_one_late_request_sees_the_run_as_it_is_now() -> None:
     stop = threading.Event()
     playing(served, stop)
     try:
-        time.sleep(10 * PUBLISH_SECONDS)  # the run plays on; nobody asks, so it makes no view
-        assert served.board.latest()[1] == STARTING
+        time.sleep(10 * PUBLISH_SECONDS)  # the run plays on; nobody asks, so it makes one view and no more
+        made = served.board.latest()[1]
+        assert made is not None and made.phase == "running" and made.frame <= 300
         assert served.server is not None
         view = ask(served.server.url)["view"]
         assert isinstance(view, dict) and view["phase"] == "running" and view["frame"] > 0
@@ -90,3 +97,22 @@ def test_a_run_that_makes_no_view_costs_a_request_at_most_the_bounded_wait() -> 
         assert FRESH_SECONDS - 0.5 <= time.monotonic() - started < FRESH_SECONDS + 5
     finally:
         served.stop()
+
+
+def test_a_run_nobody_watches_keeps_a_recent_view_without_drawing_screens() -> None:
+    publisher = LivePublisher(Path("scripted.gb"))
+    stop = threading.Event()
+    shots: list[int] = []
+    playing(publisher, stop, shots)
+    try:
+        time.sleep(UNWATCHED_SECONDS * 2.5)
+        version, view, screen = publisher.board.latest()
+        assert version >= 2 and view is not None  # the first view at once, then one every UNWATCHED_SECONDS
+        assert version <= 4  # not four a second
+        assert shots == [] and screen == b""  # nobody watched: no screenshot drew a frame
+        publisher.wanted()  # `engine watch` asks
+        time.sleep(4 * PUBLISH_SECONDS)
+        assert shots and publisher.board.latest()[2] == b"screen"
+    finally:
+        stop.set()
+        publisher.stop()
