@@ -135,12 +135,15 @@ def test_from_power_on_to_koga_cut_the_trash_cans_rock_tunnel_erika_the_hideout_
     code, summary, run_dir, _ = to_koga
     assert code == 0 and summary["stopped"] == "until", summary["milestones"]
     order = [split["name"] for split in summary["milestones"]]
-    story = ("beat_misty", "get_ss_ticket", "reach_vermilion", "get_hm01", "teach_cut", "beat_lt_surge",
+    story = ("beat_misty", "get_ss_ticket", "reach_vermilion", "get_hm01", "teach_cut",
              "get_bike_voucher", "get_bicycle", "reach_lavender", "reach_celadon", "beat_erika",
              "find_rocket_hideout", "get_lift_key",
              "get_silph_scope", "rescue_mr_fuji", "get_poke_flute", "wake_snorlax", "reach_fuchsia",
              "beat_koga")  # fmt: skip
     assert [order.index(name) for name in story] == sorted(order.index(name) for name in story)
+    # Lt. Surge's gym needs CUT; the voucher (Vermilion's fan club) may come before it or after (Blue's run
+    # of this test fetched it first).
+    assert order.index("teach_cut") < order.index("beat_lt_surge") < order.index("beat_koga")
     legs = [json.loads(line) for line in (run_dir / "decisions.jsonl").read_text().splitlines()]
     separator = [leg for leg in legs if leg.get("point") == "thing" and "88,1,4,up" in leg["action"]]
     # Bill's PC, faced from below, once: the talk waits out the separator's sounds after its text.
@@ -349,7 +352,9 @@ def test_aimed_at_route_16s_snorlax_then_cycling_road_to_fuchsia_and_without_the
     goto = ["goto", "--rom", str(rom_path), "--to", "FUCHSIA_CITY", "--json", "--state"]
     assert main([*goto, str(own)]) == 0
     cycled = json.loads(capsys.readouterr().out)
-    assert cycled["steps"] == cycled["planned_steps"]
+    # No detour: a trainer of Cycling Road who sees the player stops the walk and the rest is planned again
+    # from there (Blue's run of this test: 212 steps walked of 233 first planned, after a CUE_BALL).
+    assert cycled["outcome"] == "arrived" and cycled["steps"] <= cycled["planned_steps"]
     # Without a bicycle the gates of Cycling Road stay shut: Route 12's way round is several times longer.
     assert main([*goto, str(no_bicycle)]) == 0
     walked = json.loads(capsys.readouterr().out)
