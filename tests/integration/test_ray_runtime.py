@@ -302,11 +302,11 @@ def test_ctrl_c_in_the_driver_still_writes_the_summary(
         def playing() -> bool:
             try:
                 conductor = ray.get_actor(name, namespace=NAMESPACE)
-            except ValueError:
+                return ray.get(conductor.status.remote(), timeout=10).decisions >= 4
+            except (ValueError, ray.exceptions.GetTimeoutError):  # not there yet, or busy: wait_for bounds it
                 return False
-            return ray.get(conductor.status.remote(), timeout=10).decisions >= 4
 
-        wait_for(playing, seconds=60)
+        wait_for(playing, seconds=120)
         os.kill(os.getpid(), signal.SIGINT)
 
     # Ctrl-C as at a terminal, even when the tests run in the background (where SIGINT starts ignored)
