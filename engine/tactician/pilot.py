@@ -61,7 +61,7 @@ from engine.world.goals import (
 )
 from engine.world.models import Square
 from engine.world.planner import gate_squares
-from engine.world.tables import GHOST_SEER, PC_SQUARE, PC_SQUARES, no_ordinary_battle
+from engine.world.tables import PC_SQUARE, PC_SQUARES, no_ordinary_battle
 from engine.world.world import World
 
 HEALED_ENOUGH = 0.5  # once healed for an objective, the team goes back to a nurse only below this share
@@ -510,7 +510,7 @@ class Pilot:
 
         # No ordinary ball is thrown in the Safari Zone (its battles only run), nor at an unseen ghost: a
         # hunt for new species sent there ran from 629 wild battles and caught nothing.
-        shut = no_ordinary_battle(any(entry.name == GHOST_SEER for entry in state.bag))
+        shut = no_ordinary_battle(entry.name for entry in state.bag)
         found = frozenset(
             map_id
             for map_id, species in self.world.wild_grass.items()

@@ -14,7 +14,7 @@ from engine.tactician.spots import puzzle_floors
 from engine.team.changes import Recruit
 from engine.team.recruits import BALLS, MAX_FRAMES_TO_MEET, recruits_for
 from engine.world.goals import Leg
-from engine.world.tables import GHOST_SEER, no_ordinary_battle
+from engine.world.tables import no_ordinary_battle
 from engine.world.world import World
 
 HOPS = 4  # map edges and warps from the player's map that a recruit may be looked for within (a building's
@@ -86,7 +86,7 @@ class Recruiting:
         if key in self._weighed:
             return None
         self._weighed.add(key)
-        shut = no_ordinary_battle(any(entry.name == GHOST_SEER for entry in state.bag))
+        shut = no_ordinary_battle(entry.name for entry in state.bag)
         maps = {
             m
             for m in self.world.maps_near(state.overworld.map_id, HOPS) - self._puzzle_floors

@@ -158,9 +158,8 @@ class SpotChooser:
         return found
 
     def _choose(self, state: GameState, level: int, avoid: frozenset[int]) -> Spot | None:
-        seer = any(entry.name == GHOST_SEER for entry in state.bag)
         # No experience from Safari or ghost battles; a slope to ride up against after every battle.
-        shut = no_ordinary_battle(seer) | SLOPE_MAPS
+        shut = no_ordinary_battle(entry.name for entry in state.bag) | SLOPE_MAPS
         near = self.world.maps_near(state.overworld.map_id, SPOT_HOPS)  # a spot further off leads elsewhere
         near -= self._puzzle_floors | avoid
         wild = {map_id: table for map_id, table in self.world.wild.items()

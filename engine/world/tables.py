@@ -8,6 +8,7 @@ addresses of 0x4000 and above, and the address itself below it.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -194,10 +195,10 @@ GHOST_MAPS = frozenset(f"POKEMON_TOWER_{floor}F" for floor in range(1, 8))
 GHOST_SEER = "SILPH_SCOPE"
 
 
-def no_ordinary_battle(seer: bool) -> frozenset[str]:
-    """The maps where no move is used and no ordinary ball thrown: the Safari Zone's, and the Pokémon
-    Tower's floors unless the SILPH_SCOPE (`seer`) is in the bag."""
-    return SAFARI_MAPS if seer else SAFARI_MAPS | GHOST_MAPS
+def no_ordinary_battle(bag: Iterable[str | None]) -> frozenset[str]:
+    """The maps where no move is used and no ordinary ball thrown, for a bag holding the items named: the
+    Safari Zone's, and the Pokémon Tower's floors unless the SILPH_SCOPE is in the bag."""
+    return SAFARI_MAPS if GHOST_SEER in bag else SAFARI_MAPS | GHOST_MAPS
 
 
 # Cycling Road's slope (pret home/overworld.asm JoypadOverworld and DoBikeSpeedup, on ROUTE_17): with no
