@@ -421,8 +421,9 @@ def test_a_lost_gauntlet_keeps_its_bar_and_waits_for_two_more_levels() -> None:
     w = world()
     flown = Pilot(w, gauntlet_graph(), Explorer(w), stuck_legs=3)
     lost = flown.battle_ended("defeat", "LANCE #1", blastoise(64))
-    assert lost is not None and "the next try waits for L66 and 70%" in lost
-    assert flown.bars[GAUNTLET_KEY] == 0.7  # a boss's bar rises ten points; the chain's forecast holds
+    assert lost is not None and "waited for a forecast of 50%" in lost
+    assert "the next try waits for L66 and 50%" in lost
+    assert flown.bars[GAUNTLET_KEY] == FIRST_ENTRY_BAR  # a boss's bar rises ten points; the chain's holds
 
 
 def test_a_training_leg_that_meets_its_battle_is_never_counted_as_stuck() -> None:
@@ -446,7 +447,7 @@ def stocked(level: int, **boosts: int) -> GameState:
     return in_town(state)
 
 
-def test_the_gauntlets_first_entry_waits_for_half_and_a_retry_for_the_steps_own_bar() -> None:
+def test_the_gauntlets_first_entry_waits_for_half_and_a_retry_for_the_same_bar_two_levels_on() -> None:
     w = world()
     flown = Pilot(w, gauntlet_graph(), Explorer(w), stuck_legs=3)
     even = stocked(65, X_SPECIAL=5)  # 61%: over the first entry's bar, under the step's 70%
@@ -455,9 +456,11 @@ def test_the_gauntlets_first_entry_waits_for_half_and_a_retry_for_the_steps_own_
     leg = flown.leg(even, "beat_the_league")
     assert leg is not None and leg.goal.model_dump().get("map_id") == ROAD
     flown.battle_ended("defeat", "LANCE #1", even)
-    assert flown.bars[GAUNTLET_KEY] == 0.7
-    leg = flown.leg(stocked(66, X_SPECIAL=5), "beat_the_league")  # 65%
-    assert leg is not None and "train" in leg.reason and "L67" in leg.reason  # two levels on, then 70%
+    assert flown.bars[GAUNTLET_KEY] == FIRST_ENTRY_BAR
+    leg = flown.leg(stocked(66, X_SPECIAL=5), "beat_the_league")
+    assert leg is not None and "train" in leg.reason and "L67" in leg.reason  # two levels on first
+    leg = flown.leg(stocked(67, X_SPECIAL=5), "beat_the_league")  # over half: not held for the step's 70%
+    assert leg is not None and leg.goal.model_dump().get("map_id") == ROAD
 
 
 def played(state: GameState, seconds: int) -> GameState:
