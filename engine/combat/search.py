@@ -34,6 +34,7 @@ from engine.combat.pace import move_pace
 from engine.combat.race import DuelOdds
 from engine.combat.turn import enemy_answers, member_after_item, resolve_turn
 from engine.game.damage import PHYSICAL_TYPES
+from engine.game.items import BATTLE_ITEMS, ItemKind
 from engine.game.mending import FIGHTER_LEVELS
 
 SEARCH_DETAIL = 2  # damage groups and sleep/confusion lengths per branch
@@ -122,6 +123,11 @@ ITEM_COST = 0.03
 # SURF at 1 fought him at "4% to win" with STRENGTH, and lost.
 LAST_ROOM = "RIVAL3"
 LAST_ROOM_PRICE_SHARE = 0.05
+# Outside the gauntlet's rooms a PP restore (sold nowhere) weighs this many times its price: a nurse gives PP
+# back there, and the rooms, where nothing else does, are what it is kept for (game/mending.py). Priced as
+# a potion is, Blue seed 156 drank its only ELIXER against GIOVANNI's RHYDON ("100% to win") and met the
+# Champion with ICE BEAM and SURF at 3 PP, and lost.
+KEPT_FOR_THE_ROOMS = 2.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -291,10 +297,18 @@ def _answers(duel: Duel, action: Action, to_attacks: Answers) -> Answers:
 
 
 def _preference(duel: Duel, scored: Scored) -> float:
-    refund = 0.0
-    if duel.them.trainer_class == LAST_ROOM:
-        refund = item_cost(scored.action) * (1 - LAST_ROOM_PRICE_SHARE)
+    refund = item_cost(scored.action) * (1 - price_share(duel, scored.action))
     return scored.value + refund + (TIE_MARGIN if _is_attack(duel, scored.action) else 0.0)
+
+
+def price_share(duel: Duel, action: Action) -> float:
+    """How many times its price an item weighs against winning here (see LAST_ROOM, KEPT_FOR_THE_ROOMS)."""
+    if duel.them.trainer_class == LAST_ROOM:
+        return LAST_ROOM_PRICE_SHARE
+    if duel.them.trainer_class in CHAIN_ROOMS or not isinstance(action, UseItem):
+        return 1.0
+    found = BATTLE_ITEMS.get(action.item)
+    return KEPT_FOR_THE_ROOMS if found is not None and found.kind is ItemKind.RESTORE_PP else 1.0
 
 
 def _thrifty(duel: Duel, scored: tuple[Scored, ...], worth: list[int], index: int) -> int:

@@ -187,6 +187,21 @@ def test_the_champion_is_the_last_battle_so_an_elixer_is_not_kept_for_later(
     assert (verdict.best.action == elixer) is elixer_used, verdict.reason
 
 
+@pytest.mark.parametrize(("room", "elixer_used"), [("GIOVANNI", False), ("LANCE", True)])
+def test_outside_the_gauntlet_an_elixer_is_kept_for_its_rooms_unless_the_battle_hangs_on_it(
+    room: str, elixer_used: bool
+) -> None:
+    # A nurse gives PP back outside the rooms: 62% to win with ICE BEAM's last use does not pay for an
+    # ELIXER there (a run drank its only one against GIOVANNI and met the Champion with 3 PP in SURF).
+    dry = mon("BLASTOISE", 48, "ICE_BEAM", "SURF", "DIG", "DOUBLE_TEAM", pp=(1, 0, 0, 15))
+    duel = versus(room, (dry,), (mon("GOLEM", 50),))
+    elixer = UseItem(item="ELIXER", heal=10, cures=frozenset(), member=0)
+    verdict = search(duel, [*attacks(duel), elixer])
+    assert (verdict.best.action == elixer) is elixer_used, verdict.reason
+    dry_to_the_end = versus(room, (dry._replace(pp=(0, 0, 0, 15)),), (mon("RHYDON", 50),))
+    assert search(dry_to_the_end, [*attacks(dry_to_the_end), elixer]).best.action == elixer  # a lost battle
+
+
 def test_a_line_that_never_knocks_out_earns_nothing_for_its_pace() -> None:
     never = Scored(action=Attack(0), win=0.0, kept=0.0, standing=0.0, turns_to_ko=1.0, ko=0.0)
     slow = Scored(action=Attack(1), win=0.0, kept=0.0, standing=0.0, turns_to_ko=9.0, ko=1.0)
