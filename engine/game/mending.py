@@ -5,14 +5,11 @@ Only the members that still fight are mended: a member far below the strongest (
 use up revives and potions the fighters need later. A fainted fighter is revived first, then a status is
 cured, then HP is filled, each with the cheapest item that does the job (pret data/items/prices.asm), and
 last, between the Elite Four's rooms, an ELIXER gives a fighter's moves their PP back once they miss
-MISSING_PP in all (LATE_MISSING_PP with only LANCE and the Champion ahead): the gauntlet's forecast
-(team/gauntlet.py) counts on it between rooms, and a BLASTOISE that came to the Champion with ICE BEAM at 0
-and SURF at 1, an ELIXER in the bag, lost there.
+MISSING_PP in all: the gauntlet's forecast (team/gauntlet.py) counts on it between rooms, and a BLASTOISE
+that came to the Champion with ICE BEAM at 0 and SURF at 1, an ELIXER in the bag, lost there.
 """
 
 from __future__ import annotations
-
-from collections.abc import Callable
 
 from engine.frozen import Frozen
 from engine.game.decoders import ELITE_FOUR_MAPS
@@ -23,11 +20,6 @@ from engine.game.tables import game_data
 FIGHTER_LEVELS = 15  # a member this many levels below the strongest is no fighter
 ENOUGH_HP = 0.9  # a fighter at this share of its HP or more is not worth a potion
 MISSING_PP = 2 * PP_RESTORED  # as team/gauntlet.py's forecast uses one
-# ...and with two rooms or fewer ahead, what one ELIXER restores of a single move: kept for the Champion, it
-# may never be drunk. Blue seed 159 came to LANCE with ICE BEAM at 6 of 10, SURF at 5 of 15 and FISSURE at
-# 0 (19 PP missing), the ELIXER in the bag, and lost there. The party mends in the room it has just won.
-LATE_MISSING_PP = PP_RESTORED
-LATE_ROOMS = frozenset({"AGATHAS_ROOM", "LANCES_ROOM", "CHAMPIONS_ROOM"})
 
 
 class Mend(Frozen):
@@ -48,8 +40,7 @@ def next_mend(state: GameState) -> Mend | None:
             if entry.quantity > 0 and entry.name in BATTLE_ITEMS}  # fmt: skip
     # PP only inside the gauntlet: elsewhere a nurse gives it back, and the ELIXERs are kept for the rooms.
     inside = state.overworld.map_name in ELITE_FOUR_MAPS
-    pp = _restore_pp(LATE_MISSING_PP if state.overworld.map_name in LATE_ROOMS else MISSING_PP)
-    for mending in (_revive, _cure, _fill, pp) if inside else (_revive, _cure, _fill):
+    for mending in (_revive, _cure, _fill, _restore_pp) if inside else (_revive, _cure, _fill):
         for mon in fighters(state):
             mend = mending(mon, held)
             if mend is not None:
@@ -98,19 +89,15 @@ def _fill(mon: PartyMon, held: dict[str, BattleItem]) -> Mend | None:
     return Mend(item=item.name, member=mon.slot, why=why)
 
 
-def _restore_pp(least: int) -> Callable[[PartyMon, dict[str, BattleItem]], Mend | None]:
-    """An ELIXER (a MAX ELIXER only with none left) for a fighter whose moves miss `least` PP or more."""
-
-    def restore(mon: PartyMon, held: dict[str, BattleItem]) -> Mend | None:
-        if mon.hp == 0:
-            return None
-        missing = sum(max(0, max_pp(slot) - slot.pp) for slot in mon.moves if slot.move_id)
-        if missing < least:
-            return None
-        elixers = [item for item in held.values() if item.kind is ItemKind.RESTORE_PP and item.every_move]
-        if not elixers:
-            return None
-        item = min(elixers, key=lambda elixer: elixer.name == "MAX_ELIXER")
-        return Mend(item=item.name, member=mon.slot, why=f"{mon.species_name}'s moves miss {missing} PP")
-
-    return restore
+def _restore_pp(mon: PartyMon, held: dict[str, BattleItem]) -> Mend | None:
+    """An ELIXER (a MAX ELIXER only with none left) for a fighter whose moves miss MISSING_PP or more."""
+    if mon.hp == 0:
+        return None
+    missing = sum(max(0, max_pp(slot) - slot.pp) for slot in mon.moves if slot.move_id)
+    if missing < MISSING_PP:
+        return None
+    elixers = [item for item in held.values() if item.kind is ItemKind.RESTORE_PP and item.every_move]
+    if not elixers:
+        return None
+    item = min(elixers, key=lambda elixer: elixer.name == "MAX_ELIXER")
+    return Mend(item=item.name, member=mon.slot, why=f"{mon.species_name}'s moves miss {missing} PP")

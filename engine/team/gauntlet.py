@@ -50,7 +50,7 @@ from engine.frozen import Frozen
 from engine.game.damage import PHYSICAL_TYPES
 from engine.game.growth import level_for_experience
 from engine.game.items import BATTLE_ITEMS, ItemKind
-from engine.game.mending import FIGHTER_LEVELS, LATE_MISSING_PP, MISSING_PP
+from engine.game.mending import FIGHTER_LEVELS
 from engine.game.models import BagItem, GameState
 from engine.game.stats import raised
 from engine.game.tables import game_data
@@ -63,7 +63,6 @@ MAX_TURNS = 120  # a fight still going after this many turns counts as lost
 DETAIL = 4  # damage groups a turn's outcomes are drawn from (a draw needs no finer)
 SWITCH_MARGIN = 0.5  # how much better a bench member's duel must look for a switch as a foe comes out
 ETHER_PP = 10  # pret engine/items/item_effects.asm ItemUseMedicine: an ETHER or ELIXER restores 10 PP
-LATE_ROOMS_AHEAD = 2  # LANCE and the Champion: as game/mending.py's LATE_ROOMS (mended after AGATHA)
 
 
 class GauntletForecast(Frozen):
@@ -198,7 +197,7 @@ def _one_chain(
         if not won:
             return wins, turns
         bag.heals = list(duel.us.heals)
-        members = _mend(duel.us.members, tops, bag, late=len(sides) - wins - 1 <= LATE_ROOMS_AHEAD)
+        members = _mend(duel.us.members, tops, bag)
     return len(sides), turns
 
 
@@ -352,12 +351,9 @@ def _matchup(member: Fighter, foe: Fighter) -> float:
     return ours / max(1, foe.hp) - threat(foe, member) / max(1, member.hp)
 
 
-def _mend(
-    members: tuple[Fighter, ...], tops: tuple[tuple[int, ...], ...], bag: Bag, late: bool = False
-) -> tuple[Fighter, ...]:
+def _mend(members: tuple[Fighter, ...], tops: tuple[tuple[int, ...], ...], bag: Bag) -> tuple[Fighter, ...]:
     """Between rooms, as game/mending.py does with the real bag: the fighters only (a member far below the
-    strongest carries a field move, not the fight), revived, cured, filled, and their PP topped up (`late`:
-    with LANCE and the Champion alone ahead, an ELIXER once a move's worth of PP is missing)."""
+    strongest carries a field move, not the fight), revived, cured, filled, and their PP topped up."""
     top = max(member.level for member in members)
     mended = []
     for member, full in zip(members, tops, strict=True):
@@ -367,12 +363,12 @@ def _mend(
         if member.fainted and bag.revives:
             member = member._replace(hp=max(1, member.max_hp // bag.revives.pop(0)))
         if not member.fainted:
-            member = _filled(member, full, bag, late)
+            member = _filled(member, full, bag)
         mended.append(member)
     return tuple(mended)
 
 
-def _filled(member: Fighter, full: tuple[int, ...], bag: Bag, late: bool = False) -> Fighter:
+def _filled(member: Fighter, full: tuple[int, ...], bag: Bag) -> Fighter:
     if member.status != "OK" and bag.cures:
         bag.cures -= 1
         member = member._replace(status="OK", sleep_turns=0)
@@ -382,12 +378,12 @@ def _filled(member: Fighter, full: tuple[int, ...], bag: Bag, late: bool = False
         heal = min(fits) if fits else bag.heals[0]
         bag.heals.remove(heal)
         member = member.healed(heal)
-    return _pp_topped(member, full, bag, late)
+    return _pp_topped(member, full, bag)
 
 
-def _pp_topped(member: Fighter, full: tuple[int, ...], bag: Bag, late: bool = False) -> Fighter:
+def _pp_topped(member: Fighter, full: tuple[int, ...], bag: Bag) -> Fighter:
     missing = [max(0, top - left) for top, left in zip(full, member.pp, strict=True)]
-    if bag.elixers and sum(missing) >= (LATE_MISSING_PP if late else MISSING_PP):
+    if bag.elixers and sum(missing) >= 2 * ETHER_PP:
         bag.elixers -= 1
         return member._replace(
             pp=tuple(min(top, left + ETHER_PP) for top, left in zip(full, member.pp, strict=True))

@@ -107,25 +107,12 @@ def test_between_rooms_an_elixer_gives_a_fighter_its_pp_back_once_it_misses_twen
     dry = drained(blastoise(), 1, 0, 15, 3)
     mend = next_mend(in_room(party_of(dry, items=bag(("MAX_ELIXER", 1), ("ELIXER", 2)))))
     assert mend is not None and (mend.item, mend.member) == ("ELIXER", 0) and "miss 31 PP" in mend.why
-    short = party_of(drained(blastoise(), 5, 5, 15, 15), items=bag(("ELIXER", 2)))  # 10 PP missing
-    assert next_mend(in_room(short, "BRUNOS_ROOM")) is None
+    assert next_mend(in_room(party_of(drained(blastoise(), 5, 5, 15, 15), items=bag(("ELIXER", 2))))) is None
     # HP before PP; and outside the rooms a nurse gives PP back, the ELIXERs are kept for the gauntlet.
     mend = next_mend(in_room(party_of(hurt(dry, 20), items=bag(("ELIXER", 1), ("HYPER_POTION", 1)))))
     assert mend is not None and mend.item == "HYPER_POTION"
     assert next_mend(party_of(dry, items=bag(("ELIXER", 2)))) is None
     assert can_give("ELIXER") and not can_give("ETHER")  # an ETHER asks for a move: used in battle only
-
-
-def test_with_lance_and_the_champion_ahead_an_elixer_goes_once_a_moves_worth_of_pp_is_missing() -> None:
-    # Won in AGATHA's room (LANCE next) with 10 of 50 PP missing: twenty would keep it for a room it may
-    # never reach. Won in BRUNO's (three rooms ahead), it waits.
-    short = party_of(drained(blastoise(), 5, 5, 15, 15), items=bag(("ELIXER", 1)))
-    for room in ("AGATHAS_ROOM", "LANCES_ROOM"):
-        mend = next_mend(in_room(short, room))
-        assert mend is not None and mend.item == "ELIXER" and "miss 10 PP" in mend.why
-    assert next_mend(in_room(short, "BRUNOS_ROOM")) is None
-    assert next_mend(in_room(party_of(drained(blastoise(), 10, 5, 11, 15), items=bag(("ELIXER", 1))),
-                             "AGATHAS_ROOM")) is None  # fmt: skip
 
 
 def test_a_heal_from_the_bag_is_a_leg_in_place_and_the_step_ends_when_nothing_more_helps() -> None:

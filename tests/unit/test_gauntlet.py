@@ -101,16 +101,6 @@ def test_between_rooms_the_fighters_are_revived_and_filled_but_not_the_field_mov
     assert (bag.heals, bag.revives) == ([], [])
 
 
-def test_between_the_last_rooms_the_chain_drinks_an_elixer_once_a_moves_worth_of_pp_is_missing() -> None:
-    # As game/mending.py: ten PP missing wait for a later room with three rooms ahead, not with two.
-    fighter = fighter_of("BLASTOISE", 58)
-    tops = (tuple(fighter.pp),)
-    short = (fighter._replace(pp=(max(0, fighter.pp[0] - 10), *fighter.pp[1:])),)
-    early, late = Bag(elixers=1), Bag(elixers=1)
-    assert _mend(short, tops, early)[0].pp == short[0].pp and early.elixers == 1
-    assert _mend(short, tops, late, late=True)[0].pp == tops[0] and late.elixers == 0
-
-
 def test_the_chain_is_sure_for_a_team_far_above_it_and_hopeless_for_one_far_below() -> None:
     strong = team(member("MEWTWO", 100, ("PSYCHIC_M", "ICE_BEAM", "THUNDERBOLT", "RECOVER")))
     weak = team(member("RATTATA", 10, ("TACKLE",)))
