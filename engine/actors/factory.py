@@ -37,7 +37,7 @@ from engine.memory.service import LessonMemory
 from engine.observer.journey import Observer
 from engine.procedural.memory import ProceduralMemory
 from engine.procedural.scope import scope_for
-from engine.reflection.inbox import Reflection
+from engine.reflection.inbox import Reflection, Replayer
 from engine.strategist.strategist import Strategist
 from engine.tactician.buttons import ButtonPlayer
 from engine.tactician.tactician import Tactician
@@ -66,6 +66,8 @@ class RoleBuild:
     seed: int = 0
     paths: RunPaths | None = None  # None (tests of the wiring): no call log, no lessons, no checkpoints
     secrets: Mapping[str, str] = field(default_factory=dict)  # API keys the model tiers name
+    # Counterfactual replays of a lost battle for Reflection (built by the runtime, which may use replay/).
+    replays: Replayer | None = None
 
 
 class RomInHand:
@@ -115,7 +117,7 @@ def _deciders(
         "observer": Observer,
         "strategist": partial(_strategist, config, gateway, memory, rom),
         "tactician": partial(_tactician, build, config, gateway, memory, rom),
-        "reflection": partial(Reflection, routing, gateway, memory),
+        "reflection": partial(Reflection, routing, gateway, memory, build.replays),
     }
 
 

@@ -47,6 +47,13 @@ def register(commands: Subparsers) -> None:
         "--counterfactuals", action="store_true", help="also play out every other legal action"
     )
     replay.add_argument(
+        "--max-rollouts",
+        type=positive,
+        metavar="N",
+        help="with --counterfactuals: at most N rollouts, at the latest decisions (what a run asks after a "
+        "battle lost to a trainer)",
+    )
+    replay.add_argument(
         "--workers",
         type=positive,
         metavar="N",
@@ -88,6 +95,7 @@ class ReplayCommand:
     data_dir: Path
     config: Path | None
     counterfactuals: bool
+    max_rollouts: int | None
     workers: int
     max_decisions: int
     local: bool
@@ -99,7 +107,8 @@ class ReplayCommand:
     def from_args(cls, args: argparse.Namespace) -> ReplayCommand:
         return cls(
             battle=args.battle, rom=args.rom, data_dir=args.data_dir, config=args.config,
-            counterfactuals=args.counterfactuals, workers=args.workers, max_decisions=args.max_decisions,
+            counterfactuals=args.counterfactuals, max_rollouts=args.max_rollouts, workers=args.workers,
+            max_decisions=args.max_decisions,
             local=args.local, address=args.address, as_json=args.json, no_learn=args.no_learn,
         )  # fmt: skip
 
@@ -135,6 +144,7 @@ def _options(config: EngineConfig, args: ReplayCommand) -> ReplayOptions:
     return ReplayOptions(
         pool=pool,
         counterfactuals=args.counterfactuals,
+        max_rollouts=args.max_rollouts,
         max_rollout_decisions=args.max_decisions,
         screenshots=config.llm.screenshots,
     )

@@ -81,6 +81,10 @@ class Lesson(Frozen):
     last_used_play_hours: float | None = Field(default=None, ge=0.0)
     measured: Measurement | None = None
     fight: FightOutcome | None = None  # an "outcome" lesson's record
+    # A counterfactual replay's regret (engine/replay/lessons.py): the action that did better (its label,
+    # "use BUBBLE", "switch to PIDGEY") and the one the battle took; the rule-based policy follows it.
+    prefer: str | None = None
+    instead_of: str | None = None
 
 
 class LessonContext(Frozen):
@@ -114,6 +118,8 @@ def equivalence_key(lesson: Lesson) -> str:
         "m=" + (lesson.move.strip().upper() if lesson.move else ""),
         "o=" + (lesson.opponent.strip().upper() if lesson.opponent else ""),
     ]
+    if lesson.prefer is not None or lesson.instead_of is not None:
+        parts.append(f"p={lesson.prefer or ''}>{lesson.instead_of or ''}")
     if lesson.kind == "outcome":
         # Every fight is its own record: their results are what a calibration counts, not a merged belief.
         parts.append("b=" + ",".join(lesson.provenance))

@@ -194,6 +194,18 @@ class LessonMemory:
                 {"$and": [{"species": enemy_species.upper()}, {"measured_uses": {"$gte": 1}}]}
             )
 
+    def preferences_for(self, enemy_species: str, opponent: str | None) -> list[Lesson]:
+        """Replays' regrets against one species (and, for a trainer's, its battle's opponent): what the
+        rule-based policy does instead of the action a lost battle took."""
+        if self.store is None:
+            return []
+        with self._mutex:
+            found = self.store.where({"kind": {"$in": ["move", "sequence"]}})
+        species = enemy_species.upper()
+        return [lesson for lesson in found
+                if lesson.prefer and lesson.instead_of and lesson.species[-1:] == (species,)
+                and lesson.opponent in (None, opponent)]  # fmt: skip
+
     def lessons(self, kind: LessonKind | None = None) -> list[Lesson]:
         if self.store is None:
             return []

@@ -56,6 +56,8 @@ _SCALAR_FIELDS = (
     "created_play_hours",
     "updated_play_hours",
     "last_used_play_hours",
+    "prefer",
+    "instead_of",
 )
 # Chroma metadata is flat: the measurement's fields are stored as measured_uses, measured_hit_rate, ...,
 # a fight's record's as fight_key, fight_forecast, ...

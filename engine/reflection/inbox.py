@@ -10,6 +10,10 @@ it in five phases:
 5. validation (validation.py), applied to every candidate before integration.
 The report (report.py) is written to runs/<run id>/reflections/<battle id>.json.
 
+After a battle lost to a trainer, and with a replayer given (the runtime builds one from
+engine/replay/after_loss.py when memory.replay_losses is on), counterfactual replays of the battle's
+openings run on the same thread, and their lessons go to memory too: the next try follows their regrets.
+
 `receive` only queues the record; one worker thread reflects in order, so a slow model never delays a
 decision, whether Reflection is a Ray actor or a plain object in the conductor's process, and a failing
 reflection is logged and counted, never raised into play. `settle` waits for the queue (the end of a run
@@ -22,8 +26,11 @@ from __future__ import annotations
 import logging
 import queue
 import threading
+import time
 from collections import OrderedDict, deque
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Protocol
 
 from engine.battles.files import read_battle_log
 from engine.battles.models import BattleLog
@@ -48,6 +55,14 @@ RECEIVED_KEPT = 100
 REPORTS_KEPT = 100  # the newest reports stay in memory for `reports`; every one is on disk
 
 
+class Replayer(Protocol):
+    """A lost battle's log path -> the lessons its counterfactual replays teach; `stop` ends one running."""
+
+    def __call__(self, log_path: Path) -> Sequence[Lesson]: ...
+
+    def stop(self) -> None: ...
+
+
 def reflection_path(log_path: Path, battle_id: str) -> Path:
     """runs/<run id>/reflections/<battle id>.json for a log at runs/<run id>/battles/<battle id>.json."""
     return log_path.parent.parent / REFLECTIONS_DIR / f"{battle_id}.json"
@@ -67,16 +82,19 @@ class Reflection:
         routing: RoutingConfig | None = None,
         gateway: GatewayPort | None = None,
         memory: MemoryPort | None = None,
+        replayer: Replayer | None = None,
     ) -> None:
         self.routing = routing or RoutingConfig()
         self.gateway = gateway
         self.memory = memory
+        self.replayer = replayer
         # The newest battles received (a long run receives thousands): what `report` counts is in `counts`.
         self.received: deque[BattleRecord] = deque(maxlen=RECEIVED_KEPT)
         self.reports: OrderedDict[str, ReflectionReport] = OrderedDict()
         self.counts = {
             "battles_received": 0, "reflections": 0, "model_reflections": 0, "insights": 0, "skipped": 0,
             "lessons_accepted": 0, "lessons_rejected": 0, "lessons_stored": 0, "failed": 0,
+            "replays": 0, "replay_lessons": 0, "replays_failed": 0,
         }  # fmt: skip
         self._tiers: tuple[Tier, ...] | None = None  # asked once: the gateway's live tiers do not change
         # Each battle with the trace context it arrived in: its model calls join the trace of the decision
@@ -116,6 +134,8 @@ class Reflection:
         return done.wait(timeout)
 
     def close(self) -> None:
+        if self.replayer is not None:
+            self.replayer.stop()  # a replay still running is given up: the run is over
         if self._worker is not None:
             self._queue.put(None)
             self._worker.join(timeout=5.0)
@@ -139,7 +159,8 @@ class Reflection:
             try:
                 path = Path(record.log_path)
                 with continued(carrier):
-                    self._reflect(read_battle_log(path), path)
+                    report = self._reflect(read_battle_log(path), path)
+                    self._replay_loss(report, path)
             except Exception:  # one battle's failure must not stop reflection on the next
                 self._count("failed")
                 log.exception("reflection on %s failed", record.battle_id)
@@ -201,6 +222,28 @@ class Reflection:
         report = self._write(report, reflection_path(log_path, summary.battle_id))
         self._keep(report, model)
         return report
+
+    def _replay_loss(self, report: ReflectionReport, log_path: Path) -> None:
+        """A battle lost to a trainer: its replays' lessons to memory, in one line of the log."""
+        if self.replayer is None or self.memory is None:
+            return
+        if report.outcome != "defeat" or report.battle_type != "trainer":
+            return
+        started = time.monotonic()
+        try:
+            lessons = list(self.replayer(log_path))
+        except Exception as exc:  # the battle's reflection stands; the next try plays as it would have
+            self._count("replays_failed")
+            log.warning("replays of %s (lost to %s) failed: %s", report.battle_id, report.opponent, exc)
+            return
+        _, stored, error = self._integrate(lessons, report.battle_id)
+        with self._lock:
+            self.counts["replays"] += 1
+            self.counts["replay_lessons"] += len(stored)
+        regrets = sum(lesson.prefer is not None for lesson in lessons)
+        log.info("replays of %s (lost to %s): %d regrets, %d lessons kept in %.0f s%s", report.battle_id,
+                 report.opponent, regrets, len(stored), time.monotonic() - started,
+                 f"; {error}" if error else "")  # fmt: skip
 
     def _model_skip_reason(self, battle: BattleLog, failure: Failure) -> str | None:
         """Why the model is not asked about this battle, or None when it is."""

@@ -22,26 +22,33 @@ from engine.replay.rollouts import RolloutTask
 
 
 def plan(
-    steps: Sequence[Step], max_decisions: int = DEFAULT_MAX_DECISIONS, screenshots: bool = False
+    steps: Sequence[Step],
+    max_decisions: int = DEFAULT_MAX_DECISIONS,
+    screenshots: bool = False,
+    max_rollouts: int | None = None,
 ) -> list[RolloutTask]:
-    """A baseline and one rollout per other legal action, at each decision that offered a choice."""
-    tasks = []
+    """A baseline and one rollout per other legal action, at each decision that offered a choice. With
+    `max_rollouts`, the latest decisions first, as many whole as fit: a lost battle is most often decided
+    near its end, and a rollout plays the battle to its end."""
+    chosen: list[list[RolloutTask]] = []
     for index, step in enumerate(steps):
         labels = [option.label for option in step.options]
         if len(labels) < 2:
             continue
         logged = step.record.action
-        for label in [logged, *(label for label in labels if label != logged)]:
-            tasks.append(
-                RolloutTask(
-                    decision=index,
-                    action=label,
-                    baseline=label == logged,
-                    max_decisions=max_decisions,
-                    screenshots=screenshots,
-                )
-            )
-    return tasks
+        chosen.append([
+            RolloutTask(decision=index, action=label, baseline=label == logged, max_decisions=max_decisions,
+                        screenshots=screenshots)
+            for label in [logged, *(label for label in labels if label != logged)]
+        ])  # fmt: skip
+    if max_rollouts is not None:
+        kept: list[list[RolloutTask]] = []
+        for tasks in reversed(chosen):
+            if sum(map(len, kept)) + len(tasks) > max_rollouts:
+                break
+            kept.insert(0, tasks)
+        chosen = kept
+    return [task for tasks in chosen for task in tasks]
 
 
 def turn_numbers(steps: Sequence[Step]) -> list[int]:

@@ -91,6 +91,8 @@ def _lesson(
         provenance=(battle_id,),
         created_play_hours=0.0,
         updated_play_hours=0.0,
+        prefer=first.alternative,
+        instead_of=first.logged_action,
     )
 
 

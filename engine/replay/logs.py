@@ -32,10 +32,14 @@ def _read_state(log_path: Path, log: BattleLog) -> bytes:
     return data
 
 
+def battle_at(path: Path) -> LoggedBattle:
+    """The log at `path` (runs/<run id>/battles/<battle id>.json), with its start state read."""
+    log = read_battle_log(path)
+    return LoggedBattle(path=path, log=log, start_state=_read_state(path, log))
+
+
 def find_battle_log(data_dir: Path, battle_id: str) -> LoggedBattle:
     """The log of `battle_id` from any run under `data_dir`, with its start state read."""
     if not battle_id or "/" in battle_id or "\\" in battle_id or battle_id in (".", ".."):
         raise BattleLogError(f"--battle {battle_id!r}: expected a battle id like <run id>-b001")
-    path = battle_log_path(data_dir, battle_id)
-    log = read_battle_log(path)
-    return LoggedBattle(path=path, log=log, start_state=_read_state(path, log))
+    return battle_at(battle_log_path(data_dir, battle_id))

@@ -28,6 +28,7 @@ class ReplayOptions:
     # The conductor renders a frame before each action when model prompts get the screen
     # (llm.screenshots): a replay must do the same to stay on the logged frames.
     screenshots: bool = False
+    max_rollouts: int | None = None  # counterfactuals at the latest decisions only, this many rollouts in all
 
 
 def replay_log(logged: LoggedBattle, options: ReplayOptions) -> DrivenBattle:
@@ -90,7 +91,7 @@ def with_counterfactuals(
 ) -> ReplayReport:
     """The report with every alternative's rollout, the regrets and the lessons they teach."""
     started = time.monotonic()
-    tasks = plan(driven.steps, options.max_rollout_decisions, options.screenshots)
+    tasks = plan(driven.steps, options.max_rollout_decisions, options.screenshots, options.max_rollouts)
     results, workers = run_rollouts(tasks, _decision_states(driven, tasks), options.pool, on_progress)
     entries = assemble(driven.steps, results, report.logged_outcome)
     regrets = tuple(entry for entry in entries if entry.regret)

@@ -27,7 +27,7 @@ def run_local(
     stop: StopRequest | None = None,
 ) -> RunSummary:
     """`stop`: the run's stop request, which the signal trap fills (engine.runtime.signals)."""
-    roles = build_roles(config, options.role_build(paths, secrets), "local", emulator_factory)
+    roles = build_roles(config, options.role_build(paths, secrets, config), "local", emulator_factory)
     telemetry = telemetry or Telemetry.from_config(config.telemetry, paths.run_id)
     conductor = Conductor(roles, options, paths, telemetry, stop)
     try:

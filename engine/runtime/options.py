@@ -7,8 +7,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine.actors.factory import RoleBuild
-from engine.config import HarnessConfig, KeepBattleStates
+from engine.config import EngineConfig, HarnessConfig, KeepBattleStates
 from engine.layout import RunPaths
+from engine.replay.after_loss import LossReplays
 
 LATEST = "latest"
 
@@ -36,9 +37,19 @@ class RunOptions:
     recovery_timeout: float = 60.0
     harness: HarnessConfig = field(default_factory=HarnessConfig)  # how much the models decide
 
-    def role_build(self, paths: RunPaths | None, secrets: Mapping[str, str] | None = None) -> RoleBuild:
-        """What the roles of this run are built from."""
+    def role_build(
+        self,
+        paths: RunPaths | None,
+        secrets: Mapping[str, str] | None = None,
+        config: EngineConfig | None = None,
+    ) -> RoleBuild:
+        """What the roles of this run are built from (with `config`, a lost battle's replays when
+        memory.replay_losses asks for them and lessons are kept)."""
         run_id = paths.run_id if paths is not None else "run"
+        replays = None
+        if config is not None and paths is not None and config.memory.enabled and config.memory.replay_losses:
+            replays = LossReplays(self.rom, config.model_dump(mode="json"))
+        secrets = dict(secrets or {})
         return RoleBuild(
-            rom=self.rom, run_id=run_id, seed=self.seed, paths=paths, secrets=dict(secrets or {})
+            rom=self.rom, run_id=run_id, seed=self.seed, paths=paths, secrets=secrets, replays=replays
         )

@@ -206,7 +206,7 @@ def run_on_ray(
     `secrets` (API keys read from this process's environment) go to the gateway actor as an argument: the
     actor's own environment is the cluster's, not the shell's that launched the run. `stop`: the run's
     stop request, which the signal trap fills (engine.runtime.signals)."""
-    roles = build_roles(config, options.role_build(paths, secrets), "ray", emulator_factory)
+    roles = build_roles(config, options.role_build(paths, secrets, config), "ray", emulator_factory)
     conductor = None
     try:
         conductor = start_conductor(config, options, paths, roles)

@@ -35,9 +35,11 @@ class BattleLessons:
         if key == self._looked_at:
             return
         self._looked_at = key
+        query, context = battle_context(state)
         try:
             measured = self.memory.measured_for(enemy.species_name)
-            recalled = self.memory.recall(*battle_context(state)) if texts else []
+            preferred = self.memory.preferences_for(enemy.species_name, context.opponent)
+            recalled = self.memory.recall(query, context) if texts else []
         except Exception as error:  # a broken memory costs the lessons, not the battle
             log.warning("lesson memory unavailable: %s", error)
             return
@@ -47,7 +49,7 @@ class BattleLessons:
                 pooled = merge_measurements(numbers.get(lesson.move), lesson.measured)
                 if pooled is not None:
                     numbers[lesson.move] = pooled
-        self.policy.remember(enemy.species_name, numbers)
+        self.policy.remember(enemy.species_name, numbers, tuple(preferred))
         self.texts = tuple(lesson.text for lesson in recalled)
 
     def forget(self) -> None:

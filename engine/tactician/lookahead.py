@@ -9,12 +9,12 @@ from engine.combat.fighter import Action, Duel, moves_of
 from engine.combat.judge import Judge
 from engine.combat.pace import move_pace
 from engine.combat.position import duel_of, model_action
-from engine.combat.search import search
+from engine.combat.search import Verdict, search
 from engine.game.actions import BattleAction, SendNext, SwitchTo, UseItem, describe
 from engine.game.assessment import Fairness
 from engine.game.items import BATTLE_ITEMS, ItemKind
 from engine.game.models import GameState
-from engine.memory.lessons import Measurement
+from engine.memory.lessons import Lesson, Measurement
 
 SEEN_KEPT = 64  # enemies whose used moves are remembered
 # The enemy in front: the opponent, the trainer's number, its place in the party, species and level.
@@ -24,6 +24,10 @@ Front = tuple[int, int | None, int | None, str | None, int]
 # play (moves that fail, the enemy's hidden stat boosts), and two uses are too few to overrule it.
 PRIOR_USES = 2
 MIN_OBSERVED_USES = 2
+# A replay's regret is followed where the search rates the action it prefers within this much of winning
+# of its own choice: the rollouts that found it followed one path of the game's random numbers, the search
+# weighs them all, and a lesson is never a reason to take a clearly worse line.
+PREFER_MARGIN = 0.1
 
 
 class Lookahead:
@@ -82,10 +86,15 @@ class Lookahead:
         return duel_of(state, self.fairness, self._seen_moves(state))
 
     def choose(
-        self, state: GameState, legal: list[BattleAction], observed: dict[str, Measurement] | None = None
+        self,
+        state: GameState,
+        legal: list[BattleAction],
+        observed: dict[str, Measurement] | None = None,
+        preferred: tuple[Lesson, ...] = (),
     ) -> tuple[BattleAction, str] | None:
         """The best menu action and why; None when the search has nothing to weigh. `observed`: what lesson
-        memory measured our moves doing to this enemy species, by move name."""
+        memory measured our moves doing to this enemy species, by move name; `preferred`: replays' regrets
+        against it (see PREFER_MARGIN)."""
         duel = self.duel(state)
         if duel is None:
             return None
@@ -101,10 +110,14 @@ class Lookahead:
         if not pairs:
             return None
         verdict = search(duel, [model for _, model in pairs], boss_plies=self.boss_plies)
-        chosen = pairs[verdict.index][0]
+        index, reason = verdict.index, verdict.reason + notes
+        followed = _lesson_followed(state, [action for action, _ in pairs], verdict, preferred)
+        if followed is not None:
+            index, reason = followed
+        chosen = pairs[index][0]
         if isinstance(chosen, SwitchTo) and state.battle is not None:
             self.withdrawn = (front, barred | {state.battle.player_active_slot})
-        return chosen, verdict.reason + notes
+        return chosen, reason
 
     @collector_paused
     def send_next(self, state: GameState, senders: list[SendNext]) -> tuple[SendNext, str] | None:
@@ -119,6 +132,32 @@ class Lookahead:
             scored.append((judge.battle(sent), action))
         win, best = max(scored, key=lambda item: item[0])
         return best, f"{describe(best, state)}: {percent(win)} to win the battle from here"
+
+
+def _lesson_followed(
+    state: GameState, actions: list[BattleAction], verdict: Verdict, preferred: tuple[Lesson, ...]
+) -> tuple[int, str] | None:
+    """The place and reason of the action a replay's regret prefers to the search's choice, for the member
+    in front, when the search rates it within PREFER_MARGIN (of several regrets, the one it rates best);
+    None otherwise."""
+    ours = state.battle.player.species_name if state.battle and state.battle.player else None
+    labels = [describe(action, state) for action in actions]
+    chosen = labels[verdict.index]
+    found = [
+        (labels.index(lesson.prefer), lesson)
+        for lesson in preferred
+        if lesson.species[:1] == (ours,) and lesson.instead_of == chosen and lesson.prefer in labels
+    ]
+    least = verdict.best.win - PREFER_MARGIN
+    close = [
+        (at, lesson)
+        for at, lesson in found
+        if verdict.scored[at].searched and verdict.scored[at].win >= least
+    ]
+    if not close:
+        return None
+    at, lesson = max(close, key=lambda pair: verdict.scored[pair[0]].win)
+    return at, f"{labels[at]}: {percent(verdict.scored[at].win)} to win; lesson: {lesson.text}"
 
 
 def spends_boss_stock(state: GameState, action: BattleAction) -> bool:

@@ -38,7 +38,7 @@ from engine.game.items import BATTLE_ITEMS, ItemKind, hp_after
 from engine.game.models import BattleState, GameState
 from engine.game.tables import Move, game_data
 from engine.game.teaching import level_up_room
-from engine.memory.lessons import Measurement
+from engine.memory.lessons import Lesson, Measurement
 from engine.tactician.lookahead import MIN_OBSERVED_USES, PRIOR_USES, Lookahead
 
 # A bench member must beat the active one by this factor in expected damage before we pay a turn
@@ -88,12 +88,18 @@ class RuleBasedPolicy:
         self.lookahead = Lookahead(fairness, boss_plies) if lookahead else None
         # Enemy species -> our move -> what that move was seen to do to it (from lesson memory).
         self.observed: dict[str, dict[str, Measurement]] = {}
+        # Enemy species -> replays' regrets against it (engine/replay/lessons.py), for the search to follow.
+        self.preferred: dict[str, tuple[Lesson, ...]] = {}
 
-    def remember(self, enemy_species: str, measurements: dict[str, Measurement]) -> None:
+    def remember(
+        self, enemy_species: str, measurements: dict[str, Measurement], preferred: tuple[Lesson, ...] = ()
+    ) -> None:
         self.observed[enemy_species.upper()] = measurements
+        self.preferred[enemy_species.upper()] = preferred
 
     def forget_measurements(self) -> None:
         self.observed = {}
+        self.preferred = {}
 
     def decide(self, state: GameState, legal: list[BattleAction] | None = None) -> ActionDecision | None:
         legal = legal_actions(state) if legal is None else legal
@@ -117,8 +123,9 @@ class RuleBasedPolicy:
                 return self._send_next(state, state.battle, senders)
         if state.battle is None or state.battle.enemy is None or state.battle.player is None:
             return ActionDecision(action=first, reason="nothing visible to weigh")
-        seen = self.observed.get((state.battle.enemy.species_name or "").upper(), {})
-        searched = self.lookahead.choose(state, legal, seen) if self.lookahead else None
+        enemy = (state.battle.enemy.species_name or "").upper()
+        seen, preferred = self.observed.get(enemy, {}), self.preferred.get(enemy, ())
+        searched = self.lookahead.choose(state, legal, seen, preferred) if self.lookahead else None
         if searched is not None:
             return ActionDecision(action=searched[0], reason=searched[1])
         return self._fight_or_switch(state, state.battle, legal)

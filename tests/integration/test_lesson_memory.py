@@ -84,6 +84,23 @@ def test_measured_for_and_recall(memory: LessonMemory) -> None:
     assert memory.search("EMBER", k=1)[0][0].move == "EMBER"
 
 
+def test_a_replays_regret_is_found_for_its_enemy_and_opponent_and_kept_apart_from_another(
+    memory: LessonMemory,
+) -> None:
+    regret = {"kind": "move", "move": "BUBBLE", "species": ("SQUIRTLE", "GEODUDE"), "opponent": "BROCK #1"}
+    memory.learn([
+        lesson("SQUIRTLE should use BUBBLE, not TAIL WHIP", prefer="use BUBBLE", instead_of="use TAIL_WHIP",
+               **regret),
+        lesson("SQUIRTLE should use BUBBLE, not TACKLE", prefer="use BUBBLE", instead_of="use TACKLE",
+               **regret),
+        lesson("BUBBLE vs GEODUDE", move="BUBBLE", species=("GEODUDE",), measured=Measurement(uses=3)),
+    ])  # fmt: skip
+    found = memory.preferences_for("geodude", "BROCK #1")
+    assert sorted(lesson.instead_of or "" for lesson in found) == ["use TACKLE", "use TAIL_WHIP"]
+    assert memory.preferences_for("GEODUDE", "BROCK #2") == []  # another trainer's battle
+    assert memory.preferences_for("SQUIRTLE", "BROCK #1") == []  # our side's species is not the enemy
+
+
 def test_lessons_stored_and_recalled_are_counted_for_the_run(tmp_path: Path) -> None:
     metrics = RunMetrics("r", export=False)
     counted = LessonMemory(MemoryConfig(), tmp_path / "memory", metrics=metrics)

@@ -13,10 +13,13 @@ from typing import Any
 
 import pytest
 
+from engine.battles.files import battle_log_path
 from engine.cli import main
 from engine.commands.replay import execute, register
 from engine.config import EngineConfig
 from engine.emulator.session import EmulatorSession
+from engine.replay.after_loss import LossReplays
+from engine.replay.errors import ReplayError
 from engine.replay.logs import find_battle_log
 from engine.replay.pool import PoolSettings
 from engine.replay.replayer import ReplayOptions, replay_battle
@@ -122,6 +125,24 @@ def test_counterfactuals_find_the_move_that_wins_a_lost_battle(local_counterfact
     assert "defeat became victory" in bubble["text"] and len(bubble["text"]) <= 300
     assert bubble["species"] == ["SQUIRTLE", "GEODUDE"] and bubble["opponent"] == "BROCK #1"
     assert bubble["kind"] == "move" and bubble["provenance"] == [report["battle_id"]]
+
+
+def test_a_run_replays_a_lost_battle_in_a_process_of_its_own(
+    rom_path: Path, bad_brock: tuple[Path, str]
+) -> None:
+    """What Reflection asks after a battle lost to a trainer (`engine replay --counterfactuals
+    --max-rollouts`): a regret the next try follows (BUBBLE, not TAIL_WHIP, against BROCK's GEODUDE)."""
+    data, battle_id = bad_brock
+    lessons = LossReplays(rom_path, EngineConfig().model_dump(mode="json"))(battle_log_path(data, battle_id))
+    bubble = [lesson for lesson in lessons if lesson.prefer == "use BUBBLE"]
+    assert bubble and bubble[0].instead_of == "use TAIL_WHIP" and bubble[0].opponent == "BROCK #1"
+    assert bubble[0].species == ("SQUIRTLE", "GEODUDE") and "defeat became victory" in bubble[0].text
+    with pytest.raises(ReplayError, match="cannot be read"):
+        LossReplays(data / "no.gb", {})(battle_log_path(data, battle_id))
+    over = LossReplays(rom_path, {})
+    over.stop()  # the run ended: no replay starts after it
+    with pytest.raises(ReplayError, match="the run is over"):
+        over(battle_log_path(data, battle_id))
 
 
 def test_a_log_that_disagrees_with_the_game_diverges(

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
+from engine.combat.fighter import Attack
+from engine.combat.search import Scored, Verdict
 from engine.config import Tier
-from engine.game.actions import describe
+from engine.game.actions import BattleAction, UseMove, describe
 from engine.llm.tasks import ModelOutcome, ModelTask
 from engine.memory.lessons import Lesson, LessonContext, Measurement
 from engine.messages import Selection
+from engine.tactician.lookahead import PREFER_MARGIN, _lesson_followed
 from engine.tactician.rule_based import MIN_OBSERVED_USES, RuleBasedPolicy
 from engine.tactician.tactician import Tactician
 from tests.unit.test_actions_and_policy import fixture_state
@@ -75,6 +79,11 @@ class FakeMemory:
         self.calls.append(("measured_for", (enemy_species,)))
         return [lesson for lesson in self.lessons if lesson.measured and enemy_species in lesson.species]
 
+    def preferences_for(self, enemy_species: str, opponent: str | None) -> list[Lesson]:
+        self.calls.append(("preferences_for", (enemy_species, opponent)))
+        return [lesson for lesson in self.lessons if lesson.prefer and lesson.species[-1:] == (enemy_species,)
+                and lesson.opponent in (None, opponent)]  # fmt: skip
+
     def recall(self, query: str, context: LessonContext, k: int | None = None) -> list[Lesson]:
         self.calls.append(("recall", (query, context)))
         return self.lessons[:1]
@@ -104,10 +113,10 @@ def test_tactician_asks_memory_once_per_battle_and_enemy() -> None:
     first = tactician.choose_battle(state, None, battle_id="b1")
     tactician.choose_battle(state, None, battle_id="b1")
     assert "0% a use in 20" in first.reason
-    assert [method for method, _ in memory.calls] == ["measured_for", "recall"]
+    assert [method for method, _ in memory.calls] == ["measured_for", "preferences_for", "recall"]
     assert tactician.lessons.texts == ("BUBBLE does nothing here",)
     tactician.choose_battle(state, None, battle_id="b2")
-    assert len(memory.calls) == 4
+    assert len(memory.calls) == 6
 
 
 def test_without_a_model_only_the_numbers_are_fetched() -> None:
@@ -116,8 +125,53 @@ def test_without_a_model_only_the_numbers_are_fetched() -> None:
     tactician = Tactician(memory=memory)  # type: ignore[arg-type]
     choice = tactician.choose_battle(state, None, battle_id="b1")
     assert "0% a use in 20" in choice.reason  # the measurement still steers the rule-based policy
-    assert [method for method, _ in memory.calls] == ["measured_for"]
+    assert [method for method, _ in memory.calls] == ["measured_for", "preferences_for"]
     assert choice.lessons == ()
+
+
+def regret(prefer: str, instead_of: str, opponent: str = "BROCK #1") -> Lesson:
+    text = f"vs {opponent}: SQUIRTLE should {prefer}, not {instead_of}"
+    return Lesson(lesson_id="r", kind="move", text=text,
+                  species=("SQUIRTLE", "GEODUDE"), opponent=opponent, prefer=prefer, instead_of=instead_of,
+                  confidence=0.7, evidence=1, created_play_hours=0.0, updated_play_hours=0.0)  # fmt: skip
+
+
+def test_a_replays_regret_is_followed_where_the_search_rates_it_as_well() -> None:
+    # BROCK's GEODUDE falls to any of SQUIRTLE's moves (100% each): the search's BUBBLE gives way to what a
+    # replay of a lost try found better, and says why.
+    state = fixture_state("red_brock_main_menu")
+    tactician = Tactician(memory=FakeMemory([regret("use TACKLE", "use BUBBLE")]))  # type: ignore[arg-type]
+    choice = tactician.choose_battle(state, None, battle_id="b1")
+    assert choice.label == "use TACKLE" and "lesson: vs BROCK #1" in choice.reason
+    for other in (regret("use TACKLE", "use TAIL_WHIP"), regret("use TACKLE", "use BUBBLE", "BROCK #2")):
+        unmoved = Tactician(memory=FakeMemory([other]))  # type: ignore[arg-type]
+        assert unmoved.choose_battle(state, None, battle_id="b1").label == "use BUBBLE"  # not this choice
+
+
+def test_a_regret_never_takes_a_line_the_search_rates_clearly_worse() -> None:
+    actions: list[BattleAction] = [UseMove(slot=0), UseMove(slot=1)]
+    state = fixture_state("red_brock_main_menu")
+    labels = [describe(action, state) for action in actions]
+    scored = (
+        Scored(Attack(0), win=0.9, kept=1.0, standing=1.0, turns_to_ko=2.0),
+        Scored(Attack(1), win=0.9 - PREFER_MARGIN - 0.01, kept=1.0, standing=1.0, turns_to_ko=2.0),
+    )
+    verdict = Verdict(best=scored[0], index=0, scored=scored, reason="")
+    worse = (regret(labels[1], labels[0]),)
+    assert _lesson_followed(state, actions, verdict, worse) is None
+    close = replace(verdict, scored=(scored[0], replace(scored[1], win=0.9 - PREFER_MARGIN)))
+    assert _lesson_followed(state, actions, close, worse) == (
+        1,
+        f"{labels[1]}: 80% to win; lesson: {worse[0].text}",
+    )
+    third = [*actions, UseMove(slot=2)]
+    labels.append(describe(third[2], state))
+    three = replace(close, scored=(*close.scored, replace(scored[1], action=Attack(2), win=0.85)))
+    both = (*worse, regret(labels[2], labels[0]))  # two regrets of one choice: the better-rated is followed
+    assert _lesson_followed(state, third, three, both) == (
+        2,
+        f"{labels[2]}: 85% to win; lesson: {both[1].text}",
+    )
 
 
 def test_a_failing_memory_costs_the_lessons_not_the_decision() -> None:

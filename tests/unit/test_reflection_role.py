@@ -324,3 +324,74 @@ def test_a_dead_model_leaves_the_rule_based_lessons(tmp_path: Path, server: Stub
     )
     assert report.selection is not None and report.selection.tier == "rule_based"
     assert report.memory == "stored" and len(report.stored) == 3 and report.error is None
+
+
+def regret_lesson() -> Lesson:
+    text = "vs BROCK #1 (ONIX L12): PIKACHU L12 should switch to SQUIRTLE, not THUNDERSHOCK"
+    return Lesson(lesson_id="regret", kind="move", text=text, species=("PIKACHU", "ONIX"),
+                  opponent="BROCK #1", prefer="switch to SQUIRTLE", instead_of="use THUNDERSHOCK",
+                  confidence=0.6, evidence=1, created_play_hours=0.0, updated_play_hours=0.0)  # fmt: skip
+
+
+class Replays:
+    """The replayer Reflection is given (engine/replay/after_loss.py in a run): the paths it was asked."""
+
+    def __init__(self, fail: bool = False) -> None:
+        self.asked: list[Path] = []
+        self.fail = fail
+        self.stopped = False
+
+    def stop(self) -> None:
+        self.stopped = True
+
+    def __call__(self, log_path: Path) -> tuple[Lesson, ...]:
+        self.asked.append(log_path)
+        if self.fail:
+            raise RuntimeError("engine replay exited with 2: the battle's start state is missing")
+        return (regret_lesson(),)
+
+
+def test_a_battle_lost_to_a_trainer_is_replayed_and_its_regrets_kept(tmp_path: Path) -> None:
+    memory, replays = FakeMemory(), Replays()
+    reflection = Reflection(memory=memory, replayer=replays)
+    lost = stored_log(tmp_path)
+    won = brock_defeat()
+    won = won.model_copy(
+        update={"summary": won.summary.model_copy(update={"battle_id": "r-b004", "outcome": "victory"})}
+    )
+    wild = brock_defeat()
+    wild = wild.model_copy(
+        update={"summary": wild.summary.model_copy(update={"battle_id": "r-b005", "battle_type": "wild"})}
+    )
+    for log in (won, wild):
+        path = stored_log(tmp_path, log)
+        reflection.receive(BattleRecord(battle_id=log.summary.battle_id, outcome=log.summary.outcome,
+                                        opponent="BROCK #1", log_path=str(path)))  # fmt: skip
+    reflection.receive(
+        BattleRecord(battle_id="r-b003", outcome="defeat", opponent="BROCK #1", log_path=str(lost))
+    )
+    assert reflection.settle(10.0)
+    assert replays.asked == [lost]  # neither the won battle nor the wild one
+    kept = [lesson for lesson in memory.lessons.values() if lesson.prefer]
+    assert [(lesson.prefer, lesson.instead_of) for lesson in kept] == [
+        ("switch to SQUIRTLE", "use THUNDERSHOCK")
+    ]
+    counters = reflection.report().counters
+    assert (counters["replays"], counters["replay_lessons"], counters["replays_failed"]) == (1.0, 1.0, 0.0)
+    reflection.close()
+    assert replays.stopped  # a replay still running would be given up with the run
+
+
+def test_a_failed_replay_is_counted_and_the_battles_reflection_stands(tmp_path: Path) -> None:
+    memory = FakeMemory()
+    reflection = Reflection(memory=memory, replayer=Replays(fail=True))
+    path = stored_log(tmp_path)
+    reflection.receive(
+        BattleRecord(battle_id="r-b003", outcome="defeat", opponent="BROCK #1", log_path=str(path))
+    )
+    assert reflection.settle(10.0)
+    counters = reflection.report().counters
+    assert (counters["replays_failed"], counters["replays"], counters["reflections"], counters["failed"]) == (
+        1.0, 0.0, 1.0, 0.0)  # fmt: skip
+    assert written(path).stored and not any(lesson.prefer for lesson in memory.lessons.values())
+    reflection.close()

@@ -263,6 +263,12 @@ def test_each_choice_gets_a_baseline_and_one_rollout_per_alternative() -> None:
     assert {t.max_decisions for t in tasks} == {50}
 
 
+def test_a_budget_of_rollouts_keeps_the_latest_decisions_whole() -> None:
+    steps = [step(rec) for rec in TRAJECTORY]  # three decisions, three labels each
+    assert [t.decision for t in plan(steps, max_rollouts=7)] == [1, 1, 1, 2, 2, 2]
+    assert plan(steps, max_rollouts=2) == [] and len(plan(steps, max_rollouts=9)) == 9
+
+
 def test_turns_count_main_menu_choices() -> None:
     evolve = step(TRAJECTORY[0].model_copy(update={"point": DecisionPoint.EVOLUTION}))
     assert turn_numbers([evolve, step(TRAJECTORY[0]), evolve, step(TRAJECTORY[1])]) == [1, 1, 1, 2]
@@ -311,6 +317,7 @@ def test_regrets_become_one_lesson_per_swap() -> None:
     assert lesson.opponent == "BROCK #1" and lesson.attacker_types == ("WATER",)
     assert set(lesson.defender_types) == {"ROCK", "GROUND"}
     assert lesson.provenance == ("run-b001",) and lesson.evidence == 1
+    assert (lesson.prefer, lesson.instead_of) == ("use BUBBLE", "use TAIL_WHIP")  # what the policy follows
     assert lesson.created_play_hours == lesson.updated_play_hours == 0.0
     # Tried at three turns, a regret at two of them.
     assert lesson.confidence == pytest.approx(0.4 + 0.5 * 2 / 3, abs=0.01)

@@ -252,11 +252,15 @@ def test_tactician_restore_asks_lesson_memory_again() -> None:
     before = tactician.choose_battle(BROCK, None, battle_id="b1")
     snapshot = tactician.snapshot()
     tactician.choose_battle(BROCK, None, battle_id="b1")
-    assert [method for method, _ in memory.calls] == ["measured_for", "recall"]  # cached per battle
+    assert [method for method, _ in memory.calls] == [
+        "measured_for",
+        "preferences_for",
+        "recall",
+    ]  # cached per battle
     tactician.restore(as_json(snapshot))
     assert tactician.lessons.texts == () and tactician.policy.observed == {}
     after = tactician.choose_battle(BROCK, None, battle_id="b1")
-    assert [method for method, _ in memory.calls] == ["measured_for", "recall"] * 2
+    assert [method for method, _ in memory.calls] == ["measured_for", "preferences_for", "recall"] * 2
     assert after.action == before.action and "0% a use in 20" in after.reason
     assert tactician.lessons.texts == ("BUBBLE does nothing here",)
 
