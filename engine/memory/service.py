@@ -34,6 +34,10 @@ LOCK_FILE = "writer.lock"
 CHROMA_DIR = "chroma"
 CLOCK_FILE = "clock.json"
 MARKS_SECONDS = 30.0  # the longest the last-used marks of recalled lessons wait to be written
+# A replay's regret is followed while its confidence now is at least this (it starts at 0.4-0.9), and each
+# battle lost while following it multiplies its confidence by CONTRADICTED: twice is enough to retire one.
+FOLLOWED_FROM = 0.3
+CONTRADICTED = 0.5
 
 
 class MemoryBusyError(MemoryStoreError, UserInputError):
@@ -90,7 +94,7 @@ class LessonMemory:
         self._mutex = threading.Lock()  # --local: reflection's thread and the tactician share this object
         self._lock_handle: IO[str] | None = None
         self.store: LessonStore | None = None
-        self.counts = {"learned": 0, "merged": 0, "recalled": 0, "pruned": 0}
+        self.counts = {"learned": 0, "merged": 0, "recalled": 0, "pruned": 0, "contradicted": 0}
         enabled = config.enabled and directory is not None
         self.clock = PlayClock(directory / CLOCK_FILE if enabled and directory else None)
         self._clock_unsaved = False  # said once: a full disk is not news at every battle
@@ -201,10 +205,28 @@ class LessonMemory:
             return []
         with self._mutex:
             found = self.store.where({"kind": {"$in": ["move", "sequence"]}})
+            now = self.clock.hours()
         species = enemy_species.upper()
+        rate = self.config.decay_per_hour
         return [lesson for lesson in found
                 if lesson.prefer and lesson.instead_of and lesson.species[-1:] == (species,)
-                and lesson.opponent in (None, opponent)]  # fmt: skip
+                and lesson.opponent in (None, opponent)
+                and decayed_confidence(lesson, now, rate) >= FOLLOWED_FROM]  # fmt: skip
+
+    def contradict(self, texts: list[str]) -> list[Lesson]:
+        """Replays' regrets that were followed in a battle lost all the same: each one's confidence is
+        multiplied by CONTRADICTED, so that one that stopped being true (or never was) is soon no longer
+        followed (FOLLOWED_FROM). Returns them as stored now."""
+        if self.store is None or not texts:
+            return []
+        with self._mutex:
+            found = [lesson for lesson in self.store.where({"kind": {"$in": ["move", "sequence"]}})
+                     if lesson.prefer and lesson.text in texts]  # fmt: skip
+            weakened = [lesson.model_copy(update={"confidence": lesson.confidence * CONTRADICTED})
+                        for lesson in found]  # fmt: skip
+            self.store.put(weakened)
+        self.counts["contradicted"] += len(weakened)
+        return weakened
 
     def lessons(self, kind: LessonKind | None = None) -> list[Lesson]:
         if self.store is None:

@@ -276,6 +276,10 @@ class LessonStore:
         self._upsert(records)
         return records
 
+    def put(self, lessons: Sequence[Lesson]) -> None:
+        """Write lessons as they are, over the stored ones with their ids (no merging)."""
+        self._upsert(list(lessons))
+
     def get(self, lesson_id: str) -> Lesson | None:
         found = self._get_where(ids=[lesson_id])
         return found[0] if found else None

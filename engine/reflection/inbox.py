@@ -53,6 +53,9 @@ log = logging.getLogger("engine.reflection")
 REFLECTIONS_DIR = "reflections"  # beside battles/ in the run's directory
 RECEIVED_KEPT = 100
 REPORTS_KEPT = 100  # the newest reports stay in memory for `reports`; every one is on disk
+LESSON_MARK = (
+    "; lesson: "  # a battle decision that followed a replay's regret (engine/tactician/lookahead.py)
+)
 
 
 class Replayer(Protocol):
@@ -200,6 +203,8 @@ class Reflection:
         memory, stored, memory_error = self._integrate(list(verdict.accepted), summary.battle_id)  # 4
         if memory_error:
             errors.append(memory_error)
+        if summary.outcome == "defeat":
+            self._contradict(battle)
         report = ReflectionReport(
             battle_id=summary.battle_id,
             run_id=battle.run_id,
@@ -222,6 +227,25 @@ class Reflection:
         report = self._write(report, reflection_path(log_path, summary.battle_id))
         self._keep(report, model)
         return report
+
+    def _contradict(self, battle: BattleLog) -> None:
+        """Replays' regrets the lost battle followed (their text after "lesson: " in a decision's reason)
+        lose confidence: a lesson that did not win is soon no longer followed."""
+        texts = list(dict.fromkeys(record.reason.split(LESSON_MARK, 1)[1] for record in battle.decisions
+                                   if LESSON_MARK in record.reason))  # fmt: skip
+        if not texts or self.memory is None:
+            return
+        try:
+            weakened = self.memory.contradict(texts)
+        except Exception as exc:  # memory down: the lessons keep their weight until the next loss
+            log.warning("memory did not weaken the lessons %s followed: %s", battle.summary.battle_id, exc)
+            return
+        for lesson in weakened:
+            log.info(
+                "lesson followed in a lost battle, its confidence now %.2f: %s",
+                lesson.confidence,
+                lesson.text,
+            )
 
     def _replay_loss(self, report: ReflectionReport, log_path: Path) -> None:
         """A battle lost to a trainer: its replays' lessons to memory, in one line of the log."""

@@ -101,6 +101,22 @@ def test_a_replays_regret_is_found_for_its_enemy_and_opponent_and_kept_apart_fro
     assert memory.preferences_for("SQUIRTLE", "BROCK #1") == []  # our side's species is not the enemy
 
 
+def test_a_wrong_regret_loses_its_weight_once_contradicted_and_is_no_longer_followed(
+    memory: LessonMemory,
+) -> None:
+    # A deliberately wrong lesson: TAIL WHIP "wins" against BROCK's GEODUDE. Each battle lost while it was
+    # followed halves its confidence; below FOLLOWED_FROM the policy is no longer given it.
+    keys = {"species": ("SQUIRTLE", "GEODUDE"), "opponent": "BROCK #1", "move": "TAIL_WHIP"}
+    regret = {"prefer": "use TAIL_WHIP", "instead_of": "use BUBBLE", "confidence": 0.5}
+    wrong = lesson("SQUIRTLE should use TAIL WHIP, not BUBBLE", **keys, **regret)
+    memory.learn([wrong])
+    assert [found.text for found in memory.preferences_for("GEODUDE", "BROCK #1")] == [wrong.text]
+    (weakened,) = memory.contradict([wrong.text, "a text no lesson has"])
+    assert weakened.confidence == pytest.approx(0.25) and memory.counts["contradicted"] == 1
+    assert memory.preferences_for("GEODUDE", "BROCK #1") == []  # retired: 0.25 < FOLLOWED_FROM
+    assert [found.confidence for found in memory.lessons()] == [pytest.approx(0.25)]  # kept, weighed less
+
+
 def test_lessons_stored_and_recalled_are_counted_for_the_run(tmp_path: Path) -> None:
     metrics = RunMetrics("r", export=False)
     counted = LessonMemory(MemoryConfig(), tmp_path / "memory", metrics=metrics)

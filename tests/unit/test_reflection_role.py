@@ -45,6 +45,10 @@ class FakeMemory:
         self.lessons: dict[str, Lesson] = {}
         self.fail = fail
 
+    def contradict(self, texts: list[str]) -> list[Lesson]:
+        self.contradicted = [*getattr(self, "contradicted", []), *texts]
+        return []
+
     def learn(self, lessons: list[Lesson]) -> list[Lesson]:
         if self.fail:
             raise ConnectionError("memory actor died")
@@ -395,3 +399,20 @@ def test_a_failed_replay_is_counted_and_the_battles_reflection_stands(tmp_path: 
         1.0, 0.0, 1.0, 0.0)  # fmt: skip
     assert written(path).stored and not any(lesson.prefer for lesson in memory.lessons.values())
     reflection.close()
+
+
+def test_a_lost_battle_weakens_the_regrets_it_followed_and_a_won_one_does_not(tmp_path: Path) -> None:
+    memory = FakeMemory()
+    reflection = Reflection(memory=memory)  # type: ignore[arg-type]
+    followed = "vs BROCK #1 (ONIX L12): PIKACHU L12 should use THUNDERSHOCK, not TACKLE"
+    log = brock_defeat()
+    reason = f"use THUNDERSHOCK: 40% to win; lesson: {followed}"
+    records = (log.decisions[0].model_copy(update={"reason": reason}), *log.decisions[1:])
+    lost = log.model_copy(update={"decisions": records})
+    reflection.reflect_now(str(stored_log(tmp_path, lost)))
+    assert memory.contradicted == [followed]
+    won = lost.model_copy(
+        update={"summary": lost.summary.model_copy(update={"battle_id": "r-b009", "outcome": "victory"})}
+    )
+    reflection.reflect_now(str(stored_log(tmp_path, won)))
+    assert memory.contradicted == [followed]  # a won battle contradicts nothing
