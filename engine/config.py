@@ -218,8 +218,8 @@ class MemoryConfig(Section):
     # Lessons shown to a model per decision, and the least relevance score worth showing.
     retrieve_k: int = Field(5, ge=0, le=50)
     retrieve_threshold: float = Field(0.2, ge=0.0, le=1.0)
-    # After a battle lost to a trainer: counterfactual replays of each foe's first choice, on one local
-    # emulator beside the run; their regrets are lessons the next try follows (engine/replay/after_loss.py).
+    # After a battle lost to a trainer: counterfactual replays of its latest choices, in a process beside the
+    # run; their regrets are lessons the next try follows (engine/replay/after_loss.py).
     replay_losses: bool = True
 
 

@@ -12,7 +12,8 @@ The report (report.py) is written to runs/<run id>/reflections/<battle id>.json.
 
 After a battle lost to a trainer, and with a replayer given (the runtime builds one from
 engine/replay/after_loss.py when memory.replay_losses is on), counterfactual replays of the battle's
-openings run on the same thread, and their lessons go to memory too: the next try follows their regrets.
+latest choices run from the same thread, and their lessons go to memory too: the next try follows their
+regrets. A lost battle also weakens the regrets it followed (memory's `contradict`).
 
 `receive` only queues the record; one worker thread reflects in order, so a slow model never delays a
 decision, whether Reflection is a Ray actor or a plain object in the conductor's process, and a failing
@@ -53,9 +54,8 @@ log = logging.getLogger("engine.reflection")
 REFLECTIONS_DIR = "reflections"  # beside battles/ in the run's directory
 RECEIVED_KEPT = 100
 REPORTS_KEPT = 100  # the newest reports stay in memory for `reports`; every one is on disk
-LESSON_MARK = (
-    "; lesson: "  # a battle decision that followed a replay's regret (engine/tactician/lookahead.py)
-)
+# In a battle decision's reason: it followed a replay's regret (engine/tactician/lookahead.py).
+LESSON_MARK = "; lesson: "
 
 
 class Replayer(Protocol):

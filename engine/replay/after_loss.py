@@ -57,6 +57,10 @@ class LossReplays:
             raise ReplayError(f"engine replay exited with {code}: {last}")
         return ReplayReport.model_validate_json(out).lessons
 
+    def __reduce__(self) -> tuple[type[LossReplays], tuple[Path, dict[str, object], float]]:
+        """Sent to a Ray actor as its recipe: a lock and a running process stay where they are."""
+        return type(self), (self.rom, self.config, self.seconds)
+
     def stop(self) -> None:
         with self._lock:
             self._stopped = True

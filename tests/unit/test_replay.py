@@ -20,8 +20,10 @@ from engine.game.ram import RED_BLUE
 from engine.game.state import decode_state
 from engine.mechanics.battle_driver import Option, Step
 from engine.replay import judge
+from engine.replay.after_loss import LossReplays
 from engine.replay.compare import check_decisions, first_divergence, frames_match
 from engine.replay.counterfactuals import assemble, plan, turn_numbers
+from engine.replay.errors import ReplayError
 from engine.replay.lessons import MAX_CONFIDENCE, lessons_from_regrets
 from engine.replay.logs import find_battle_log
 from engine.replay.models import Counterfactual, RolloutResult, RolloutRun
@@ -437,3 +439,17 @@ def test_a_missing_rom_or_log_is_a_user_error(tmp_path: Path) -> None:
     rom = write_rom(tmp_path, title=b"POKEMON RED")
     with pytest.raises(UserInputError, match="no runs/ folder"):
         execute(parse(["--battle", "run-b001", "--rom", str(rom), "--data-dir", str(tmp_path)]))
+
+
+def test_the_replays_after_a_loss_travel_to_a_ray_actor_as_their_recipe(tmp_path: Path) -> None:
+    import ray.cloudpickle
+
+    replays = LossReplays(tmp_path / "red.gb", {"memory": {"replay_losses": True}}, seconds=30.0)
+    sent = ray.cloudpickle.loads(ray.cloudpickle.dumps(replays))
+    assert (sent.rom, sent.config, sent.seconds) == (replays.rom, replays.config, 30.0)
+    with pytest.raises(ReplayError, match="cannot be read"):
+        sent(tmp_path / "runs" / "r" / "battles" / "r-b001.json")  # no cartridge there
+    stopped = LossReplays(Path(__file__), {})  # a readable file stands in for the cartridge
+    stopped.stop()
+    with pytest.raises(ReplayError, match="the run is over"):
+        stopped(tmp_path / "runs" / "r" / "battles" / "r-b001.json")
