@@ -83,4 +83,6 @@ class LossReplays:
         finally:
             with self._lock:
                 code, self._running = self._running.returncode, None
+        if self._stopped:
+            raise ReplayError("the run ended before its replays did")
         return code, out, err
