@@ -12,7 +12,8 @@ run keeps only its newest five checkpoints unless `checkpoint.keep: 1000` is in 
 is used as the run left it and, with --weaken N, with every member N levels lower (the party edited,
 nothing else). A battle's start state is first played to the battle's end (`engine run --state …
 --max-battles 1`) and its stop checkpoint edited instead: a battle's own copy of the member in front would
-not follow an edit made inside it.
+not follow an edit made inside it. When that battle was the target's own boss (the run went straight to
+it), the weakened stretch is left out and says so: it would start past its end.
 
 Each state is played to its target with the command a user types (`engine run --local --state … --until
 TARGET --seed S`) twice with the same seed: A in a fresh data folder (an empty lesson memory), then B in
@@ -39,6 +40,8 @@ from engine.config import EmulatorConfig
 from engine.emulator.session import open_session
 from engine.game.state import decode_state
 from engine.jsonl import read_objects
+from engine.story.conditions import any_of
+from engine.story.graph import story_graph
 from tests.support.scenarios import set_party
 
 ENGINE = str(Path(sys.executable).parent / "engine")
@@ -109,6 +112,15 @@ def out_of_battle(rom: Path, state: Path, target: str, seed: int, folder: Path) 
         return None
     kept = sorted(folder.glob("checkpoints/*/*/emulator.state"))  # folders are numbered in order
     return kept[-1] if kept else None
+
+
+def already_done(rom: Path, state: Path, target: str) -> bool:
+    """The target's objective is done in this state: the battle played out to reach it was the target's
+    own boss (the run went straight to it), so the weakened stretch would start past its end."""
+    with open_session(rom, EmulatorConfig()) as session:
+        session.load_state_file(state)
+        game = decode_state(session.memory_image(), session.ram_map)
+    return any_of(story_graph().named(target).done_when, game)
 
 
 def weakened(rom: Path, state: Path, levels: int, out: Path) -> Path:
@@ -227,7 +239,10 @@ def main() -> None:
                 if args.weaken
                 else None
             )
-            if after is not None:
+            if after is not None and already_done(args.rom, after, target):
+                print(f"{target}/-{args.weaken} levels/{data_dir.name}: left out, the battle before it was "
+                      f"{target}'s own", flush=True)  # fmt: skip
+            elif after is not None:
                 edited = weakened(args.rom, after, args.weaken, args.out / f"{name}-weak.state")
                 stretches.append(Stretch(f"{target}/-{args.weaken} levels/{data_dir.name}", target, edited))
     print(f"{len(stretches)} stretches from {len(args.from_run)} runs", flush=True)
