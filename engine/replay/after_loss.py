@@ -24,6 +24,8 @@ from engine.replay.errors import ReplayError
 from engine.replay.models import ReplayReport
 
 REPLAY_SECONDS = 900.0  # wall seconds the replays of one battle may take before they are given up
+# The latest eight to twelve decisions of a battle with four to six choices each: 19-41 s of a core beside a
+# run for four losses to trainers (LASS, BEAUTY, GIOVANNI twice), each a rollout to the battle's end.
 MAX_ROLLOUTS = 48
 ENGINE = str(Path(sys.executable).parent / "engine")
 
