@@ -526,7 +526,10 @@ class Pilot:
         if not self._catching_up_to(state) or self.world is None or needs_nurse(state):
             return None
         why = f"after a defeat, train the party to {self.catch_up} levels in all before going on"
-        hunt = self._trainer_to_fight(state)
+        # Away from the map of the defeat, as the grass is: Blue seed 172, beaten by YOUNGSTER #1 where he
+        # watches Route 3's entry, was sent from Pewter to a BUG CATCHER past him, met him again on the
+        # way, and lost to him three times in a row.
+        hunt = self._trainer_to_fight(state, self.shunned)
         if hunt is not None:
             return hunt.model_copy(update={"reason": f"{why}: {hunt.reason}"})
         return self._training_leg(state, why)
@@ -691,12 +694,13 @@ class Pilot:
         self.training_clock[key] = game_seconds(state)
         self.training_began.setdefault(key, game_seconds(state))
 
-    def _trainer_to_fight(self, state: GameState) -> Leg | None:
-        """An unbeaten trainer near at hand when it gives more experience per frame than the best grass."""
+    def _trainer_to_fight(self, state: GameState, away_from: int | None = None) -> Leg | None:
+        """An unbeaten trainer near at hand when it gives more experience per frame than the best grass (not
+        on the map `away_from`)."""
         if self.spots is None:
             return None
         hunt = self.spots.trainer(state)
-        if hunt is None or hunt.exp_per_frame <= self.spots.rate(state):
+        if hunt is None or hunt.exp_per_frame <= self.spots.rate(state) or hunt.key[0] == away_from:
             return None
         self._hunted = hunt.key
         return hunt.leg

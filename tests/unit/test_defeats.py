@@ -22,6 +22,7 @@ from engine.tactician.pilot import (
     MAX_TRAINING_TOTAL_SECONDS,
     Pilot,
 )
+from engine.tactician.spots import TrainerSpot
 from engine.team.gauntlet import PROJECTED_GAINS, levels_to, settled_forecast
 from engine.team.planner import TeamPlanner, gauntlet
 from engine.world.goals import HereGoal, Leg
@@ -543,3 +544,34 @@ def test_a_forecast_that_rose_past_the_bar_earns_no_new_budget_for_a_defeats_lev
     party = tuple(mon.model_copy(update={"exp": mon.exp + MAX_TRAINING_EXP}) for mon in risen.party)
     leg = flown.leg(risen.model_copy(update={"party": party}), "beat_brock")
     assert leg is not None and leg.goal.model_dump().get("map_id") == ROAD  # the budget is spent: fight
+
+
+class OneTrainerNear:
+    """Spots with one unbeaten trainer worth more than the grass: on `map_id`, object 3."""
+
+    def __init__(self, map_id: int) -> None:
+        self.hunt = TrainerSpot(leg=Leg(goal=HereGoal(), reason="fight BUG_CATCHER #5 for experience"),
+                                exp_per_frame=0.11, trainer="BUG_CATCHER #5", key=(map_id, 3))  # fmt: skip
+
+    def trainer(self, state: GameState) -> TrainerSpot:
+        return self.hunt
+
+    def rate(self, state: GameState) -> float:
+        return 0.05
+
+    def best(self, state: GameState, avoid: frozenset[int] = frozenset()) -> None:
+        return None  # no grass known: the explorer's nearest
+
+
+def test_after_losing_to_a_trainer_the_levels_are_not_sought_from_another_on_the_same_map() -> None:
+    """Blue seed 172 lost to YOUNGSTER #1 on Route 3 and was sent to a BUG CATCHER further along it: it met
+    the youngster again on the way, three times."""
+    flown = pilot()
+    weak = charmander(10)
+    flown.battle_ended("defeat", "YOUNGSTER #1", weak)
+    flown.spots = OneTrainerNear(weak.overworld.map_id)  # type: ignore[assignment]
+    leg = flown.leg(weak, "beat_brock")
+    assert leg is not None and leg.reason.startswith("after a defeat") and "BUG_CATCHER" not in leg.reason
+    flown.spots = OneTrainerNear(weak.overworld.map_id + 1)  # type: ignore[assignment]
+    leg = flown.leg(weak, "beat_brock")
+    assert leg is not None and "fight BUG_CATCHER #5" in leg.reason  # another map's trainer is fine
