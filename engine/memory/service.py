@@ -199,18 +199,19 @@ class LessonMemory:
             )
 
     def preferences_for(self, enemy_species: str, opponent: str | None) -> list[Lesson]:
-        """Replays' regrets against one species (and, for a trainer's, its battle's opponent): what the
-        rule-based policy does instead of the action a lost battle took."""
-        if self.store is None:
+        """Replays' regrets against one species in a battle with `opponent` (a trainer's: replays follow
+        losses to trainers, and a wild battle asks nothing), while their confidence now is FOLLOWED_FROM or
+        more: what the rule-based policy does instead of the action a lost battle took."""
+        if self.store is None or opponent is None:
             return []
         with self._mutex:
-            found = self.store.where({"kind": {"$in": ["move", "sequence"]}})
+            regrets = {"$and": [{"opponent": opponent}, {"kind": {"$in": ["move", "sequence"]}}]}
+            found = self.store.where(regrets)
             now = self.clock.hours()
         species = enemy_species.upper()
         rate = self.config.decay_per_hour
         return [lesson for lesson in found
                 if lesson.prefer and lesson.instead_of and lesson.species[-1:] == (species,)
-                and lesson.opponent in (None, opponent)
                 and decayed_confidence(lesson, now, rate) >= FOLLOWED_FROM]  # fmt: skip
 
     def contradict(self, texts: list[str]) -> list[Lesson]:

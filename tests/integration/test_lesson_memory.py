@@ -98,6 +98,7 @@ def test_a_replays_regret_is_found_for_its_enemy_and_opponent_and_kept_apart_fro
     found = memory.preferences_for("geodude", "BROCK #1")
     assert sorted(lesson.instead_of or "" for lesson in found) == ["use TACKLE", "use TAIL_WHIP"]
     assert memory.preferences_for("GEODUDE", "BROCK #2") == []  # another trainer's battle
+    assert memory.preferences_for("GEODUDE", None) == []  # a wild battle asks nothing
     assert memory.preferences_for("SQUIRTLE", "BROCK #1") == []  # our side's species is not the enemy
 
 
