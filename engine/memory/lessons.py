@@ -87,6 +87,11 @@ class Lesson(Frozen):
     instead_of: str | None = None
 
 
+# In a battle decision's reason, before a replay's regret it followed (engine/tactician/lookahead.py); a
+# lost battle's reflection finds the regrets it followed by it (engine/reflection/inbox.py).
+LESSON_MARK = "; lesson: "
+
+
 class LessonContext(Frozen):
     """The situation lessons are retrieved for; any overlap with a lesson's structured keys counts."""
 

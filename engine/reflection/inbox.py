@@ -38,7 +38,7 @@ from engine.battles.models import BattleLog
 from engine.config import RoutingConfig, Tier
 from engine.files import StorageError, write_json_atomic
 from engine.llm.port import GatewayPort
-from engine.memory.lessons import Lesson
+from engine.memory.lessons import LESSON_MARK, Lesson
 from engine.memory.port import MemoryPort
 from engine.messages import BattleRecord, RoleReport
 from engine.procedural.screening import injection
@@ -54,8 +54,6 @@ log = logging.getLogger("engine.reflection")
 REFLECTIONS_DIR = "reflections"  # beside battles/ in the run's directory
 RECEIVED_KEPT = 100
 REPORTS_KEPT = 100  # the newest reports stay in memory for `reports`; every one is on disk
-# In a battle decision's reason: it followed a replay's regret (engine/tactician/lookahead.py).
-LESSON_MARK = "; lesson: "
 
 
 class Replayer(Protocol):

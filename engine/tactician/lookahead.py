@@ -14,7 +14,7 @@ from engine.game.actions import BattleAction, SendNext, SwitchTo, UseItem, descr
 from engine.game.assessment import Fairness
 from engine.game.items import BATTLE_ITEMS, ItemKind
 from engine.game.models import GameState
-from engine.memory.lessons import Lesson, Measurement
+from engine.memory.lessons import LESSON_MARK, Lesson, Measurement
 
 SEEN_KEPT = 64  # enemies whose used moves are remembered
 # The enemy in front: the opponent, the trainer's number, its place in the party, species and level.
@@ -157,7 +157,7 @@ def _lesson_followed(
     if not close:
         return None
     at, lesson = max(close, key=lambda pair: verdict.scored[pair[0]].win)
-    return at, f"{labels[at]}: {percent(verdict.scored[at].win)} to win; lesson: {lesson.text}"
+    return at, f"{labels[at]}: {percent(verdict.scored[at].win)} to win{LESSON_MARK}{lesson.text}"
 
 
 def spends_boss_stock(state: GameState, action: BattleAction) -> bool:
