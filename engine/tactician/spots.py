@@ -2,7 +2,8 @@
 frame (engine/team/training.py), the best the planner can reach, its walk there spread over a stretch of
 training; or, better still where one is near, a trainer not beaten yet that the team is sure to beat: a
 trainer's Pokémon give half again as much and need no walking in the grass to meet. Chosen again when the
-lead gains a level or the player is on another map."""
+lead gains a level or the player is on another map, but a spot chosen elsewhere is kept until the player is
+on it: each map sees the spots a few maps off, and a choice made afresh on the way can point back."""
 
 from __future__ import annotations
 
@@ -46,6 +47,16 @@ class Candidate:
     frames: float
 
 
+@dataclass(frozen=True)
+class Held:
+    """A spot chosen on another map than its own, and what it was chosen for."""
+
+    spot: Spot
+    avoid: frozenset[int]
+    level: int
+    events: int
+
+
 class TrainerSpot(Frozen):
     """An unbeaten trainer worth fighting for experience: the leg to it and the experience per frame."""
 
@@ -76,6 +87,9 @@ class SpotChooser:
         # Trainers a hunt's walk could not reach (the plan saw a way the walk did not), and how many story
         # events were set then.
         self._unreached: dict[tuple[int, int], int] = {}
+        self._held: Held | None = None
+        # Whether a held spot's grass is in walking reach from a map, as the story stands (map, spot, events).
+        self._reach: dict[tuple[int, int, int], bool] = {}
 
     def unreached(self, key: tuple[int, int], state: GameState) -> None:
         """A hunt's walk to this trainer moved the player nowhere: leave it out until the story moves on."""
@@ -84,19 +98,44 @@ class SpotChooser:
 
     def best(self, state: GameState, avoid: frozenset[int] = frozenset()) -> Spot | None:
         """The spot to train at now, not on the `avoid` maps; None when no map with wild Pokémon is in
-        reach."""
+        reach. A spot chosen on another map is kept on the way to it, for the same lead level, story and
+        `avoid`: Blue seed 174, after a defeat on Route 6, chose Route 10 from Route 11 and Route 11 from
+        Route 6 (Route 10 is not within reach of its search there), and walked between them for 140,000
+        frames."""
         lead = next((mon for mon in state.party if mon.hp > 0), None)
         if lead is None:
             return None
+        here, events = state.overworld.map_id, len(state.story.event_flags)
+        held = self._held
+        same_aim = held is not None and (held.avoid, held.level, held.events) == (avoid, lead.level, events)
+        if held is not None and same_aim and held.spot.map_id != here and self._reaches(state, held.spot):
+            return held.spot
+        found = self._fresh(state, lead.level, avoid)
+        away = found is not None and found.map_id != here
+        self._held = Held(found, avoid, lead.level, events) if found is not None and away else None
+        return found
+
+    def _fresh(self, state: GameState, level: int, avoid: frozenset[int]) -> Spot | None:
+        """The spot chosen from the player's map, as if none were held."""
         seer = any(entry.name == GHOST_SEER for entry in state.bag)
-        key = (state.overworld.map_id, lead.level, seer, avoid)
+        key = (state.overworld.map_id, level, seer, avoid)
         if key not in self._chosen:
-            self._chosen[key] = self._choose(state, lead.level, avoid)
+            self._chosen[key] = self._choose(state, level, avoid)
         return self._chosen[key]
 
+    def _reaches(self, state: GameState, spot: Spot) -> bool:
+        if spot.by_air:
+            return True  # flown to: no walk to plan
+        key = (state.overworld.map_id, spot.map_id, len(state.story.event_flags))
+        if key not in self._reach:
+            self._reach[key] = self.explorer.grass_steps(state, {spot.map_id}, SEARCH_NODES) is not None
+        return self._reach[key]
+
     def rate(self, state: GameState) -> float:
-        """The best wild spot's experience per frame for the lead, its walk spread over a stretch."""
-        found = self.best(state)
+        """The best wild spot's experience per frame for the lead, its walk spread over a stretch, as
+        chosen from here (a held spot is left as it is)."""
+        lead = next((mon for mon in state.party if mon.hp > 0), None)
+        found = self._fresh(state, lead.level, frozenset()) if lead is not None else None
         return found.exp_per_frame if found is not None else 0.0
 
     def trainer(self, state: GameState) -> TrainerSpot | None:

@@ -230,3 +230,50 @@ def test_no_training_on_the_seafoam_islands_whose_holes_drop_one_way() -> None:
         w = two_caves(floor)
         found = SpotChooser(w, Explorer(w)).best(in_town_now)
         assert found is not None and found.map_id == POOR, floor
+
+
+def corridor_with_a_shortcut() -> tuple[World, tuple[int, ...]]:
+    """A town with a poor cave beside it and a rich cave at the end of a walk through four rooms; a
+    walled-in door also joins the town to the rich cave through two sealed rooms, so that the town's search
+    sees the rich cave three warps off while the first room of the walk does not (as Route 12's Snorlax
+    shortens Route 11's way to Route 10 on paper)."""
+    rooms = (0x32, 0x33, 0x34, 0x35)
+    sealed = (0x36, 0x37)
+    doors = ["#D##D###", *("#......#" for _ in range(6)), "#" * 8]
+    town_art = ["#DD###D#", "#....###", *("#......#" for _ in range(5)), "#" * 8]
+    town = TinyMap(TOWN, "TOWN", town_art, warps=[(1, 0, POOR, 0), (2, 0, rooms[0], 0), (6, 0, sealed[0], 0)])
+    poor = TinyMap(POOR, "POOR_CAVE", doors, tileset=INDOOR, warps=[(1, 0, TOWN, 0)])
+    chain = (TOWN, *rooms, RICH)
+    walk = [
+        TinyMap(
+            room, f"ROOM_{n}", doors, tileset=INDOOR, warps=[(1, 0, chain[n], 1), (4, 0, chain[n + 2], 0)]
+        )
+        for n, room in enumerate(rooms)
+    ]
+    rich = TinyMap(
+        RICH, "RICH_CAVE", doors, tileset=INDOOR, warps=[(1, 0, rooms[-1], 1), (4, 0, sealed[1], 1)]
+    )
+    shut = [
+        TinyMap(sealed[0], "SEALED_0", doors, tileset=INDOOR, warps=[(1, 0, TOWN, 2), (4, 0, sealed[1], 0)]),
+        TinyMap(sealed[1], "SEALED_1", doors, tileset=INDOOR, warps=[(1, 0, sealed[0], 1), (4, 0, RICH, 1)]),
+    ]
+    w = build_world(town, poor, *walk, rich, *shut)
+    w.wild = {RICH: table(20, *[(12, "RATTATA")] * 10), POOR: table(20, *[(4, "RATTATA")] * 10)}
+    return w, rooms
+
+
+def test_a_spot_chosen_on_another_map_is_kept_on_the_way_to_it() -> None:
+    w, rooms = corridor_with_a_shortcut()
+    lead = team(member("SQUIRTLE", 14, ("TACKLE", "BUBBLE")))
+    chooser = SpotChooser(w, Explorer(w))
+    chosen = chooser.best(state_at(lead, TOWN, 3, 3))
+    assert chosen is not None and chosen.map_id == RICH  # three warps off on paper, a walk through the rooms
+    on_the_way = state_at(lead, rooms[0], 2, 2)
+    afresh = SpotChooser(w, Explorer(w)).best(on_the_way)
+    assert afresh is not None and afresh.map_id == POOR  # the rich cave is beyond this room's search
+    assert chooser.rate(on_the_way) == pytest.approx(afresh.exp_per_frame)  # the rate is this map's
+    kept = chooser.best(on_the_way)
+    assert kept is not None and kept.map_id == RICH
+    stronger = state_at(team(member("SQUIRTLE", 15, ("TACKLE", "BUBBLE"))), rooms[0], 2, 2)
+    again = chooser.best(stronger)  # a level later the choice is made afresh
+    assert again is not None and again.map_id == POOR
