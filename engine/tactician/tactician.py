@@ -37,7 +37,7 @@ from engine.messages import BattleChoice, Directive, LegReport, RoleReport, Sele
 from engine.story.graph import story_graph
 from engine.tactician.buttons import ButtonPlayer
 from engine.tactician.catching import wanted_catch
-from engine.tactician.explorer import Explorer, ExplorerSnapshot
+from engine.tactician.explorer import LEG_SLACK, Explorer, ExplorerSnapshot
 from engine.tactician.fights import calibration_lines, keep_fight, read_calibration
 from engine.tactician.leg_choice import LegChooser, LegOption
 from engine.tactician.lessons import BattleLessons
@@ -101,7 +101,7 @@ class Tactician:
         self._paid_tiers = LiveTiers(gateway)
         self.recent: deque[str] = deque(maxlen=HISTORY_KEPT)
         self.counts: dict[str, int] = {"battle_choices": 0, "legs_chosen": 0, "model_choices": 0}
-        self._nursed: set[tuple[tuple[tuple[int, int], ...], int]] = set()  # see _nurse_first
+        self._nursed: set[tuple[tuple[int, int], int]] = set()  # see _nurse_first
 
     def choose_battle(
         self,
@@ -265,13 +265,20 @@ class Tactician:
         return self.wary.around(state, leg)
 
     def _nurse_first(self, state: GameState, leg: Leg) -> Leg | None:
-        """The nurse before a leg whose every way passes a trainer the team beats only healed
-        (Wary.healing_helps); once per such leg and story point, so a nurse out of reach is no loop."""
-        key = (leg.feared, len(state.story.event_flags))
-        if not leg.feared or key in self._nursed:
+        """The nurse before a leg whose every way passes a trainer the team beats more surely healed, by
+        enough to pay the walk (Wary.healing_helps); once per trainer and story point, so a nurse out of
+        reach is no loop."""
+
+        def nurse_steps() -> int | None:
+            nearest = self.pilot.nearest_center(state)
+            return nearest.max_steps - LEG_SLACK if nearest is not None else None
+
+        found = self.wary.healing_helps(state, leg, nurse_steps)
+        if found is None:
             return None
-        why = self.wary.healing_helps(state, leg)
-        if why is None:
+        why, trainer = found
+        key = (trainer, len(state.story.event_flags))
+        if key in self._nursed:
             return None
         self._nursed.add(key)
         nurse = self.pilot.nurse_first(state, f"heal first: {why}")

@@ -132,12 +132,44 @@ def test_a_trainer_that_watches_every_way_on_is_met_healed_when_healing_turns_th
     wary = Wary(gap_world(open_bottom=False))
     leg = wary.around(hurt, walk)
     assert leg.feared == ((3, 1),)
-    why = wary.healing_helps(hurt, leg)
-    assert why is not None and "JR_TRAINER_M #1 watches every way on" in why and "healed" in why
-    assert wary.healing_helps(fit, wary.around(fit, walk)) is None  # nothing feared: go on
+    found = wary.healing_helps(hurt, leg, lambda: 10)
+    assert found is not None and found[1] == (3, 1)
+    assert "JR_TRAINER_M #1 watches every way on" in found[0] and "healed, 10 steps from a nurse" in found[0]
+    assert wary.healing_helps(fit, wary.around(fit, walk), lambda: 10) is None  # nothing to gain: go on
 
     around = Wary(gap_world(open_bottom=True))
-    assert around.healing_helps(hurt, around.around(hurt, walk)) is None  # the walk goes round him
+    assert around.healing_helps(hurt, around.around(hurt, walk), lambda: 10) is None  # the walk goes round
+
+
+def test_a_trainer_likely_beaten_is_met_healed_when_the_odds_gained_pay_the_walk_to_the_nurse() -> None:
+    from engine.combat.position import forecast
+    from engine.tactician.wary import DEFEAT_FRAMES, FEAR_BELOW, FRAMES_PER_STEP, NURSE_FRAMES, Wary
+    from engine.world.goals import Leg, SquareGoal
+    from tests.support.tiny_world import state_at
+    from tests.unit.test_team import member, team
+
+    # Route 3's case: a SQUIRTLE that beats him more often than not as it is, but not surely.
+    fighter = member("SQUIRTLE", 12, ("TACKLE", "BUBBLE"))
+    scratched = state_at(team(fighter.model_copy(update={"hp": fighter.max_hp * 7 // 10})), 3, 1, 1, (HIM,))
+    now = forecast(scratched, "JR_TRAINER_M", 1) or 0.0
+    then = forecast(scratched, "JR_TRAINER_M", 1, healed=True) or 0.0
+    assert FEAR_BELOW <= now < then
+    wary = Wary(gap_world(open_bottom=False))
+    walk = wary.around(scratched, Leg(goal=SquareGoal(map_id=3, x=6, y=1), reason="reach Mt. Moon: go"))
+    assert not walk.feared  # not feared: the walk is not steered round him
+    paid = int(((then - now) * DEFEAT_FRAMES - NURSE_FRAMES) / (2 * FRAMES_PER_STEP))  # steps the gain pays
+    assert paid > 0
+    near = wary.healing_helps(scratched, walk, lambda: paid)
+    assert near is not None and near[1] == (3, 1)
+    assert wary.healing_helps(scratched, walk, lambda: paid + 1) is None  # a nurse too far to pay
+    asked: list[int] = []
+
+    def no_nurse() -> int | None:
+        asked.append(1)
+        return None
+
+    assert wary.healing_helps(scratched, walk, no_nurse) is None  # no nurse in reach
+    assert asked == [1]  # asked once, and only once a trainer made it worth asking
 
 
 def test_no_nurse_when_the_team_healed_would_still_likely_lose() -> None:
@@ -151,7 +183,7 @@ def test_no_nurse_when_the_team_healed_would_still_likely_lose() -> None:
     )
     wary = Wary(gap_world(open_bottom=False))
     leg = wary.around(weak, Leg(goal=SquareGoal(map_id=3, x=6, y=1), reason="reach Mt. Moon: go"))
-    assert leg.feared and wary.healing_helps(weak, leg) is None
+    assert leg.feared and wary.healing_helps(weak, leg, lambda: 10) is None
 
 
 def test_the_tactician_walks_to_the_nurse_first_once() -> None:
