@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Collection
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from engine.frozen import Frozen
 from engine.game.models import Direction, GameState
@@ -201,20 +201,13 @@ class Explorer:
         return leg.model_copy(update={"reason": f"{reason}: {leg.reason}"})
 
     def grass_steps(
-        self,
-        state: GameState,
-        on_maps: Collection[int],
-        max_nodes: int = SEARCH_NODES,
-        shut: Collection[int] = (),
+        self, state: GameState, on_maps: Collection[int], max_nodes: int = SEARCH_NODES
     ) -> int | None:
-        """Steps to the nearest tall grass (or cave floor) of these maps, not through a closed story gate
-        nor across the `shut` maps; None when none is in reach."""
+        """Steps to the nearest tall grass (or cave floor) of these maps, not through a closed story gate;
+        None when none is in reach."""
         if self.world is None or state.overworld.map_id not in self.world.maps:
             return None
         around = surroundings(self.world, state)
-        closed = set(shut) - {state.overworld.map_id}
-        if closed:
-            around = replace(around, within=frozenset(self.world.maps) - closed)
         patches: dict[Square, Direction | None] = {
             square: None for square in self._grass_squares() if square[0] in on_maps and square != around.here
         }

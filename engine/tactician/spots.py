@@ -209,12 +209,9 @@ class SpotChooser:
             spot for spot in ranked_spots(wild, level) if self._out_of_reach.get(spot.map_id) != events
         ]
         for spot in reachable[:CANDIDATES]:
-            # Nor through the `avoid` maps: after Route 3's YOUNGSTER #1 won, Blue seed 174's walk to Mt.
-            # Moon's richer caves crossed his sight again, and lost again.
-            steps = self.explorer.grass_steps(state, {spot.map_id}, SEARCH_NODES, shut=avoid)
+            steps = self.explorer.grass_steps(state, {spot.map_id}, max_nodes=SEARCH_NODES)
             if steps is None:
-                if not avoid:  # shut out by the `avoid` maps alone, it may be in reach another time
-                    self._out_of_reach[spot.map_id] = events
+                self._out_of_reach[spot.map_id] = events
                 continue
             frames = STRETCH * spot.frames_per_battle + steps * FRAMES_PER_STEP
             rate = STRETCH * spot.exp_per_battle / frames

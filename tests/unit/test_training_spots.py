@@ -277,14 +277,3 @@ def test_a_spot_chosen_on_another_map_is_kept_on_the_way_to_it() -> None:
     stronger = state_at(team(member("SQUIRTLE", 15, ("TACKLE", "BUBBLE"))), rooms[0], 2, 2)
     again = chooser.best(stronger)  # a level later the choice is made afresh
     assert again is not None and again.map_id == POOR
-
-
-def test_after_a_defeat_no_spot_whose_walk_crosses_the_defeats_map() -> None:
-    w, rooms = corridor_with_a_shortcut()
-    lead = team(member("SQUIRTLE", 14, ("TACKLE", "BUBBLE")))
-    in_town_now = state_at(lead, TOWN, 3, 3)
-    chooser = SpotChooser(w, Explorer(w))
-    shunned = chooser.best(in_town_now, frozenset({rooms[1]}))  # lost in the second room of the walk
-    assert shunned is not None and shunned.map_id == POOR
-    free = chooser.best(in_town_now)  # the rich cave was out of reach for that defeat only
-    assert free is not None and free.map_id == RICH
