@@ -8,7 +8,7 @@ A trainer no walk to the leg's goal avoids, and whom the team healed would likel
 what healing adds to the chance, times what a defeat costs (DEFEAT_FRAMES), is more than the walk to the
 nurse and back: the nurse first (`healing_helps`). Three of five runs of seeds 54-57 walked a SQUIRTLE L13
 at 40-60% of its HP from BROCK's gym onto Route 3, where YOUNGSTER #1 watches the map's entry, lost, and
-trained 20,000 to 26,000 frames before going on. Healed only below half a chance, seven of twelve runs of
+trained 20,000 to 26,000 frames before going on. Healed only below half a chance, five of twelve runs of
 seeds 173-178 still lost to him, met at 50-99% after the trainers before him, each loss 14,000-16,000
 frames more from BROCK to Mt. Moon than the runs that won.
 

@@ -199,6 +199,22 @@ def test_a_trainer_no_step_trains_for_asks_for_levels_before_going_on() -> None:
     assert not (flown.leg(charmander(12), "beat_brock") or leg).reason.startswith("after a defeat")
 
 
+def test_the_levels_a_defeat_asks_for_are_trained_for_ten_minutes_of_game_time_at_most() -> None:
+    from engine.tactician.pilot import MAX_CATCH_UP_SECONDS
+
+    flown = pilot()
+    flown.battle_ended("defeat", "BROCK #2", played(charmander(10), 600))
+    leg = flown.leg(played(charmander(10), 600 + MAX_CATCH_UP_SECONDS), "beat_brock")
+    assert leg is not None and leg.reason.startswith("after a defeat")  # still within its time
+    later = flown.leg(played(charmander(11), 601 + MAX_CATCH_UP_SECONDS), "beat_brock")
+    assert later is None or not later.reason.startswith("after a defeat")
+    assert flown.catch_up == 0 and flown.snapshot().catch_up == 0  # it goes on, one level short
+    flown.battle_ended("defeat", "BROCK #2", played(charmander(11), 2000))  # a new defeat: a new ten minutes
+    leg = flown.leg(played(charmander(11), 2000 + MAX_CATCH_UP_SECONDS), "beat_brock")
+    assert leg is not None and leg.reason.startswith("after a defeat")
+    assert flown.snapshot().catch_up_since == 2000
+
+
 def test_the_levels_a_defeat_asks_for_may_come_to_any_member() -> None:
     flown = pilot()
     strong, weak = charmander(30).party[0], charmander(10).party[0].model_copy(update={"slot": 1})
