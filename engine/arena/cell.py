@@ -11,6 +11,10 @@ from __future__ import annotations
 
 import json
 import logging
+import os
+import re
+import shutil
+import socket
 import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -31,6 +35,10 @@ log = logging.getLogger("engine.arena")
 # (engine.config EmulatorConfig.idle_frames_at_start). Not a multiple of the 60 frames of a second.
 IDLE_FRAMES_PER_SEED = 37
 SKIPPED_SUFFIXES = (".state", ".gz")  # save states: large, and not what a comparison reads
+FOLDER_PREFIX = "engine-arena-"
+# A cell's folder names the machine and the process that made it: only this machine's are swept (a /tmp
+# shared between containers would show another's live processes as gone).
+_OWNED = re.compile(rf"^{FOLDER_PREFIX}(.+)-(\d+)-[a-z0-9_]+$")
 
 
 class CellOrder(Frozen):
@@ -74,7 +82,8 @@ def play_cell(
     from engine.runtime.local import run_local
 
     config = seeded(order.config, order.cell.seed)
-    with tempfile.TemporaryDirectory(prefix="engine-arena-") as folder:
+    sweep_orphans(Path(tempfile.gettempdir()))
+    with tempfile.TemporaryDirectory(prefix=folder_prefix()) as folder:
         root = Path(folder)
         rom_path = root / "cartridge.gb"
         rom_path.write_bytes(rom)
@@ -93,6 +102,35 @@ def play_cell(
             detach_run_logs(handlers)
         result = CellResult(cell=order.cell, node=node, summary=summary, lessons_stored=_lessons(paths))
         return PlayedCell(result=result, files=_small_files(paths.run_dir))
+
+
+def folder_prefix() -> str:
+    return f"{FOLDER_PREFIX}{socket.gethostname()}-{os.getpid()}-"
+
+
+def sweep_orphans(root: Path) -> int:
+    """Removes the folders of cells whose process is gone, and says how many: a cell stopped by a lost
+    node or a killed worker never reaches the end of its `with`, and each left about 240 KB behind."""
+    removed = 0
+    for folder in root.glob(f"{FOLDER_PREFIX}*"):
+        owner = _OWNED.match(folder.name)
+        if owner is None or owner.group(1) != socket.gethostname() or not folder.is_dir():
+            continue
+        if _alive(int(owner.group(2))):
+            continue
+        shutil.rmtree(folder, ignore_errors=True)
+        removed += 1
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # another user's process
+    return True
 
 
 def _options(config: EngineConfig, order: CellOrder, rom: Path, state: Path | None) -> RunOptions:
